@@ -1,0 +1,84 @@
+"""Output shapes of the catalogue API (see shared/spec/api.md)."""
+
+from rest_framework import serializers
+
+from factions.models import CoreRule, Faction, ForceOrgLimit, Ruleset
+
+
+class RulesetSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Ruleset
+        fields = [
+            "slug",
+            "name",
+            "version",
+            "default_points",
+            "max_points",
+            "uses_points",
+            "suggested_points",
+            "stat_fields",
+            "unit_types",
+        ]
+
+
+class ForceOrgLimitSerializer(serializers.ModelSerializer):
+    description = serializers.SerializerMethodField()
+    rule = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ForceOrgLimit
+        fields = ["code", "kind", "params", "severity", "optional", "section", "description", "rule"]
+
+    def get_description(self, limit: ForceOrgLimit) -> str:
+        return limit.describe()
+
+    def get_rule(self, limit: ForceOrgLimit) -> str:
+        return f"{self.context['ruleset'].title} — {limit.section}"
+
+
+class CoreRuleSerializer(serializers.ModelSerializer):
+    text = serializers.CharField(source="summary")
+
+    class Meta:
+        model = CoreRule
+        fields = ["name", "rated", "text", "section"]
+
+
+class RulesetDetailSerializer(RulesetSerializer):
+    limits = serializers.SerializerMethodField()
+    core_rules = CoreRuleSerializer(many=True)
+
+    class Meta(RulesetSerializer.Meta):
+        fields = [*RulesetSerializer.Meta.fields, "limits", "core_rules"]
+
+    def get_limits(self, ruleset: Ruleset) -> list[dict]:
+        limits = ruleset.limits.all()
+        return ForceOrgLimitSerializer(limits, many=True, context={"ruleset": ruleset}).data
+
+
+class FactionSerializer(serializers.ModelSerializer):
+    system = serializers.CharField(source="ruleset.slug")
+    units = serializers.IntegerField(source="unit_count")
+
+    class Meta:
+        model = Faction
+        fields = ["system", "slug", "name", "version", "units"]
+
+
+class ProblemSerializer(serializers.Serializer):
+    path = serializers.CharField()
+    message = serializers.CharField()
+
+
+class ImportErrorSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    errors = ProblemSerializer(many=True)
+
+
+class ImportResultSerializer(serializers.Serializer):
+    system = serializers.CharField()
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    version = serializers.CharField()
+    replaced_version = serializers.CharField(allow_null=True)
+    message = serializers.CharField()

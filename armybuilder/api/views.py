@@ -1,0 +1,113 @@
+"""Catalogue API: rulesets and army books (read-only for anyone; import for staff)."""
+
+from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import permissions, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import ValidationError
+from rest_framework.parsers import JSONParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from armybuilder.api import serializers as s
+from factions.armybook import ArmyBookError, Problem, parse_json
+from factions.models import Faction, Ruleset
+from factions.selectors import (
+    faction_book,
+    faction_get_with_book,
+    faction_list,
+    ruleset_get,
+    ruleset_list,
+)
+from factions.services import armybook_import
+
+
+class SystemViewSet(viewsets.ViewSet):
+    """The five rulesets."""
+
+    lookup_field = "system"
+    lookup_value_regex = "[a-z0-9-]+"
+
+    @extend_schema(responses=s.RulesetSerializer(many=True))
+    def list(self, request: Request) -> Response:
+        return Response(s.RulesetSerializer(ruleset_list(), many=True).data)
+
+    @extend_schema(responses=s.RulesetDetailSerializer)
+    def retrieve(self, request: Request, system: str) -> Response:
+        try:
+            ruleset = ruleset_get(slug=system)
+        except Ruleset.DoesNotExist:
+            raise Http404(f'no ruleset "{system}"') from None
+        return Response(s.RulesetDetailSerializer(ruleset).data)
+
+
+class FactionViewSet(viewsets.ViewSet):
+    """Army books. A book is addressed by its ruleset and slug: /api/factions/aof/human-empire/."""
+
+    @extend_schema(
+        parameters=[OpenApiParameter("system", str, description="Only this ruleset's factions")],
+        responses=s.FactionSerializer(many=True),
+    )
+    def list(self, request: Request) -> Response:
+        system = request.query_params.get("system")
+        if system and not Ruleset.objects.filter(slug=system).exists():
+            raise ValidationError({"system": [f'unknown system "{system}"']})
+        return Response(s.FactionSerializer(faction_list(system=system), many=True).data)
+
+    @extend_schema(
+        responses={200: OpenApiTypes.OBJECT},
+        description="The whole army book in armybook/1 form.",
+    )
+    def book(self, request: Request, system: str, slug: str) -> Response:
+        try:
+            faction = faction_get_with_book(system=system, slug=slug)
+        except Faction.DoesNotExist:
+            raise Http404(f'no faction "{slug}" in ruleset "{system}"') from None
+        return Response(faction_book(faction=faction))
+
+    @extend_schema(
+        request={"application/json": OpenApiTypes.OBJECT, "multipart/form-data": OpenApiTypes.OBJECT},
+        responses={201: s.ImportResultSerializer, 400: s.ImportErrorSerializer},
+        description="Import an armybook/1 document (JSON body, or a multipart `file`). "
+        "Replaces the faction with the same ruleset and slug. Staff only.",
+    )
+    @action(
+        detail=False,
+        methods=["post"],
+        url_path="import",
+        permission_classes=[permissions.IsAdminUser],
+        parser_classes=[JSONParser, MultiPartParser],
+    )
+    def import_book(self, request: Request) -> Response:
+        try:
+            result = armybook_import(data=_uploaded_book(request))
+        except ArmyBookError as exc:
+            return Response(
+                {
+                    "detail": str(exc.problems[0]),
+                    "errors": [{"path": p.path, "message": p.message} for p in exc.problems],
+                },
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        faction = result.faction
+        return Response(
+            {
+                "system": faction.ruleset.slug,
+                "slug": faction.slug,
+                "name": faction.name,
+                "version": faction.version,
+                "replaced_version": result.replaced_version,
+                "message": result.describe(),
+            },
+            status=status.HTTP_201_CREATED,
+        )
+
+
+def _uploaded_book(request: Request):
+    upload = request.FILES.get("file")
+    if upload is not None:
+        return parse_json(upload.read())
+    if request.content_type.startswith("multipart/"):
+        raise ArmyBookError([Problem("file", "no file uploaded")])
+    return request.data

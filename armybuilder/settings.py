@@ -1,0 +1,122 @@
+"""Armybuilder settings: one file, every deployment knob read from the environment.
+
+Environment variables (bad values stop start-up with a message naming the variable):
+  DJANGO_DEBUG          true/false (default true, for local use; production sets false)
+  DJANGO_SECRET_KEY     required when DJANGO_DEBUG is false
+  DJANGO_ALLOWED_HOSTS  comma-separated host names (default: localhost names)
+  DATABASE_URL          e.g. postgres://postgres@127.0.0.1:5432/armybuilder
+                        (default: SQLite file db.sqlite3 at the repository root)
+"""
+
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+from environs import Env, EnvError
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+env = Env()
+
+try:
+    DEBUG = env.bool("DJANGO_DEBUG", default=True)
+    SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="")
+    ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
+    DATABASES = {
+        "default": env.dj_db_url(
+            "DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", ssl_require=False
+        )
+    }
+except EnvError as exc:
+    raise ImproperlyConfigured(str(exc)) from exc
+
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is false.")
+    # Only ever used on a developer's machine (DEBUG on).
+    SECRET_KEY = "django-insecure-local-development-only"
+if not all(host.strip() for host in ALLOWED_HOSTS):
+    raise ImproperlyConfigured("DJANGO_ALLOWED_HOSTS has an empty host name.")
+
+DATABASES["default"]["ATOMIC_REQUESTS"] = False
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "factions",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "armybuilder.urls"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+WSGI_APPLICATION = "armybuilder.wsgi.application"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Army books larger than this are refused before parsing.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+
+REST_FRAMEWORK = {
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "DEFAULT_RENDERER_CLASSES": [
+        "rest_framework.renderers.JSONRenderer",
+        "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Armybuilder API",
+    "DESCRIPTION": "Army lists for the Age of Fantasy family of games: catalogue, validation and lists.",
+    "VERSION": "0.1.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+}

@@ -1,0 +1,163 @@
+"""Admin for the catalogue. Books normally arrive by import; the admin is for fixing a
+cost or a typo in place, and for exporting a book back to armybook/1 JSON."""
+
+import json
+
+from django.contrib import admin
+from django.http import HttpResponse
+
+from factions import models
+from factions.selectors import faction_book, faction_get_with_book
+
+
+class ForceOrgLimitInline(admin.TabularInline):
+    model = models.ForceOrgLimit
+    extra = 0
+    fields = ["order", "code", "kind", "params", "severity", "optional", "section"]
+
+
+class CoreRuleInline(admin.TabularInline):
+    model = models.CoreRule
+    extra = 0
+    fields = ["name", "rated", "section", "summary"]
+
+
+@admin.register(models.Ruleset)
+class RulesetAdmin(admin.ModelAdmin):
+    list_display = ["title", "slug", "uses_points", "default_points", "max_points"]
+    inlines = [ForceOrgLimitInline, CoreRuleInline]
+
+
+@admin.register(models.CoreRule)
+class CoreRuleAdmin(admin.ModelAdmin):
+    list_display = ["name", "ruleset", "rated", "section"]
+    list_filter = ["ruleset", "rated"]
+    search_fields = ["name", "summary"]
+
+
+@admin.register(models.ForceOrgLimit)
+class ForceOrgLimitAdmin(admin.ModelAdmin):
+    list_display = ["code", "ruleset", "kind", "describe", "severity", "optional"]
+    list_filter = ["ruleset", "kind", "severity"]
+
+
+class FactionRuleInline(admin.TabularInline):
+    model = models.FactionRule
+    extra = 0
+    fields = ["order", "name", "rated", "text"]
+
+
+class SpellInline(admin.TabularInline):
+    model = models.Spell
+    extra = 0
+    fields = ["order", "name", "cost", "text"]
+
+
+@admin.action(description="Export selected books as armybook/1 JSON")
+def export_books(modeladmin, request, queryset):
+    books = [
+        faction_book(faction=faction_get_with_book(system=f.ruleset.slug, slug=f.slug))
+        for f in queryset.select_related("ruleset")
+    ]
+    payload = books[0] if len(books) == 1 else books
+    name = f"{books[0]['system']}-{books[0]['slug']}.json" if len(books) == 1 else "armybooks.json"
+    response = HttpResponse(json.dumps(payload, indent=2, ensure_ascii=False), content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@admin.register(models.Faction)
+class FactionAdmin(admin.ModelAdmin):
+    list_display = ["name", "ruleset", "slug", "version", "imported_at"]
+    list_filter = ["ruleset"]
+    search_fields = ["name", "slug"]
+    inlines = [FactionRuleInline, SpellInline]
+    actions = [export_books]
+
+
+class EquipmentInline(admin.TabularInline):
+    model = models.Equipment
+    extra = 0
+    fields = ["order", "name", "count", "range", "attacks", "rules", "extra"]
+
+
+class UnitPackageInline(admin.TabularInline):
+    model = models.UnitPackage
+    extra = 0
+    fields = ["order", "package"]
+    autocomplete_fields = ["package"]
+
+
+@admin.register(models.Unit)
+class UnitAdmin(admin.ModelAdmin):
+    list_display = ["name", "uid", "faction", "type", "size", "cost"]
+    list_filter = ["faction__ruleset", "faction", "type"]
+    search_fields = ["name", "uid", "faction__name"]
+    list_select_related = ["faction__ruleset"]
+    inlines = [EquipmentInline, UnitPackageInline]
+
+
+class SectionInline(admin.TabularInline):
+    model = models.UpgradeSection
+    extra = 0
+    fields = ["order", "uid", "label", "variant", "targets", "affects_type", "affects_value",
+              "select_type", "select_value", "optional"]
+    show_change_link = True
+
+
+@admin.register(models.Package)
+class PackageAdmin(admin.ModelAdmin):
+    list_display = ["uid", "faction"]
+    list_filter = ["faction__ruleset", "faction"]
+    search_fields = ["uid", "faction__name", "sections__label"]
+    list_select_related = ["faction__ruleset"]
+    inlines = [SectionInline]
+
+
+class OptionInline(admin.TabularInline):
+    model = models.UpgradeOption
+    extra = 0
+    fields = ["order", "uid", "label", "cost", "costs", "command"]
+    show_change_link = True
+
+
+@admin.register(models.UpgradeSection)
+class UpgradeSectionAdmin(admin.ModelAdmin):
+    list_display = ["uid", "label", "variant", "package"]
+    list_filter = ["package__faction__ruleset", "variant"]
+    search_fields = ["uid", "label", "package__faction__name"]
+    list_select_related = ["package__faction"]
+    inlines = [OptionInline]
+
+
+class GainInline(admin.TabularInline):
+    model = models.Gain
+    extra = 0
+    fields = ["order", "kind", "name", "detail"]
+
+
+@admin.register(models.UpgradeOption)
+class UpgradeOptionAdmin(admin.ModelAdmin):
+    list_display = ["uid", "label", "cost", "command", "section"]
+    list_filter = ["section__package__faction__ruleset", "command"]
+    search_fields = ["uid", "label", "section__package__faction__name"]
+    list_select_related = ["section"]
+    inlines = [GainInline]
+
+
+class CompositionGroupInline(admin.TabularInline):
+    model = models.CompositionGroup
+    extra = 0
+    fields = ["order", "label", "units", "min", "max"]
+
+
+@admin.register(models.CompositionCard)
+class CompositionCardAdmin(admin.ModelAdmin):
+    list_display = ["faction", "models_min", "models_max"]
+    inlines = [CompositionGroupInline]
+
+
+admin.site.register(models.Spell, list_display=["name", "cost", "faction"], list_filter=["faction__ruleset"],
+                    search_fields=["name"])
+admin.site.register(models.FactionRule, list_display=["name", "rated", "faction"],
+                    list_filter=["faction__ruleset"], search_fields=["name", "text"])

@@ -1,0 +1,30 @@
+"""Write a faction's army book as armybook/1 JSON."""
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from factions.models import Faction
+from factions.selectors import faction_book, faction_get_with_book
+
+
+class Command(BaseCommand):
+    help = "Export one faction as armybook/1 JSON (to standard output, or --output FILE)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("system", help="Ruleset slug, e.g. aof")
+        parser.add_argument("slug", help="Faction slug, e.g. human-empire")
+        parser.add_argument("--output", "-o", help="File to write instead of standard output")
+
+    def handle(self, *args, system: str, slug: str, output: str | None = None, **options):
+        try:
+            faction = faction_get_with_book(system=system, slug=slug)
+        except Faction.DoesNotExist:
+            raise CommandError(f'no faction "{slug}" in ruleset "{system}"') from None
+        text = json.dumps(faction_book(faction=faction), indent=2, ensure_ascii=False) + "\n"
+        if output:
+            with open(output, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            self.stdout.write(f"Wrote {faction.name} {faction.version} to {output}")
+        else:
+            self.stdout.write(text, ending="")

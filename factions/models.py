@@ -1,0 +1,336 @@
+"""The catalogue: rulesets with their force-organisation limits and core rules, and the
+factions (army books) with their units, upgrades, rules, spells and Arena composition.
+
+Army books travel as `armybook/1` JSON (see factions/armybook.py); these tables are how
+they live in the database so that the admin can edit them. Each book-level id (unit,
+package, section, option) is kept in a `uid` column so that lists can refer to it.
+"""
+
+from django.db import models
+
+
+class Ruleset(models.Model):
+    slug = models.SlugField(unique=True)
+    name = models.CharField(max_length=100)
+    version = models.CharField(max_length=20, help_text="Rulebook version, e.g. 3.2.0")
+    order = models.PositiveSmallIntegerField(default=0)
+    uses_points = models.BooleanField(default=True)
+    default_points = models.PositiveIntegerField(null=True, blank=True)
+    suggested_points = models.JSONField(default=list, blank=True, help_text="e.g. [750, 1500]")
+    max_points = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Largest legal points limit; empty for no maximum"
+    )
+    stat_fields = models.JSONField(default=list, help_text='Unit stat keys, e.g. ["quality", "defense"]')
+    unit_types = models.JSONField(default=list, help_text="Unit types a book of this ruleset may use")
+
+    class Meta:
+        ordering = ["order", "slug"]
+
+    def __str__(self) -> str:
+        return self.title
+
+    @property
+    def title(self) -> str:
+        """Name and version as issues cite it: "Age of Fantasy 3.2.0"."""
+        return f"{self.name} {self.version}"
+
+
+class ForceOrgLimit(models.Model):
+    """One list-building limit of a ruleset, as data: a kind and its parameters.
+
+    Kinds and their parameters:
+      per_points    counts (heroes|units|types), types?, per, base=0, minimum=0
+                    -> at most max(minimum, base + floor(limit / per))
+      max_count     counts, types?, max          -> at most max
+      min_count     counts, types?, min          -> at least min
+      copies        base, per                    -> copies of one unit <= base + floor(limit / per)
+      unit_share    percent                      -> 100 * unit cost <= percent * limit
+      formation     sizes                        -> multi-model units have one of these sizes
+      command_group scope (unit|army), max       -> command-group upgrades per unit or per army
+      game_size     min?, max?                   -> warn outside the sizes the rules were written for
+      composition   (none)                       -> Arena: the faction's composition card applies
+    """
+
+    class Kind(models.TextChoices):
+        PER_POINTS = "per_points", "count per points"
+        MAX_COUNT = "max_count", "maximum count"
+        MIN_COUNT = "min_count", "minimum count"
+        COPIES = "copies", "copies of one unit"
+        UNIT_SHARE = "unit_share", "share of the points per unit"
+        FORMATION = "formation", "legal formation sizes"
+        COMMAND_GROUP = "command_group", "command groups"
+        GAME_SIZE = "game_size", "designed game size"
+        COMPOSITION = "composition", "composition card"
+
+    class Severity(models.TextChoices):
+        ERROR = "error"
+        WARNING = "warning"
+
+    ruleset = models.ForeignKey(Ruleset, on_delete=models.CASCADE, related_name="limits")
+    code = models.SlugField(max_length=40, help_text="Stable issue code, e.g. too_many_heroes")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    params = models.JSONField(default=dict, blank=True)
+    severity = models.CharField(max_length=10, choices=Severity.choices, default=Severity.ERROR)
+    section = models.CharField(max_length=100, help_text="Rulebook section the limit comes from")
+    optional = models.BooleanField(
+        default=False, help_text="Switched off when a list turns force organisation off (AoF)"
+    )
+    order = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["order", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.ruleset.slug}: {self.describe()}"
+
+    def describe(self) -> str:
+        from factions.limits import describe_limit
+
+        return describe_limit(self.kind, self.params)
+
+
+class CoreRule(models.Model):
+    """A special rule defined by the ruleset itself, summarised in our own words."""
+
+    ruleset = models.ForeignKey(Ruleset, on_delete=models.CASCADE, related_name="core_rules")
+    name = models.CharField(max_length=60)
+    rated = models.BooleanField(default=False, help_text="Takes a value, as in Tough(3)")
+    section = models.CharField(max_length=100)
+    summary = models.TextField()
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["ruleset", "name"], name="core_rule_unique_name")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.ruleset.slug})"
+
+
+class Faction(models.Model):
+    """One army book of one ruleset."""
+
+    ruleset = models.ForeignKey(Ruleset, on_delete=models.PROTECT, related_name="factions")
+    slug = models.SlugField(max_length=80)
+    name = models.CharField(max_length=120)
+    version = models.CharField(max_length=40, help_text="The book's own version (semver)")
+    description = models.TextField(null=True, blank=True)
+    imported_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["ruleset", "slug"], name="faction_unique_slug")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.ruleset.slug})"
+
+
+class FactionRule(models.Model):
+    faction = models.ForeignKey(Faction, on_delete=models.CASCADE, related_name="rules")
+    name = models.CharField(max_length=60)
+    rated = models.BooleanField(default=False)
+    text = models.TextField()
+    order = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["order", "id"]
+        constraints = [models.UniqueConstraint(fields=["faction", "name"], name="faction_rule_unique_name")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Spell(models.Model):
+    faction = models.ForeignKey(Faction, on_delete=models.CASCADE, related_name="spells")
+    name = models.CharField(max_length=80)
+    cost = models.PositiveSmallIntegerField(help_text="Spell value (tokens)")
+    text = models.TextField()
+    order = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["order", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.cost})"
+
+
+class UnitType(models.TextChoices):
+    HERO = "hero"
+    INFANTRY = "infantry"
+    CAVALRY = "cavalry"
+    MONSTER = "monster"
+    CHARIOT = "chariot"
+    ARTILLERY = "artillery"
+    ORDNANCE = "ordnance"
+    FIGHTER = "fighter"
+
+
+class Package(models.Model):
+    """A named group of upgrade sections that units refer to by id."""
+
+    faction = models.ForeignKey(Faction, on_delete=models.CASCADE, related_name="packages")
+    uid = models.CharField("id", max_length=100)
+    order = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["order", "id"]
+        constraints = [models.UniqueConstraint(fields=["faction", "uid"], name="package_unique_uid")]
+
+    def __str__(self) -> str:
+        return f"{self.uid} ({self.faction.slug})"
+
+
+class Unit(models.Model):
+    faction = models.ForeignKey(Faction, on_delete=models.CASCADE, related_name="units")
+    uid = models.CharField("id", max_length=100)
+    name = models.CharField(max_length=120)
+    type = models.CharField(max_length=20, choices=UnitType.choices)
+    size = models.PositiveIntegerField(default=1, help_text="Models")
+    cost = models.PositiveIntegerField(default=0, help_text="Points (Arena: 0)")
+    stats = models.JSONField(default=dict)
+    rules = models.JSONField(default=list, blank=True, help_text='e.g. ["Hero", "Tough(3)"]')
+    order = models.PositiveIntegerField(default=0)
+    packages = models.ManyToManyField(Package, through="UnitPackage", related_name="units", blank=True)
+
+    class Meta:
+        ordering = ["order", "id"]
+        constraints = [models.UniqueConstraint(fields=["faction", "uid"], name="unit_unique_uid")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class UnitPackage(models.Model):
+    unit = models.ForeignKey(Unit, on_delete=models.CASCADE, related_name="unit_packages")
+    package = models.ForeignKey(Package, on_delete=models.CASCADE)
+    order = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["order", "id"]
+
+    def __str__(self) -> str:
+        return self.package.uid
+
+
+class Equipment(models.Model):
+    """A weapon a unit starts with. Ruleset-specific profile fields (OPF strength and
+    weapon type; Arena accuracy, strength, damage, critical) live in `extra`."""
+
+    unit = models.ForeignKey(Unit, on_delete=models.CASCADE, related_name="equipment")
+    name = models.CharField(max_length=120)
+    count = models.PositiveIntegerField(default=1)
+    range = models.PositiveIntegerField(null=True, blank=True, help_text="Empty for melee")
+    attacks = models.CharField(max_length=20, blank=True, help_text='A number or dice, e.g. "D3+3"')
+    rules = models.JSONField(default=list, blank=True)
+    extra = models.JSONField(default=dict, blank=True)
+    order = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["order", "id"]
+        verbose_name_plural = "equipment"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class UpgradeSection(models.Model):
+    class Variant(models.TextChoices):
+        REPLACE = "replace"
+        UPGRADE = "upgrade"
+        ATTACHMENT = "attachment"
+        MODELS = "models"
+
+    class Count(models.TextChoices):
+        EXACTLY = "exactly"
+        UP_TO = "up to"
+        ALL = "all"
+        ANY = "any"
+
+    package = models.ForeignKey(Package, on_delete=models.CASCADE, related_name="sections")
+    uid = models.CharField("id", max_length=100)
+    label = models.CharField(max_length=200)
+    variant = models.CharField(max_length=20, choices=Variant.choices)
+    targets = models.JSONField(default=list, blank=True, help_text="Equipment names (replace, attachment)")
+    affects_type = models.CharField(max_length=10, choices=Count.choices, blank=True)
+    affects_value = models.PositiveIntegerField(null=True, blank=True)
+    select_type = models.CharField(max_length=10, choices=Count.choices, blank=True)
+    select_value = models.PositiveIntegerField(null=True, blank=True)
+    optional = models.BooleanField(
+        null=True, blank=True, help_text='"Exactly N" sections only: zero picks are legal too'
+    )
+    order = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["order", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.uid}: {self.label}"
+
+
+class UpgradeOption(models.Model):
+    class Command(models.TextChoices):
+        SERGEANT = "sergeant"
+        MUSICIAN = "musician"
+        BANNER = "banner"
+
+    section = models.ForeignKey(UpgradeSection, on_delete=models.CASCADE, related_name="options")
+    uid = models.CharField("id", max_length=100)
+    label = models.CharField(max_length=200)
+    cost = models.PositiveIntegerField(default=0, help_text="Points per pick")
+    costs = models.JSONField(default=dict, blank=True, help_text='Per-unit overrides: {"unit-id": 10}')
+    command = models.CharField(max_length=10, choices=Command.choices, blank=True)
+    order = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["order", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.uid}: {self.label}"
+
+
+class Gain(models.Model):
+    """What an option gives. `detail` holds the rest of the gain as in armybook/1
+    (weapon profile, item rules and equipment, a model's stats and equipment)."""
+
+    class Kind(models.TextChoices):
+        WEAPON = "weapon"
+        RULE = "rule"
+        ITEM = "item"
+        MODEL = "model"
+
+    option = models.ForeignKey(UpgradeOption, on_delete=models.CASCADE, related_name="gains")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    name = models.CharField(max_length=120)
+    detail = models.JSONField(default=dict, blank=True)
+    order = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["order", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.name}"
+
+
+class CompositionCard(models.Model):
+    """Arena: which models a warband of this faction may field."""
+
+    faction = models.OneToOneField(Faction, on_delete=models.CASCADE, related_name="composition")
+    models_min = models.PositiveIntegerField()
+    models_max = models.PositiveIntegerField()
+
+    def __str__(self) -> str:
+        return f"Composition of {self.faction}"
+
+
+class CompositionGroup(models.Model):
+    card = models.ForeignKey(CompositionCard, on_delete=models.CASCADE, related_name="groups")
+    label = models.CharField(max_length=80)
+    units = models.JSONField(default=list, help_text="Unit ids in this group")
+    min = models.PositiveIntegerField(default=0)
+    max = models.PositiveIntegerField()
+    order = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["order", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.label} {self.min}-{self.max}"

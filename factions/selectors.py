@@ -1,0 +1,185 @@
+"""Reads from the catalogue. Each selector runs a fixed number of queries, whatever the
+size of the book."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count, Prefetch, QuerySet
+
+from factions.armybook import RulesetInfo
+from factions.models import (
+    CompositionCard,
+    CoreRule,
+    Equipment,
+    Faction,
+    Gain,
+    Package,
+    Ruleset,
+    Unit,
+    UnitPackage,
+    UpgradeOption,
+    UpgradeSection,
+)
+
+
+def ruleset_infos() -> dict[str, RulesetInfo]:
+    rules: dict[int, dict[str, bool]] = {}
+    for ruleset_id, name, rated in CoreRule.objects.values_list("ruleset_id", "name", "rated"):
+        rules.setdefault(ruleset_id, {})[name] = rated
+    return {
+        r.slug: RulesetInfo(
+            slug=r.slug,
+            stat_fields=tuple(r.stat_fields),
+            unit_types=tuple(r.unit_types),
+            core_rules=rules.get(r.id, {}),
+        )
+        for r in Ruleset.objects.all()
+    }
+
+
+def ruleset_list() -> QuerySet[Ruleset]:
+    return Ruleset.objects.all()
+
+
+def ruleset_get(*, slug: str) -> Ruleset:
+    return Ruleset.objects.prefetch_related("limits", "core_rules").get(slug=slug)
+
+
+def faction_list(*, system: str | None = None) -> QuerySet[Faction]:
+    factions = Faction.objects.select_related("ruleset").annotate(unit_count=Count("units"))
+    if system:
+        factions = factions.filter(ruleset__slug=system)
+    return factions.order_by("ruleset__order", "name")
+
+
+def faction_get_with_book(*, system: str, slug: str) -> Faction:
+    """The faction with everything its book holds, prefetched (12 queries)."""
+    return (
+        Faction.objects.select_related("ruleset")
+        .prefetch_related(
+            "rules",
+            "spells",
+            Prefetch(
+                "units",
+                queryset=Unit.objects.prefetch_related(
+                    Prefetch("equipment", queryset=Equipment.objects.order_by("order", "id")),
+                    Prefetch(
+                        "unit_packages",
+                        queryset=UnitPackage.objects.select_related("package").order_by("order", "id"),
+                    ),
+                ),
+            ),
+            Prefetch(
+                "packages",
+                queryset=Package.objects.prefetch_related(
+                    Prefetch(
+                        "sections",
+                        queryset=UpgradeSection.objects.prefetch_related(
+                            Prefetch(
+                                "options",
+                                queryset=UpgradeOption.objects.prefetch_related(
+                                    Prefetch("gains", queryset=Gain.objects.order_by("order", "id"))
+                                ),
+                            )
+                        ),
+                    )
+                ),
+            ),
+            Prefetch("composition", queryset=CompositionCard.objects.prefetch_related("groups")),
+        )
+        .get(ruleset__slug=system, slug=slug)
+    )
+
+
+def faction_book(*, faction: Faction) -> dict[str, Any]:
+    """The faction as an armybook/1 document (use faction_get_with_book to load it)."""
+    ruleset = faction.ruleset
+    book: dict[str, Any] = {
+        "format": "armybook/1",
+        "system": ruleset.slug,
+        "slug": faction.slug,
+        "name": faction.name,
+        "version": faction.version,
+    }
+    if faction.description is not None:
+        book["description"] = faction.description
+    book["rules"] = [{"name": r.name, "rated": r.rated, "text": r.text} for r in faction.rules.all()]
+    book["spells"] = [{"name": s.name, "cost": s.cost, "text": s.text} for s in faction.spells.all()]
+    book["units"] = [_unit(u, ruleset.stat_fields) for u in faction.units.all()]
+    book["packages"] = [
+        {"id": p.uid, "sections": [_section(s) for s in p.sections.all()]} for p in faction.packages.all()
+    ]
+    card = _composition_or_none(faction)
+    if card is not None:
+        book["composition"] = {
+            "models": {"min": card.models_min, "max": card.models_max},
+            "groups": [
+                {"label": g.label, "units": g.units, "min": g.min, "max": g.max} for g in card.groups.all()
+            ],
+        }
+    return book
+
+
+def _composition_or_none(faction: Faction) -> CompositionCard | None:
+    try:
+        return faction.composition
+    except CompositionCard.DoesNotExist:
+        return None
+
+
+def _attacks(value: str) -> int | str:
+    return int(value) if value.isdigit() else value
+
+
+def _unit(unit: Unit, stat_fields: list[str]) -> dict[str, Any]:
+    stats = {k: unit.stats[k] for k in stat_fields if k in unit.stats}
+    stats.update({k: v for k, v in unit.stats.items() if k not in stats})
+    return {
+        "id": unit.uid,
+        "name": unit.name,
+        "type": unit.type,
+        "size": unit.size,
+        "cost": unit.cost,
+        "stats": stats,
+        "rules": unit.rules,
+        "equipment": [equipment_as_dict(e) for e in unit.equipment.all()],
+        "upgrades": [up.package.uid for up in unit.unit_packages.all()],
+    }
+
+
+def equipment_as_dict(equipment: Equipment) -> dict[str, Any]:
+    weapon: dict[str, Any] = {"name": equipment.name, "count": equipment.count}
+    if equipment.range is not None:
+        weapon["range"] = equipment.range
+    if equipment.attacks:
+        weapon["attacks"] = _attacks(equipment.attacks)
+    weapon.update(equipment.extra)
+    weapon["rules"] = equipment.rules
+    return weapon
+
+
+def _section(section: UpgradeSection) -> dict[str, Any]:
+    data: dict[str, Any] = {"id": section.uid, "label": section.label, "variant": section.variant}
+    if section.targets:
+        data["targets"] = section.targets
+    for key, kind, value in (
+        ("affects", section.affects_type, section.affects_value),
+        ("select", section.select_type, section.select_value),
+    ):
+        if kind:
+            data[key] = {"type": kind, "value": value} if kind in ("exactly", "up to") else {"type": kind}
+    if section.optional is not None:
+        data["optional"] = section.optional
+    data["options"] = [_option(o) for o in section.options.all()]
+    return data
+
+
+def _option(option: UpgradeOption) -> dict[str, Any]:
+    data: dict[str, Any] = {"id": option.uid, "label": option.label, "cost": option.cost}
+    if option.costs:
+        data["costs"] = option.costs
+    if option.command:
+        data["command"] = option.command
+    data["gains"] = [{"kind": g.kind, "name": g.name, **g.detail} for g in option.gains.all()]
+    return data

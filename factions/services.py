@@ -1,0 +1,239 @@
+"""Writes to the catalogue: importing army books and syncing the bundled rulesets."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from django.db import transaction
+
+from factions.armybook import ArmyBookError, Problem, parse_json, validate_armybook
+from factions.models import (
+    CompositionCard,
+    CompositionGroup,
+    Equipment,
+    Faction,
+    FactionRule,
+    Gain,
+    Package,
+    Spell,
+    Unit,
+    UnitPackage,
+    UpgradeOption,
+    UpgradeSection,
+)
+from factions.selectors import ruleset_infos
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+BOOKS_DIR = DATA_DIR / "books"
+
+# Weapon keys stored in their own columns; the rest of a profile goes to Equipment.extra.
+_EQUIPMENT_COLUMNS = ("name", "count", "range", "attacks", "rules")
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    faction: Faction
+    replaced_version: str | None  # the version it replaced, None for a new faction
+    units: int
+    packages: int
+    options: int
+    dry_run: bool = False
+
+    def describe(self) -> str:
+        faction = self.faction
+        what = (
+            f"replaced version {self.replaced_version} of"
+            if self.replaced_version is not None
+            else "added"
+        )
+        prefix = "Would have " if self.dry_run else ""
+        text = (
+            f"{what} {faction.name} ({faction.ruleset.slug}/{faction.slug}) {faction.version}: "
+            f"{self.units} units, {self.packages} packages, {self.options} options"
+        )
+        return (prefix + text) if self.dry_run else text[0].upper() + text[1:]
+
+
+def armybook_import(*, data: Any, dry_run: bool = False) -> ImportResult:
+    """Check `data` as an armybook/1 document and store it, replacing any book of the
+    same ruleset and slug. Raises ArmyBookError (and changes nothing) on a bad book."""
+    if isinstance(data, (bytes, str)):
+        data = parse_json(data)
+    rulesets = ruleset_infos()
+    problems = validate_armybook(data, rulesets)
+    if problems:
+        raise ArmyBookError(problems)
+    with transaction.atomic():
+        result = _write_book(data)
+        if dry_run:
+            transaction.set_rollback(True)
+    return ImportResult(**{**result.__dict__, "dry_run": dry_run})
+
+
+def armybook_import_file(*, path: Path, dry_run: bool = False) -> ImportResult:
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ArmyBookError([Problem("", f"cannot read {path}: {exc.strerror}")]) from exc
+    return armybook_import(data=raw, dry_run=dry_run)
+
+
+def bundled_book_paths() -> list[Path]:
+    return sorted(BOOKS_DIR.glob("*/*.json"))
+
+
+def bundled_books_load() -> list[ImportResult]:
+    """Import every bundled book that is missing or older than the bundled file."""
+    results = []
+    for path in bundled_book_paths():
+        data = json.loads(path.read_text())
+        current = Faction.objects.filter(ruleset__slug=data["system"], slug=data["slug"]).first()
+        if current is not None and _version_key(current.version) >= _version_key(data["version"]):
+            continue
+        results.append(armybook_import(data=data))
+    return results
+
+
+def _version_key(version: str) -> tuple[int, ...]:
+    core = version.split("-", 1)[0].split("+", 1)[0]
+    return tuple(int(part) for part in core.split(".") if part.isdigit())
+
+
+def _write_book(book: dict[str, Any]) -> ImportResult:
+    from factions.models import Ruleset
+
+    ruleset = Ruleset.objects.get(slug=book["system"])
+    faction = (
+        Faction.objects.select_for_update().filter(ruleset=ruleset, slug=book["slug"]).first()
+    )
+    replaced = None
+    if faction is None:
+        faction = Faction(ruleset=ruleset, slug=book["slug"])
+    else:
+        replaced = faction.version
+        # Keep the faction row (saved lists point at it); replace everything in it.
+        faction.units.all().delete()
+        faction.packages.all().delete()
+        faction.rules.all().delete()
+        faction.spells.all().delete()
+        CompositionCard.objects.filter(faction=faction).delete()
+    faction.name = book["name"]
+    faction.version = book["version"]
+    faction.description = book.get("description")
+    faction.save()
+
+    FactionRule.objects.bulk_create(
+        FactionRule(faction=faction, name=r["name"], rated=r["rated"], text=r["text"], order=i)
+        for i, r in enumerate(book["rules"])
+    )
+    Spell.objects.bulk_create(
+        Spell(faction=faction, name=s["name"], cost=s["cost"], text=s["text"], order=i)
+        for i, s in enumerate(book["spells"])
+    )
+
+    packages = Package.objects.bulk_create(
+        Package(faction=faction, uid=p["id"], order=i) for i, p in enumerate(book["packages"])
+    )
+    package_by_uid = {p.uid: p for p in packages}
+    section_rows, section_data = [], []
+    for package, data in zip(packages, book["packages"], strict=True):
+        for i, section in enumerate(data["sections"]):
+            affects, select = section.get("affects") or {}, section.get("select") or {}
+            section_rows.append(
+                UpgradeSection(
+                    package=package,
+                    uid=section["id"],
+                    label=section["label"],
+                    variant=section["variant"],
+                    targets=section.get("targets", []),
+                    affects_type=affects.get("type", ""),
+                    affects_value=affects.get("value"),
+                    select_type=select.get("type", ""),
+                    select_value=select.get("value"),
+                    optional=section.get("optional"),
+                    order=i,
+                )
+            )
+            section_data.append(section)
+    sections = UpgradeSection.objects.bulk_create(section_rows)
+    option_rows, option_data = [], []
+    for section, data in zip(sections, section_data, strict=True):
+        for i, option in enumerate(data["options"]):
+            option_rows.append(
+                UpgradeOption(
+                    section=section,
+                    uid=option["id"],
+                    label=option["label"],
+                    cost=option["cost"],
+                    costs=option.get("costs", {}),
+                    command=option.get("command", ""),
+                    order=i,
+                )
+            )
+            option_data.append(option)
+    options = UpgradeOption.objects.bulk_create(option_rows)
+    Gain.objects.bulk_create(
+        Gain(
+            option=option,
+            kind=gain["kind"],
+            name=gain["name"],
+            detail={k: v for k, v in gain.items() if k not in ("kind", "name")},
+            order=i,
+        )
+        for option, data in zip(options, option_data, strict=True)
+        for i, gain in enumerate(data["gains"])
+    )
+
+    units = Unit.objects.bulk_create(
+        Unit(
+            faction=faction,
+            uid=u["id"],
+            name=u["name"],
+            type=u["type"],
+            size=u["size"],
+            cost=u["cost"],
+            stats=u["stats"],
+            rules=u["rules"],
+            order=i,
+        )
+        for i, u in enumerate(book["units"])
+    )
+    Equipment.objects.bulk_create(
+        Equipment(
+            unit=unit,
+            name=w["name"],
+            count=w["count"],
+            range=w.get("range"),
+            attacks=str(w["attacks"]) if "attacks" in w else "",
+            rules=w["rules"],
+            extra={k: v for k, v in w.items() if k not in _EQUIPMENT_COLUMNS},
+            order=i,
+        )
+        for unit, data in zip(units, book["units"], strict=True)
+        for i, w in enumerate(data["equipment"])
+    )
+    UnitPackage.objects.bulk_create(
+        UnitPackage(unit=unit, package=package_by_uid[uid], order=i)
+        for unit, data in zip(units, book["units"], strict=True)
+        for i, uid in enumerate(data["upgrades"])
+    )
+
+    card = book.get("composition")
+    if card is not None:
+        composition = CompositionCard.objects.create(
+            faction=faction, models_min=card["models"]["min"], models_max=card["models"]["max"]
+        )
+        CompositionGroup.objects.bulk_create(
+            CompositionGroup(card=composition, label=g["label"], units=g["units"], min=g["min"], max=g["max"], order=i)
+            for i, g in enumerate(card["groups"])
+        )
+    return ImportResult(
+        faction=faction,
+        replaced_version=replaced,
+        units=len(units),
+        packages=len(packages),
+        options=len(options),
+    )
