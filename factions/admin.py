@@ -61,7 +61,9 @@ def export_books(modeladmin, request, queryset):
     ]
     payload = books[0] if len(books) == 1 else books
     name = f"{books[0]['system']}-{books[0]['slug']}.json" if len(books) == 1 else "armybooks.json"
-    response = HttpResponse(json.dumps(payload, indent=2, ensure_ascii=False), content_type="application/json")
+    response = HttpResponse(
+        json.dumps(payload, indent=2, ensure_ascii=False), content_type="application/json"
+    )
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 
@@ -100,8 +102,18 @@ class UnitAdmin(admin.ModelAdmin):
 class SectionInline(admin.TabularInline):
     model = models.UpgradeSection
     extra = 0
-    fields = ["order", "uid", "label", "variant", "targets", "affects_type", "affects_value",
-              "select_type", "select_value", "optional"]
+    fields = [
+        "order",
+        "uid",
+        "label",
+        "variant",
+        "targets",
+        "affects_type",
+        "affects_value",
+        "select_type",
+        "select_value",
+        "optional",
+    ]
     show_change_link = True
 
 
@@ -157,7 +169,15 @@ class CompositionCardAdmin(admin.ModelAdmin):
     inlines = [CompositionGroupInline]
 
 
-admin.site.register(models.Spell, list_display=["name", "cost", "faction"], list_filter=["faction__ruleset"],
-                    search_fields=["name"])
-admin.site.register(models.FactionRule, list_display=["name", "rated", "faction"],
-                    list_filter=["faction__ruleset"], search_fields=["name", "text"])
+admin.site.register(
+    models.Spell,
+    list_display=["name", "cost", "faction"],
+    list_filter=["faction__ruleset"],
+    search_fields=["name"],
+)
+admin.site.register(
+    models.FactionRule,
+    list_display=["name", "rated", "faction"],
+    list_filter=["faction__ruleset"],
+    search_fields=["name", "text"],
+)

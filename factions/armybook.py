@@ -73,7 +73,7 @@ def format_path(parts: Iterable[str | int]) -> str:
 
 
 def parse_rule(text: str) -> tuple[str, str | None]:
-    """"AP(+2)" -> ("AP", "+2"); "Fear" -> ("Fear", None)."""
+    """ "AP(+2)" -> ("AP", "+2"); "Fear" -> ("Fear", None)."""
     match = RULE_RE.match(text)
     if not match:
         return text, None
@@ -153,6 +153,7 @@ class _BookChecker:
                     yield Problem(path, f'duplicate {what} "{ident}" (first used at {seen[ident]})')
                 else:
                     seen[ident] = path
+
         book = self.book
         yield from dupes([(f"units[{i}].id", u["id"]) for i, u in enumerate(book["units"])], "unit id")
         yield from dupes(
@@ -167,9 +168,7 @@ class _BookChecker:
         yield from dupes(sections, "section id")
         yield from dupes(options, "option id")
         yield from dupes([(f"rules[{i}].name", r["name"]) for i, r in enumerate(book["rules"])], "rule")
-        yield from dupes(
-            [(f"spells[{i}].name", s["name"]) for i, s in enumerate(book["spells"])], "spell"
-        )
+        yield from dupes([(f"spells[{i}].name", s["name"]) for i, s in enumerate(book["spells"])], "spell")
 
     def _faction_rules(self) -> Iterator[Problem]:
         for i, rule in enumerate(self.book["rules"]):
@@ -190,8 +189,7 @@ class _BookChecker:
         if rated is None:
             yield Problem(
                 path,
-                f'unknown rule "{name}": not a core rule of {self.ruleset.slug} '
-                "and not in the book's rules",
+                f'unknown rule "{name}": not a core rule of {self.ruleset.slug} and not in the book\'s rules',
             )
         elif rated and rating is None:
             yield Problem(path, f'rule "{name}" needs a value, e.g. {name}(1)')
@@ -275,7 +273,9 @@ class _BookChecker:
         targets = section.get("targets")
         if variant in ("replace", "attachment"):
             if not targets:
-                yield Problem(f"{path}.targets", f"a {variant} section needs targets (what it {_verb(variant)})")
+                yield Problem(
+                    f"{path}.targets", f"a {variant} section needs targets (what it {_verb(variant)})"
+                )
             for i, target in enumerate(targets or []):
                 if target not in carried:
                     yield Problem(
@@ -291,7 +291,9 @@ class _BookChecker:
         for i, option in enumerate(section["options"]):
             yield from self._option(f"{path}.options[{i}]", option, variant, user_ids)
 
-    def _option(self, path: str, option: dict[str, Any], variant: str, user_ids: set[str]) -> Iterator[Problem]:
+    def _option(
+        self, path: str, option: dict[str, Any], variant: str, user_ids: set[str]
+    ) -> Iterator[Problem]:
         for unit_id in option.get("costs", {}):
             if unit_id not in self.units:
                 yield Problem(f"{path}.costs.{unit_id}", f'unknown unit "{unit_id}"')
@@ -302,8 +304,9 @@ class _BookChecker:
             if (variant == "models") != (gain["kind"] == "model"):
                 yield Problem(
                     f"{gain_path}.kind",
-                    "a models section gains models" if variant == "models" else
-                    'only a "models" section can gain a model',
+                    "a models section gains models"
+                    if variant == "models"
+                    else 'only a "models" section can gain a model',
                 )
             yield from self._gain(gain_path, gain)
 
@@ -325,7 +328,9 @@ class _BookChecker:
         card = self.book.get("composition")
         if self.ruleset.slug != ARENA:
             if card is not None:
-                yield Problem("composition", f"only Arena books have a composition card, not {self.ruleset.slug}")
+                yield Problem(
+                    "composition", f"only Arena books have a composition card, not {self.ruleset.slug}"
+                )
             return
         if card is None:
             yield Problem("composition", "an Arena book needs its warband composition card")
@@ -336,7 +341,9 @@ class _BookChecker:
         for i, group in enumerate(card["groups"]):
             path = f"composition.groups[{i}]"
             if group["min"] > group["max"]:
-                yield Problem(path, f'group "{group["label"]}": min {group["min"]} is greater than max {group["max"]}')
+                yield Problem(
+                    path, f'group "{group["label"]}": min {group["min"]} is greater than max {group["max"]}'
+                )
             for j, unit_id in enumerate(group["units"]):
                 grouped[unit_id] += 1
                 if unit_id not in self.units:

@@ -49,9 +49,7 @@ def describe_limit(kind: str, params: dict[str, Any]) -> str:
         return f"Units of more than one model must have {sizes} models"
     if kind == "command_group":
         if params.get("scope") == "army":
-            return (
-                f"At most {params['max']} model in the whole army may take a command-group upgrade"
-            )
+            return f"At most {params['max']} model in the whole army may take a command-group upgrade"
         return f"Each unit may take each command-group upgrade at most {params['max']} time(s)"
     if kind == "game_size":
         if "max" in params:

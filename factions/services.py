@@ -45,9 +45,7 @@ class ImportResult:
     def describe(self) -> str:
         faction = self.faction
         what = (
-            f"replaced version {self.replaced_version} of"
-            if self.replaced_version is not None
-            else "added"
+            f"replaced version {self.replaced_version} of" if self.replaced_version is not None else "added"
         )
         prefix = "Would have " if self.dry_run else ""
         text = (
@@ -106,9 +104,7 @@ def _write_book(book: dict[str, Any]) -> ImportResult:
     from factions.models import Ruleset
 
     ruleset = Ruleset.objects.get(slug=book["system"])
-    faction = (
-        Faction.objects.select_for_update().filter(ruleset=ruleset, slug=book["slug"]).first()
-    )
+    faction = Faction.objects.select_for_update().filter(ruleset=ruleset, slug=book["slug"]).first()
     replaced = None
     if faction is None:
         faction = Faction(ruleset=ruleset, slug=book["slug"])
@@ -227,7 +223,9 @@ def _write_book(book: dict[str, Any]) -> ImportResult:
             faction=faction, models_min=card["models"]["min"], models_max=card["models"]["max"]
         )
         CompositionGroup.objects.bulk_create(
-            CompositionGroup(card=composition, label=g["label"], units=g["units"], min=g["min"], max=g["max"], order=i)
+            CompositionGroup(
+                card=composition, label=g["label"], units=g["units"], min=g["min"], max=g["max"], order=i
+            )
             for i, g in enumerate(card["groups"])
         )
     return ImportResult(

@@ -179,9 +179,7 @@ COLON = "colon"  # "Name: text" / "- Name:** text" on one line
 EQUALS = "equals"  # "- Name = text" on one line
 
 # A line that is only a rule name: capitalised words, optionally followed by "(X)".
-HEADING_LINE = re.compile(
-    r"^(?P<name>[A-Z][A-Za-z]*(?: [A-Z][A-Za-z]*){0,3})(?P<x>\(X\))?$"
-)
+HEADING_LINE = re.compile(r"^(?P<name>[A-Z][A-Za-z]*(?: [A-Z][A-Za-z]*){0,3})(?P<x>\(X\))?$")
 COLON_LINE = re.compile(
     r"^(?:[-•]\s*)?\**(?P<name>[A-Z][A-Za-z]*(?: /?\s?[A-Z][A-Za-z]*){0,3})(?P<x>\(X\))?:\**\s"
 )
@@ -224,9 +222,7 @@ REGIONS = {
             COLON,
             command_groups=True,
         ),
-        Region(
-            "Special Rules", "Special Rules", "Age of Fantasy: Regiments v1.7", COLON
-        ),
+        Region("Special Rules", "Special Rules", "Age of Fantasy: Regiments v1.7", COLON),
         Region("Solid Buildings", "Solid Buildings", "Missions", COLON),
     ),
     # The Skirmish text has no "Special Rules" heading: the rules follow "Rules
@@ -370,9 +366,7 @@ def test_every_expected_rule_is_defined_in_the_rulebook_section(slug):
     group_text = "\n".join(texts.get(True, []))
     for name in EXPECTED_RULES[slug]:
         written = f"{name}(X)" if name in RATED[slug] else name
-        assert written in rule_text, (
-            f"{written} not found in the special rules of {slug}"
-        )
+        assert written in rule_text, f"{written} not found in the special rules of {slug}"
     for name in COMMAND_GROUPS[slug]:
         assert name in group_text, f"{name} not found in the command groups of {slug}"
 
@@ -381,9 +375,7 @@ def test_every_expected_rule_is_defined_in_the_rulebook_section(slug):
 def test_rule_headings_in_the_rulebook_are_exactly_the_expected_rules(slug):
     found = rules_in_book(slug, command_groups=False)
     assert set(found) == set(EXPECTED_RULES[slug])
-    assert {name for name, (rated, _) in found.items() if rated} == (
-        RATED[slug] & set(EXPECTED_RULES[slug])
-    )
+    assert {name for name, (rated, _) in found.items() if rated} == (RATED[slug] & set(EXPECTED_RULES[slug]))
 
 
 @pytest.mark.parametrize("slug", SLUGS)
@@ -470,9 +462,7 @@ def test_database_catalogue_lists_exactly_the_rulebook_rules(slug):
     from factions.models import CoreRule, Ruleset
 
     assert Ruleset.objects.filter(slug=slug).exists()
-    names = list(
-        CoreRule.objects.filter(ruleset__slug=slug).values_list("name", flat=True)
-    )
+    names = list(CoreRule.objects.filter(ruleset__slug=slug).values_list("name", flat=True))
     assert len(names) == len(set(names)), "duplicate rule names"
     assert set(names) == all_expected(slug)
 
@@ -482,11 +472,6 @@ def test_database_catalogue_lists_exactly_the_rulebook_rules(slug):
 def test_database_catalogue_matches_the_json_file(slug):
     from factions.models import CoreRule
 
-    rows = CoreRule.objects.filter(ruleset__slug=slug).values_list(
-        "name", "rated", "section", "summary"
-    )
-    expected = {
-        (r["name"], r["rated"], r["section"], r["summary"])
-        for r in load_catalogue(slug)
-    }
+    rows = CoreRule.objects.filter(ruleset__slug=slug).values_list("name", "rated", "section", "summary")
+    expected = {(r["name"], r["rated"], r["section"], r["summary"]) for r in load_catalogue(slug)}
     assert set(rows) == expected

@@ -10,7 +10,7 @@ urlpatterns = [
     path("systems/", systems.as_view({"get": "list"}), name="system-list"),
     path("systems/<slug:system>/", systems.as_view({"get": "retrieve"}), name="system-detail"),
     path("factions/", factions.as_view({"get": "list"}), name="faction-list"),
-    path("factions/import/", factions.as_view({"post": "import_book"}), name="faction-import"),
+    path("factions/import/", views.FactionImportView.as_view(), name="faction-import"),
     path("factions/<slug:system>/<slug:slug>/", factions.as_view({"get": "book"}), name="faction-book"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),

@@ -4,11 +4,11 @@ from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status, viewsets
-from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.parsers import JSONParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from armybuilder.api import serializers as s
 from factions.armybook import ArmyBookError, Problem, parse_json
@@ -66,20 +66,19 @@ class FactionViewSet(viewsets.ViewSet):
             raise Http404(f'no faction "{slug}" in ruleset "{system}"') from None
         return Response(faction_book(faction=faction))
 
+
+class FactionImportView(APIView):
+    """Import an armybook/1 document (JSON body, or a multipart `file`). Replaces the
+    faction with the same ruleset and slug. Staff only."""
+
+    permission_classes = [permissions.IsAdminUser]
+    parser_classes = [JSONParser, MultiPartParser]
+
     @extend_schema(
         request={"application/json": OpenApiTypes.OBJECT, "multipart/form-data": OpenApiTypes.OBJECT},
         responses={201: s.ImportResultSerializer, 400: s.ImportErrorSerializer},
-        description="Import an armybook/1 document (JSON body, or a multipart `file`). "
-        "Replaces the faction with the same ruleset and slug. Staff only.",
     )
-    @action(
-        detail=False,
-        methods=["post"],
-        url_path="import",
-        permission_classes=[permissions.IsAdminUser],
-        parser_classes=[JSONParser, MultiPartParser],
-    )
-    def import_book(self, request: Request) -> Response:
+    def post(self, request: Request) -> Response:
         try:
             result = armybook_import(data=_uploaded_book(request))
         except ArmyBookError as exc:

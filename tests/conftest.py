@@ -1,0 +1,248 @@
+"""Shared fixtures: API clients and small, valid army books built in code."""
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.test import APIClient
+
+Book = dict[str, Any]
+
+
+def _weapon(name: str, count: int, attacks: int, range_: int | None = None, rules=None) -> dict:
+    weapon: dict[str, Any] = {"name": name, "count": count}
+    if range_ is not None:
+        weapon["range"] = range_
+    weapon["attacks"] = attacks
+    weapon["rules"] = rules or []
+    return weapon
+
+
+def aof_book(units: int = 3) -> Book:
+    """A valid Age of Fantasy book: a hero, a 10-model infantry unit and `units - 2`
+    more infantry variants, with a package of every common shape."""
+    book: Book = {
+        "format": "armybook/1",
+        "system": "aof",
+        "slug": "test-wardens",
+        "name": "Test Wardens",
+        "version": "1.0.0",
+        "rules": [{"name": "Shieldbrothers", "rated": False, "text": "Test rule text."}],
+        "spells": [{"name": "Spark", "cost": 1, "text": "Test spell text."}],
+        "units": [
+            {
+                "id": "warden-captain",
+                "name": "Warden Captain",
+                "type": "hero",
+                "size": 1,
+                "cost": 70,
+                "stats": {"quality": 4, "defense": 4},
+                "rules": ["Hero", "Tough(3)", "Caster(1)"],
+                "equipment": [_weapon("Hand Weapon", 1, 3)],
+                "upgrades": ["HERO"],
+            },
+            {
+                "id": "wardens",
+                "name": "Wardens",
+                "type": "infantry",
+                "size": 10,
+                "cost": 110,
+                "stats": {"quality": 4, "defense": 5},
+                "rules": ["Shieldbrothers"],
+                "equipment": [_weapon("Spear", 10, 1, rules=["Counter"]), _weapon("Sling", 10, 1, 12)],
+                "upgrades": ["TROOPS"],
+            },
+        ],
+        "packages": [
+            {
+                "id": "HERO",
+                "sections": [
+                    {
+                        "id": "HERO-1",
+                        "label": "Replace Hand Weapon",
+                        "variant": "replace",
+                        "targets": ["Hand Weapon"],
+                        "options": [
+                            {
+                                "id": "HERO-1a",
+                                "label": "Great Axe",
+                                "cost": 5,
+                                "gains": [
+                                    {"kind": "weapon", "name": "Great Axe", "attacks": 3, "rules": ["AP(1)"]}
+                                ],
+                            }
+                        ],
+                    },
+                    {
+                        "id": "HERO-2",
+                        "label": "Upgrade with one",
+                        "variant": "upgrade",
+                        "select": {"type": "exactly", "value": 1},
+                        "optional": True,
+                        "options": [
+                            {
+                                "id": "HERO-2a",
+                                "label": "Warhorse",
+                                "cost": 20,
+                                "gains": [
+                                    {"kind": "item", "name": "Warhorse", "rules": ["Fast", "Impact(1)"]}
+                                ],
+                            }
+                        ],
+                    },
+                ],
+            },
+            {
+                "id": "TROOPS",
+                "sections": [
+                    {
+                        "id": "TROOPS-1",
+                        "label": "Upgrade one model with",
+                        "variant": "upgrade",
+                        "affects": {"type": "exactly", "value": 1},
+                        "select": {"type": "any"},
+                        "options": [
+                            {
+                                "id": "TROOPS-1a",
+                                "label": "Sergeant",
+                                "cost": 5,
+                                "command": "sergeant",
+                                "gains": [{"kind": "rule", "name": "Sergeant"}],
+                            },
+                            {
+                                "id": "TROOPS-1b",
+                                "label": "Banner",
+                                "cost": 5,
+                                "command": "banner",
+                                "gains": [{"kind": "rule", "name": "Banner"}],
+                            },
+                        ],
+                    },
+                    {
+                        "id": "TROOPS-2",
+                        "label": "Replace all Spears",
+                        "variant": "replace",
+                        "targets": ["Spear"],
+                        "affects": {"type": "all"},
+                        "options": [
+                            {
+                                "id": "TROOPS-2a",
+                                "label": "Halberds",
+                                "cost": 10,
+                                "costs": {"wardens": 15},
+                                "gains": [
+                                    {"kind": "weapon", "name": "Halberd", "attacks": 1, "rules": ["AP(1)"]}
+                                ],
+                            }
+                        ],
+                    },
+                ],
+            },
+        ],
+    }
+    for i in range(units - 2):
+        extra = copy.deepcopy(book["units"][1])
+        extra["id"] = f"wardens-{i}"
+        extra["name"] = f"Wardens Cohort {i}"
+        extra["size"] = 5 + i % 6
+        extra["cost"] = 60 + i
+        book["units"].append(extra)
+    return book
+
+
+def arena_book() -> Book:
+    fighter_stats = {"move": 3, "rush": 5, "evasion": 3, "toughness": 3, "stamina": 4, "health": 6}
+    blade = {
+        "name": "Rusted Blade",
+        "count": 1,
+        "range": 1,
+        "accuracy": 4,
+        "strength": 3,
+        "damage": 2,
+        "critical": "+1 damage",
+        "rules": [],
+    }
+    return {
+        "format": "armybook/1",
+        "system": "aof-arena",
+        "slug": "test-pit",
+        "name": "Test Pit",
+        "version": "1.0.0",
+        "rules": [{"name": "Grim", "rated": False, "text": "Test rule text."}],
+        "spells": [],
+        "units": [
+            {
+                "id": "boss",
+                "name": "Pit Boss",
+                "type": "hero",
+                "size": 1,
+                "cost": 0,
+                "stats": {**fighter_stats, "health": 9},
+                "rules": ["Grim"],
+                "equipment": [dict(blade)],
+                "upgrades": [],
+            },
+            {
+                "id": "thug",
+                "name": "Pit Thug",
+                "type": "fighter",
+                "size": 1,
+                "cost": 0,
+                "stats": dict(fighter_stats),
+                "rules": [],
+                "equipment": [dict(blade)],
+                "upgrades": [],
+            },
+        ],
+        "packages": [],
+        "composition": {
+            "models": {"min": 3, "max": 5},
+            "groups": [
+                {"label": "Leader", "units": ["boss"], "min": 1, "max": 1},
+                {"label": "Fighters", "units": ["thug"], "min": 2, "max": 4},
+            ],
+        },
+    }
+
+
+@pytest.fixture
+def make_aof_book() -> Callable[..., Book]:
+    return aof_book
+
+
+@pytest.fixture
+def make_arena_book() -> Callable[[], Book]:
+    return arena_book
+
+
+@pytest.fixture
+def api_client() -> APIClient:
+    return APIClient()
+
+
+@pytest.fixture
+def user(db):
+    return get_user_model().objects.create_user("player", password="not-a-real-pass-123")
+
+
+@pytest.fixture
+def staff_user(db):
+    return get_user_model().objects.create_user(
+        "organiser", password="not-a-real-pass-123", is_staff=True, is_superuser=True
+    )
+
+
+@pytest.fixture
+def staff_client(staff_user) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(staff_user)
+    return client
+
+
+@pytest.fixture
+def user_client(user) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(user)
+    return client

@@ -1,0 +1,83 @@
+"""Every bundled army book survives import -> export -> import unchanged."""
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+
+from factions.models import Faction
+from factions.selectors import faction_book, faction_get_with_book
+from factions.services import armybook_import, bundled_book_paths, bundled_books_load
+
+BUNDLED = bundled_book_paths()
+SYSTEMS = ("aof", "aof-regiments", "aof-skirmish", "opf", "aof-arena")
+
+
+def export(system: str, slug: str) -> dict:
+    return faction_book(faction=faction_get_with_book(system=system, slug=slug))
+
+
+def test_every_ruleset_has_a_bundled_book():
+    assert {path.parent.name for path in BUNDLED} == set(SYSTEMS)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", BUNDLED, ids=[f"{p.parent.name}/{p.stem}" for p in BUNDLED])
+def test_bundled_book_round_trips_to_identical_json(path):
+    original = json.loads(path.read_text())
+    assert path.stem == original["slug"] and path.parent.name == original["system"]
+
+    armybook_import(data=original)
+    exported = export(original["system"], original["slug"])
+    assert exported == original
+
+    armybook_import(data=exported)
+    assert export(original["system"], original["slug"]) == original
+
+
+@pytest.mark.django_db
+def test_test_books_round_trip_too(make_aof_book, make_arena_book):
+    for book in (make_aof_book(units=6), make_arena_book()):
+        armybook_import(data=book)
+        assert export(book["system"], book["slug"]) == book
+
+
+@pytest.mark.django_db
+def test_export_command_writes_the_book(tmp_path):
+    path = BUNDLED[0]
+    original = json.loads(path.read_text())
+    armybook_import(data=original)
+    out_file = tmp_path / "out.json"
+    call_command(
+        "export_armybook", original["system"], original["slug"], output=str(out_file), stdout=StringIO()
+    )
+    assert json.loads(out_file.read_text()) == original
+
+
+@pytest.mark.django_db
+def test_bootstrap_loads_every_bundled_book_once():
+    out = StringIO()
+    call_command("bootstrap", stdout=out)
+    assert Faction.objects.count() == len(BUNDLED)
+    assert f"{len(BUNDLED)} bundled army books imported" in out.getvalue()
+
+    again = StringIO()
+    call_command("bootstrap", stdout=again)
+    assert "0 bundled army books imported" in again.getvalue()
+
+
+@pytest.mark.django_db
+def test_bundled_book_is_reloaded_only_when_the_file_is_newer():
+    bundled_books_load()
+    faction = Faction.objects.order_by("pk").first()
+    faction.name = "Edited in the admin"
+    faction.save()
+    assert bundled_books_load() == []
+    assert Faction.objects.get(pk=faction.pk).name == "Edited in the admin"
+
+    faction.version = "0.0.1"
+    faction.save()
+    reloaded = bundled_books_load()
+    assert [r.faction.pk for r in reloaded] == [faction.pk]
+    assert Faction.objects.get(pk=faction.pk).name != "Edited in the admin"
