@@ -181,3 +181,27 @@ admin.site.register(
     list_filter=["faction__ruleset"],
     search_fields=["name", "text"],
 )
+
+
+@admin.register(models.Equipment)
+class EquipmentAdmin(admin.ModelAdmin):
+    list_display = ["name", "unit", "count", "range", "attacks"]
+    list_filter = ["unit__faction__ruleset", "unit__faction"]
+    search_fields = ["name", "unit__name"]
+    list_select_related = ["unit"]
+
+
+@admin.register(models.Gain)
+class GainAdmin(admin.ModelAdmin):
+    list_display = ["name", "kind", "option"]
+    list_filter = ["option__section__package__faction__ruleset", "kind"]
+    search_fields = ["name", "option__label", "option__uid"]
+    list_select_related = ["option"]
+
+
+@admin.register(models.CompositionGroup)
+class CompositionGroupAdmin(admin.ModelAdmin):
+    list_display = ["label", "card", "min", "max"]
+    list_filter = ["card__faction"]
+    search_fields = ["label"]
+    list_select_related = ["card__faction__ruleset"]

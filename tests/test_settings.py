@@ -1,0 +1,74 @@
+"""Settings come from the environment, and bad values stop start-up loudly."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+PROBE = (
+    "import django; from django.conf import settings; django.setup(); "
+    "db = settings.DATABASES['default']; "
+    "print(settings.DEBUG, settings.ALLOWED_HOSTS, db['ENGINE'], db['NAME'])"
+)
+
+
+def start(**env: str) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_") and k != "DATABASE_URL"}
+    clean["DJANGO_SETTINGS_MODULE"] = "armybuilder.settings"
+    return subprocess.run(
+        [sys.executable, "-c", PROBE],
+        cwd=REPO,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_defaults_are_local_sqlite_with_debug():
+    result = start()
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [
+        "True",
+        "['localhost',",
+        "'127.0.0.1',",
+        "'[::1]']",
+        "django.db.backends.sqlite3",
+        str(REPO / "db.sqlite3"),
+    ]
+
+
+def test_production_values_are_read():
+    result = start(
+        DJANGO_DEBUG="false",
+        DJANGO_SECRET_KEY="s" * 50,
+        DJANGO_ALLOWED_HOSTS="armies.example.org,www.armies.example.org",
+        DATABASE_URL="postgres://builder@db.internal:5432/armies",
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [
+        "False",
+        "['armies.example.org',",
+        "'www.armies.example.org']",
+        "django.db.backends.postgresql",
+        "armies",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"DJANGO_DEBUG": "maybe"}, 'Environment variable "DJANGO_DEBUG" invalid'),
+        ({"DATABASE_URL": "oracle-ish://nowhere"}, 'Environment variable "DATABASE_URL" invalid'),
+        ({"DJANGO_DEBUG": "false"}, "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is false"),
+        ({"DJANGO_ALLOWED_HOSTS": "a.example,,b.example"}, "DJANGO_ALLOWED_HOSTS has an empty host name"),
+    ],
+)
+def test_bad_values_stop_start_up_naming_the_variable(env, message):
+    result = start(**env)
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert message in result.stderr
