@@ -10,6 +10,40 @@ from factions import models
 from factions.selectors import faction_book, faction_get_with_book
 
 
+class CatalogueAdmin(admin.ModelAdmin):
+    """Every change made here expires the cached copies of the book it touches."""
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        models.bump_revision_of(form.instance)
+
+    def delete_model(self, request, obj):
+        owner = _owner_probe(obj)
+        super().delete_model(request, obj)
+        owner()
+
+    def delete_queryset(self, request, queryset):
+        owners = [_owner_probe(obj) for obj in queryset]
+        super().delete_queryset(request, queryset)
+        for owner in owners:
+            owner()
+
+
+def _owner_probe(obj):
+    """Work out (before a delete) what to expire, and return a callable that does it."""
+    if isinstance(obj, models.Ruleset | models.Faction):
+        return lambda: None  # deleted with everything in it
+    parent = _parent(obj)
+    return lambda: models.bump_revision_of(parent)
+
+
+def _parent(obj):
+    for name in ("ruleset", "faction", "unit", "package", "section", "option", "card"):
+        if hasattr(obj, f"{name}_id"):
+            return getattr(obj, name)
+    raise TypeError(type(obj).__name__)
+
+
 class ForceOrgLimitInline(admin.TabularInline):
     model = models.ForceOrgLimit
     extra = 0
@@ -23,20 +57,20 @@ class CoreRuleInline(admin.TabularInline):
 
 
 @admin.register(models.Ruleset)
-class RulesetAdmin(admin.ModelAdmin):
+class RulesetAdmin(CatalogueAdmin):
     list_display = ["title", "slug", "uses_points", "default_points", "max_points"]
     inlines = [ForceOrgLimitInline, CoreRuleInline]
 
 
 @admin.register(models.CoreRule)
-class CoreRuleAdmin(admin.ModelAdmin):
+class CoreRuleAdmin(CatalogueAdmin):
     list_display = ["name", "ruleset", "rated", "section"]
     list_filter = ["ruleset", "rated"]
     search_fields = ["name", "summary"]
 
 
 @admin.register(models.ForceOrgLimit)
-class ForceOrgLimitAdmin(admin.ModelAdmin):
+class ForceOrgLimitAdmin(CatalogueAdmin):
     list_display = ["code", "ruleset", "kind", "describe", "severity", "optional"]
     list_filter = ["ruleset", "kind", "severity"]
 
@@ -69,7 +103,7 @@ def export_books(modeladmin, request, queryset):
 
 
 @admin.register(models.Faction)
-class FactionAdmin(admin.ModelAdmin):
+class FactionAdmin(CatalogueAdmin):
     list_display = ["name", "ruleset", "slug", "version", "imported_at"]
     list_filter = ["ruleset"]
     search_fields = ["name", "slug"]
@@ -91,7 +125,7 @@ class UnitPackageInline(admin.TabularInline):
 
 
 @admin.register(models.Unit)
-class UnitAdmin(admin.ModelAdmin):
+class UnitAdmin(CatalogueAdmin):
     list_display = ["name", "uid", "faction", "type", "size", "cost"]
     list_filter = ["faction__ruleset", "faction", "type"]
     search_fields = ["name", "uid", "faction__name"]
@@ -118,7 +152,7 @@ class SectionInline(admin.TabularInline):
 
 
 @admin.register(models.Package)
-class PackageAdmin(admin.ModelAdmin):
+class PackageAdmin(CatalogueAdmin):
     list_display = ["uid", "faction"]
     list_filter = ["faction__ruleset", "faction"]
     search_fields = ["uid", "faction__name", "sections__label"]
@@ -134,7 +168,7 @@ class OptionInline(admin.TabularInline):
 
 
 @admin.register(models.UpgradeSection)
-class UpgradeSectionAdmin(admin.ModelAdmin):
+class UpgradeSectionAdmin(CatalogueAdmin):
     list_display = ["uid", "label", "variant", "package"]
     list_filter = ["package__faction__ruleset", "variant"]
     search_fields = ["uid", "label", "package__faction__name"]
@@ -149,7 +183,7 @@ class GainInline(admin.TabularInline):
 
 
 @admin.register(models.UpgradeOption)
-class UpgradeOptionAdmin(admin.ModelAdmin):
+class UpgradeOptionAdmin(CatalogueAdmin):
     list_display = ["uid", "label", "cost", "command", "section"]
     list_filter = ["section__package__faction__ruleset", "command"]
     search_fields = ["uid", "label", "section__package__faction__name"]
@@ -164,19 +198,21 @@ class CompositionGroupInline(admin.TabularInline):
 
 
 @admin.register(models.CompositionCard)
-class CompositionCardAdmin(admin.ModelAdmin):
+class CompositionCardAdmin(CatalogueAdmin):
     list_display = ["faction", "models_min", "models_max"]
     inlines = [CompositionGroupInline]
 
 
 admin.site.register(
     models.Spell,
+    CatalogueAdmin,
     list_display=["name", "cost", "faction"],
     list_filter=["faction__ruleset"],
     search_fields=["name"],
 )
 admin.site.register(
     models.FactionRule,
+    CatalogueAdmin,
     list_display=["name", "rated", "faction"],
     list_filter=["faction__ruleset"],
     search_fields=["name", "text"],
@@ -184,7 +220,7 @@ admin.site.register(
 
 
 @admin.register(models.Equipment)
-class EquipmentAdmin(admin.ModelAdmin):
+class EquipmentAdmin(CatalogueAdmin):
     list_display = ["name", "unit", "count", "range", "attacks"]
     list_filter = ["unit__faction__ruleset", "unit__faction"]
     search_fields = ["name", "unit__name"]
@@ -192,7 +228,7 @@ class EquipmentAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.Gain)
-class GainAdmin(admin.ModelAdmin):
+class GainAdmin(CatalogueAdmin):
     list_display = ["name", "kind", "option"]
     list_filter = ["option__section__package__faction__ruleset", "kind"]
     search_fields = ["name", "option__label", "option__uid"]
@@ -200,7 +236,7 @@ class GainAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.CompositionGroup)
-class CompositionGroupAdmin(admin.ModelAdmin):
+class CompositionGroupAdmin(CatalogueAdmin):
     list_display = ["label", "card", "min", "max"]
     list_filter = ["card__faction"]
     search_fields = ["label"]

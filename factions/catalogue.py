@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from django.db.models import F
+
 DATA_DIR = Path(__file__).resolve().parent / "data"
 RULESET_FIELDS = (
     "name",
@@ -45,6 +47,8 @@ def sync_rulesets(apps: Any) -> dict[str, int]:
         ruleset, _ = Ruleset.objects.update_or_create(
             slug=data["slug"], defaults={k: data[k] for k in RULESET_FIELDS}
         )
+        if hasattr(ruleset, "revision"):  # absent in the historical model of 0002
+            Ruleset.objects.filter(pk=ruleset.pk).update(revision=F("revision") + 1)
         ForceOrgLimit.objects.filter(ruleset=ruleset).delete()
         ForceOrgLimit.objects.bulk_create(
             ForceOrgLimit(

@@ -3,10 +3,13 @@ size of the book."""
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from django.db.models import Count, Prefetch, QuerySet
 
+from armybuilder.engine.book import Book, RulesetSpec, book_from_dict, ruleset_from_dict
 from factions.armybook import RulesetInfo
 from factions.models import (
     CompositionCard,
@@ -183,3 +186,59 @@ def _option(option: UpgradeOption) -> dict[str, Any]:
         data["command"] = option.command
     data["gains"] = [{"kind": g.kind, "name": g.name, **g.detail} for g in option.gains.all()]
     return data
+
+
+# -- the rules engine's view of the catalogue ----------------------------------------
+_ENGINE_CACHE: OrderedDict[tuple, tuple[Book, RulesetSpec]] = OrderedDict()
+_ENGINE_CACHE_SIZE = 64
+_ENGINE_LOCK = threading.Lock()
+
+
+def engine_book_get(*, system: str, slug: str) -> tuple[Faction, Book, RulesetSpec]:
+    """The faction and the engine's book and ruleset for it.
+
+    One query when the book is cached; the cache key holds the book version and the
+    revision counters, which every import and admin change bumps."""
+    faction = Faction.objects.select_related("ruleset").get(ruleset__slug=system, slug=slug)
+    key = (system, faction.pk, faction.version, faction.revision, faction.ruleset.revision)
+    with _ENGINE_LOCK:
+        cached = _ENGINE_CACHE.get(key)
+        if cached is not None:
+            _ENGINE_CACHE.move_to_end(key)
+            return faction, *cached
+    full = faction_get_with_book(system=system, slug=slug)
+    built = (book_from_dict(faction_book(faction=full)), ruleset_spec(ruleset=faction.ruleset))
+    with _ENGINE_LOCK:
+        _ENGINE_CACHE[key] = built
+        while len(_ENGINE_CACHE) > _ENGINE_CACHE_SIZE:
+            _ENGINE_CACHE.popitem(last=False)
+    return faction, *built
+
+
+def ruleset_spec(*, ruleset: Ruleset) -> RulesetSpec:
+    return ruleset_from_dict(
+        {
+            "slug": ruleset.slug,
+            "name": ruleset.name,
+            "version": ruleset.version,
+            "uses_points": ruleset.uses_points,
+            "max_points": ruleset.max_points,
+            "limits": [
+                {
+                    "code": limit.code,
+                    "kind": limit.kind,
+                    "params": limit.params,
+                    "severity": limit.severity,
+                    "section": limit.section,
+                    "optional": limit.optional,
+                }
+                for limit in ruleset.limits.all()
+            ],
+            "core_rules": dict(ruleset.core_rules.values_list("name", "rated")),
+        }
+    )
+
+
+def engine_cache_clear() -> None:
+    with _ENGINE_LOCK:
+        _ENGINE_CACHE.clear()

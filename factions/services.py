@@ -119,6 +119,7 @@ def _write_book(book: dict[str, Any]) -> ImportResult:
     faction.name = book["name"]
     faction.version = book["version"]
     faction.description = book.get("description")
+    faction.revision = (faction.revision or 0) + 1
     faction.save()
 
     FactionRule.objects.bulk_create(

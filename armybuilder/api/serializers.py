@@ -82,3 +82,26 @@ class ImportResultSerializer(serializers.Serializer):
     version = serializers.CharField()
     replaced_version = serializers.CharField(allow_null=True)
     message = serializers.CharField()
+
+
+class IssueSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    severity = serializers.ChoiceField(choices=["error", "warning"])
+    message = serializers.CharField()
+    entry = serializers.CharField(allow_null=True)
+    rule = serializers.CharField()
+
+
+class EntryValidationSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    cost = serializers.IntegerField()
+    models = serializers.IntegerField()
+    errors = serializers.IntegerField()
+
+
+class ValidationSerializer(serializers.Serializer):
+    valid = serializers.BooleanField()
+    total_points = serializers.IntegerField()
+    points_limit = serializers.IntegerField(allow_null=True)
+    entries = EntryValidationSerializer(many=True)
+    issues = IssueSerializer(many=True)

@@ -12,6 +12,8 @@ urlpatterns = [
     path("factions/", factions.as_view({"get": "list"}), name="faction-list"),
     path("factions/import/", views.FactionImportView.as_view(), name="faction-import"),
     path("factions/<slug:system>/<slug:slug>/", factions.as_view({"get": "book"}), name="faction-book"),
+    path("validate/", views.ValidateView.as_view(), name="validate"),
+    path("health/", views.HealthView.as_view(), name="health"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
 ]

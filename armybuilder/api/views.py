@@ -11,6 +11,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from armybuilder.api import serializers as s
+from armybuilder.api.lists import ArmyListSerializer
+from armybuilder.lists.selectors import army_list_validate
 from factions.armybook import ArmyBookError, Problem, parse_json
 from factions.models import Faction, Ruleset
 from factions.selectors import (
@@ -110,3 +112,31 @@ def _uploaded_book(request: Request):
     if request.content_type.startswith("multipart/"):
         raise ArmyBookError([Problem("file", "no file uploaded")])
     return request.data
+
+
+class ValidateView(APIView):
+    """Validate an armylist/1 list without saving it. Anyone may call it."""
+
+    authentication_classes: list = []
+    parser_classes = [JSONParser]
+
+    @extend_schema(
+        request=ArmyListSerializer,
+        responses={200: s.ValidationSerializer, 400: OpenApiTypes.OBJECT},
+        description="200 with the validation of a well-formed list (legal or not); "
+        "400 with field errors when the body is not a well-formed armylist/1 list.",
+    )
+    def post(self, request: Request) -> Response:
+        serializer = ArmyListSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        return Response(army_list_validate(data=serializer.validated_data).as_dict())
+
+
+class HealthView(APIView):
+    """A trivial endpoint: for load balancers, and the yardstick of the benchmarks."""
+
+    authentication_classes: list = []
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request: Request) -> Response:
+        return Response({"status": "ok"})

@@ -1,0 +1,36 @@
+"""Age of Fantasy 3.2.0."""
+
+from armybuilder.engine.loadout import stack_ratings
+from armybuilder.engine.rulesets import Policy, not_a_hero
+
+MAX_JOINING_TOUGH = 6
+
+
+class AgeOfFantasy(Policy):
+    combine_section = "Combined Units"
+    join_section = "Hero"
+    # "Rules with (X) in their name stack" (Rules Priority & Stacking Effects).
+    combine_rules = staticmethod(stack_ratings)
+
+    def combine_problem(self, unit):
+        if unit.size <= 1:
+            return f"{unit.name} is a single model; only units of several models may be combined"
+        return None
+
+    def join_problem(self, hero, target):
+        if reason := not_a_hero(hero):
+            return reason
+        tough = hero.loadout.rating("Tough")
+        if tough is not None and tough > MAX_JOINING_TOUGH:
+            return (
+                f"{hero.label} has Tough({tough}); only heroes with Tough({MAX_JOINING_TOUGH}) "
+                "or less may join a unit"
+            )
+        if target.unit.is_hero:
+            return f"{hero.label} cannot join {target.label}, which is a hero"
+        if target.models <= 1:
+            return f"{hero.label} cannot join {target.label}, which is a single model"
+        return None
+
+
+POLICY = AgeOfFantasy()

@@ -1,0 +1,19 @@
+"""Age of Fantasy: Arena 2.1. A warband is a set of models picked by composition card;
+the card is checked by the `composition` limit row."""
+
+from armybuilder.engine.rulesets import Policy
+
+
+class Arena(Policy):
+    army_section = "Preparing the Warbands"
+    combine_section = "Preparing the Warbands"
+    join_section = "Preparing the Warbands"
+
+    def combine_problem(self, unit):
+        return f"{unit.name} cannot be combined: a warband is made of single models"
+
+    def join_problem(self, hero, target):
+        return f"{hero.label} cannot join {target.label}: warband models act on their own"
+
+
+POLICY = Arena()

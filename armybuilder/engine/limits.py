@@ -1,0 +1,241 @@
+"""List-building limits, driven by the ruleset's limit rows: a row's kind picks the
+check, its parameters set the numbers, its code and section name the issue. A different
+row in the data changes the check with no code change."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from armybuilder.engine.book import Limit
+from armybuilder.engine.validate import Context, EntryResult
+
+COMMAND_NAMES = {"sergeant": "Sergeant", "musician": "Musician", "banner": "Banner"}
+_TYPE_PLURALS = {"artillery": "Artillery", "infantry": "Infantry", "cavalry": "Cavalry"}
+
+
+def _counted(ctx: Context, params: dict[str, Any]) -> tuple[list[EntryResult], str, str]:
+    """The entries a limit counts, and their name in the singular and plural."""
+    counts = params.get("counts", "units")
+    known = ctx.known
+    if counts == "heroes":
+        return [e for e in known if e.unit.is_hero], "hero", "heroes"
+    if counts == "types":
+        types = params["types"]
+        plural = ", ".join(_TYPE_PLURALS.get(t, t.capitalize() + "s") for t in types[:-1])
+        plural = f"{plural} or {_TYPE_PLURALS.get(types[-1], types[-1].capitalize() + 's')}"
+        return [e for e in known if e.unit.type in types], plural, plural
+    return known, "unit", "units"
+
+
+def _n(count: int, singular: str, plural: str) -> str:
+    return f"{count} {singular if count == 1 else plural}"
+
+
+def _per_points(ctx: Context, limit: Limit) -> None:
+    points = ctx.army.points_limit
+    if points is None:
+        return
+    params = limit.params
+    entries, singular, plural = _counted(ctx, params)
+    per, base, minimum = params["per"], params.get("base", 0), params.get("minimum", 0)
+    allowed = max(minimum, base + points // per)
+    if len(entries) <= allowed:
+        return
+    how = f"1 per {per} pts" + (f", at least {minimum}" if minimum else "")
+    if allowed == 0:
+        verdict = f"{points} pts allows none ({how}; {points} pts is under {per})"
+    else:
+        verdict = f"{points} pts allows at most {allowed} ({how})"
+    ctx.add(
+        limit.code,
+        f"{_n(len(entries), singular, plural)}, but {verdict}",
+        section=limit.section,
+        severity=limit.severity,
+    )
+
+
+def _max_count(ctx: Context, limit: Limit) -> None:
+    entries, singular, plural = _counted(ctx, limit.params)
+    allowed = limit.params["max"]
+    if len(entries) > allowed:
+        ctx.add(
+            limit.code,
+            f"{_n(len(entries), singular, plural)}, but an army may have at most {allowed}",
+            section=limit.section,
+            severity=limit.severity,
+        )
+
+
+def _min_count(ctx: Context, limit: Limit) -> None:
+    entries, singular, plural = _counted(ctx, limit.params)
+    needed = limit.params["min"]
+    if len(entries) < needed:
+        ctx.add(
+            limit.code,
+            f"{_n(len(entries), singular, plural)}, but an army needs at least {needed}",
+            section=limit.section,
+            severity=limit.severity,
+        )
+
+
+def _copies(ctx: Context, limit: Limit) -> None:
+    points = ctx.army.points_limit
+    if points is None:
+        return
+    base, per = limit.params["base"], limit.params["per"]
+    allowed = base + points // per
+    by_unit: dict[str, list[EntryResult]] = {}
+    for result in ctx.known:
+        by_unit.setdefault(result.unit.id, []).append(result)
+    for copies in by_unit.values():
+        if len(copies) > allowed:
+            ctx.add(
+                limit.code,
+                f"{len(copies)} copies of {copies[0].unit.name}, but {points} pts allows at most "
+                f"{allowed} ({base} + 1 per {per} pts; a combined unit is one copy)",
+                section=limit.section,
+                entry=copies[allowed].entry.id,
+                severity=limit.severity,
+            )
+
+
+def _unit_share(ctx: Context, limit: Limit) -> None:
+    points = ctx.army.points_limit
+    if points is None:
+        return
+    percent = limit.params["percent"]
+    most = percent * points // 100
+    for result in ctx.known:
+        if 100 * result.cost > percent * points:
+            ctx.add(
+                limit.code,
+                f"{result.label} costs {result.cost} pts, but no unit may cost more than {most} pts "
+                f"({percent}% of {points} pts)",
+                section=limit.section,
+                entry=result.entry.id,
+                severity=limit.severity,
+            )
+
+
+def _formation(ctx: Context, limit: Limit) -> None:
+    sizes = limit.params["sizes"]
+    legal = ", ".join(str(s) for s in sizes[:-1]) + f" or {sizes[-1]}"
+    for result in ctx.known:
+        for size in dict.fromkeys(result.loadout.copy_sizes):
+            if size > 1 and size not in sizes:
+                each = " per copy" if result.entry.combined else ""
+                ctx.add(
+                    limit.code,
+                    f"{result.label} has {size} models{each}, but a unit must have {legal} models",
+                    section=limit.section,
+                    entry=result.entry.id,
+                    severity=limit.severity,
+                )
+
+
+def _command_group(ctx: Context, limit: Limit) -> None:
+    most = limit.params["max"]
+    if limit.params.get("scope") == "army":
+        holders = [(r, kind, n) for r in ctx.known for kind, n in r.loadout.command.items() if n]
+        total = sum(n for _, _, n in holders)
+        if total > most:
+            names = ", ".join(dict.fromkeys(COMMAND_NAMES.get(k, k) for _, k, _ in holders))
+            ctx.add(
+                limit.code,
+                f"{total} models have command-group upgrades ({names}), "
+                f"but only {most} model in the whole army may",
+                section=limit.section,
+                entry=holders[-1][0].entry.id,
+                severity=limit.severity,
+            )
+        return
+    for result in ctx.known:
+        for kind, n in result.loadout.command.items():
+            if n > most:
+                name = COMMAND_NAMES.get(kind, kind)
+                ctx.add(
+                    limit.code,
+                    f"{result.label} has {n} {name}s, but a unit may have at most {most}",
+                    section=limit.section,
+                    entry=result.entry.id,
+                    severity=limit.severity,
+                )
+
+
+def _game_size(ctx: Context, limit: Limit) -> None:
+    points = ctx.army.points_limit
+    if points is None:
+        return
+    if "max" in limit.params and points > limit.params["max"]:
+        ctx.add(
+            limit.code,
+            f"{points} pts is beyond the {limit.params['max']} pts the rules were written for; "
+            "the limits are worked out by the same formulas",
+            section=limit.section,
+            severity=limit.severity,
+        )
+    if "min" in limit.params and points < limit.params["min"]:
+        ctx.add(
+            limit.code,
+            f"{points} pts is below the {limit.params['min']} pts the rules were written for",
+            section=limit.section,
+            severity=limit.severity,
+        )
+
+
+def _composition(ctx: Context, limit: Limit) -> None:
+    card = ctx.book.composition
+    if card is None:
+        return
+    models = sum(r.models for r in ctx.known)
+    for group in card.groups:
+        count = sum(r.models for r in ctx.known if r.unit.id in group.units)
+        if count < group.min:
+            ctx.add(
+                limit.code,
+                f"{count} {group.label} models, but the warband needs at least {group.min}",
+                section=limit.section,
+                severity=limit.severity,
+            )
+        if count > group.max:
+            ctx.add(
+                limit.code,
+                f"{count} {group.label} models, but the warband may have at most {group.max}",
+                section=limit.section,
+                severity=limit.severity,
+            )
+    if models < card.models_min:
+        ctx.add(
+            limit.code,
+            f"{models} models in the warband, but it needs at least {card.models_min}",
+            section=limit.section,
+            severity=limit.severity,
+        )
+    if models > card.models_max:
+        ctx.add(
+            limit.code,
+            f"{models} models in the warband, but it may have at most {card.models_max}",
+            section=limit.section,
+            severity=limit.severity,
+        )
+
+
+CHECKS: dict[str, Callable[[Context, Limit], None]] = {
+    "per_points": _per_points,
+    "max_count": _max_count,
+    "min_count": _min_count,
+    "copies": _copies,
+    "unit_share": _unit_share,
+    "formation": _formation,
+    "command_group": _command_group,
+    "game_size": _game_size,
+    "composition": _composition,
+}
+
+
+def check_limit(ctx: Context, limit: Limit) -> None:
+    check = CHECKS.get(limit.kind)
+    if check is None:
+        raise ValueError(f"unknown limit kind {limit.kind!r} ({limit.code})")
+    check(ctx, limit)

@@ -1,0 +1,36 @@
+"""One Page Fantasy (Beginner's Guide 3.2.0)."""
+
+from armybuilder.engine.book import Rule
+from armybuilder.engine.rulesets import Policy, not_a_hero
+
+
+class OnePageFantasy(Policy):
+    combine_section = "Infantry"
+    join_section = "Heroes & Wizards"
+
+    def implied_rules(self, unit, mounted):
+        # Heroes and Wizards are Nimble unless they ride a mount ("Heroes & Wizards").
+        return [Rule("Nimble")] if unit.is_hero and not mounted else []
+
+    def combine_problem(self, unit):
+        if unit.is_hero:
+            return f"{unit.name} is a Hero or Wizard; only Infantry units may be merged"
+        if unit.type == "ordnance":
+            return f"{unit.name} is Ordnance; only Infantry units may be merged"
+        return None
+
+    def join_problem(self, hero, target):
+        if reason := not_a_hero(hero):
+            return reason
+        if target.unit.is_hero or target.unit.type == "ordnance":
+            return f"{hero.label} cannot join {target.label}: Heroes and Wizards join Infantry units only"
+        hero_q, unit_q = hero.unit.stats.get("quality"), target.unit.stats.get("quality")
+        if hero_q != unit_q:
+            return (
+                f"{hero.label} is Quality {hero_q}+ and {target.label} is Quality {unit_q}+; "
+                "a hero joins only a unit of the same Quality"
+            )
+        return None
+
+
+POLICY = OnePageFantasy()

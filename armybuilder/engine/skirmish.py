@@ -1,0 +1,17 @@
+"""Age of Fantasy: Skirmish. No combined units and no joining: Hero is an aura rule here."""
+
+from armybuilder.engine.loadout import stack_ratings
+from armybuilder.engine.rulesets import Policy
+
+
+class Skirmish(Policy):
+    combine_rules = staticmethod(stack_ratings)  # same stacking rule as Age of Fantasy
+
+    def combine_problem(self, unit):
+        return f"{unit.name} cannot be combined: Skirmish has no combined units"
+
+    def join_problem(self, hero, target):
+        return f"{hero.label} cannot join {target.label}: in Skirmish heroes do not join units"
+
+
+POLICY = Skirmish()

@@ -1,0 +1,214 @@
+"""Validating a list: every way it breaks its ruleset, each as one issue.
+
+The data-level checks and the limit rows are shared; what differs between rulesets
+(combining, joining, how ratings stack, rules implied by a unit type) lives in one
+module per ruleset (aof.py, regiments.py, skirmish.py, opf.py, arena.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from armybuilder.engine.book import Book, RulesetSpec, Unit
+from armybuilder.engine.lists import ArmyList, Entry
+from armybuilder.engine.loadout import Loadout, unit_loadout
+
+ERROR = "error"
+WARNING = "warning"
+
+
+@dataclass(frozen=True, slots=True)
+class Issue:
+    code: str
+    severity: str
+    message: str
+    entry: str | None
+    rule: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+            "entry": self.entry,
+            "rule": self.rule,
+        }
+
+
+@dataclass(slots=True)
+class EntryResult:
+    entry: Entry
+    unit: Unit | None
+    loadout: Loadout | None
+    errors: int = 0
+
+    @property
+    def cost(self) -> int:
+        return self.loadout.cost if self.loadout else 0
+
+    @property
+    def models(self) -> int:
+        return self.loadout.models if self.loadout else 0
+
+    @property
+    def label(self) -> str:
+        if self.entry.name:
+            return self.entry.name
+        return self.unit.name if self.unit else self.entry.unit
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"id": self.entry.id, "cost": self.cost, "models": self.models, "errors": self.errors}
+
+
+@dataclass(slots=True)
+class Validation:
+    valid: bool
+    total_points: int
+    points_limit: int | None
+    entries: list[EntryResult]
+    issues: list[Issue]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "valid": self.valid,
+            "total_points": self.total_points,
+            "points_limit": self.points_limit,
+            "entries": [e.as_dict() for e in self.entries],
+            "issues": [i.as_dict() for i in self.issues],
+        }
+
+
+@dataclass(slots=True)
+class Context:
+    """What the checks share while one list is validated."""
+
+    army: ArmyList
+    book: Book
+    ruleset: RulesetSpec
+    entries: list[EntryResult]
+    issues: list[Issue] = field(default_factory=list)
+
+    @property
+    def known(self) -> list[EntryResult]:
+        return [e for e in self.entries if e.unit is not None]
+
+    def add(
+        self, code: str, message: str, *, section: str, entry: str | None = None, severity: str = ERROR
+    ) -> None:
+        self.issues.append(Issue(code, severity, message, entry, self.ruleset.cite(section)))
+
+
+def validate_list(book: Book, ruleset: RulesetSpec, army: ArmyList) -> Validation:
+    from armybuilder.engine.limits import check_limit
+    from armybuilder.engine.rulesets import policy_for
+
+    policy = policy_for(ruleset.slug)
+    ctx = Context(army=army, book=book, ruleset=ruleset, entries=[])
+    for entry in army.entries:
+        unit = book.units.get(entry.unit)
+        if unit is None:
+            ctx.entries.append(EntryResult(entry, None, None))
+            ctx.add(
+                "unknown_unit",
+                f'"{entry.unit}" is not a unit of {book.name}',
+                section=policy.army_section,
+                entry=entry.id,
+            )
+            continue
+        loadout = unit_loadout(
+            unit,
+            entry.options,
+            copies=entry.copies,
+            combine_rules=policy.combine_rules,
+            implied_rules=policy.implied_rules,
+        )
+        result = EntryResult(entry, unit, loadout)
+        ctx.entries.append(result)
+        for problem in loadout.problems:
+            ctx.add(
+                problem.code,
+                f"{result.label}: {problem.message}",
+                section=policy.army_section,
+                entry=entry.id,
+            )
+
+    _check_combined(ctx, policy)
+    _check_joins(ctx, policy)
+    _check_points(ctx, policy)
+    for limit in ruleset.limits:
+        if limit.optional and not army.force_org:
+            continue
+        check_limit(ctx, limit)
+    policy.extra_checks(ctx)
+
+    errors_by_entry: dict[str, int] = {}
+    for issue in ctx.issues:
+        if issue.severity == ERROR and issue.entry is not None:
+            errors_by_entry[issue.entry] = errors_by_entry.get(issue.entry, 0) + 1
+    for result in ctx.entries:
+        result.errors = errors_by_entry.get(result.entry.id, 0)
+    return Validation(
+        valid=not any(i.severity == ERROR for i in ctx.issues),
+        total_points=sum(e.cost for e in ctx.entries),
+        points_limit=army.points_limit,
+        entries=ctx.entries,
+        issues=ctx.issues,
+    )
+
+
+def _check_combined(ctx: Context, policy) -> None:
+    for result in ctx.known:
+        if result.entry.combined:
+            reason = policy.combine_problem(result.unit)
+            if reason:
+                ctx.add("invalid_combined", reason, section=policy.combine_section, entry=result.entry.id)
+
+
+def _check_joins(ctx: Context, policy) -> None:
+    by_id = {e.entry.id: e for e in ctx.entries}
+    joined_by: dict[str, EntryResult] = {}
+    for hero in ctx.known:
+        target_id = hero.entry.joined_to
+        if target_id is None:
+            continue
+        target = by_id.get(target_id)
+        reason = None
+        if target_id == hero.entry.id:
+            reason = f"{hero.label} cannot join itself"
+        elif target is None:
+            reason = f'{hero.label} joins "{target_id}", which is not in the list'
+        elif target.unit is None:
+            continue  # the unknown unit is reported already
+        elif target.entry.joined_to is not None:
+            reason = f"{hero.label} cannot join {target.label}, which is itself joined to another unit"
+        else:
+            reason = policy.join_problem(hero, target)
+            if reason is None and target_id in joined_by:
+                reason = (
+                    f"{hero.label} cannot join {target.label}: "
+                    f"{joined_by[target_id].label} has already joined it (one hero per unit)"
+                )
+        if reason:
+            ctx.add("invalid_join", reason, section=policy.join_section, entry=hero.entry.id)
+        else:
+            joined_by[target_id] = hero
+
+
+def _check_points(ctx: Context, policy) -> None:
+    ruleset, limit = ctx.ruleset, ctx.army.points_limit
+    if not ruleset.uses_points or limit is None:
+        return
+    if ruleset.max_points is not None and limit > ruleset.max_points:
+        ctx.add(
+            "points_limit_invalid",
+            f"{limit} pts is above the {ruleset.max_points} pts maximum of {ruleset.name}",
+            section=policy.army_section,
+        )
+    total = sum(e.cost for e in ctx.entries)
+    if total > limit:
+        ctx.add(
+            "points_over_limit",
+            f"{total} pts is {total - limit} over the {limit} pts limit",
+            section=policy.army_section,
+        )
