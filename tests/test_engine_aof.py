@@ -172,7 +172,9 @@ def test_multi_model_units_may_be_combined_and_cost_twice():
 
 
 def test_a_single_model_unit_may_not_be_combined():
-    issue = only(run("aof", AOF_BOOK, 1500, [{"id": "o", "unit": "ogre", "combined": True}]), "invalid_combined")
+    issue = only(
+        run("aof", AOF_BOOK, 1500, [{"id": "o", "unit": "ogre", "combined": True}]), "invalid_combined"
+    )
     assert issue.entry == "o"
     assert issue.rule == "Age of Fantasy 3.2.0 — Combined Units"
 
@@ -209,7 +211,10 @@ def test_tough_from_a_mount_counts_towards_the_joining_limit():
             }
         ],
     )
-    on_horse = [{"id": "h", "unit": "captain", "options": {"horse": 1}, "joined_to": "w"}, {"id": "w", "unit": "warriors"}]
+    on_horse = [
+        {"id": "h", "unit": "captain", "options": {"horse": 1}, "joined_to": "w"},
+        {"id": "w", "unit": "warriors"},
+    ]
     result = run("aof", mounted, 1500, on_horse)
     assert result.valid, result.issues
     assert "Tough(6)" in [str(r) for r in result.entries[0].loadout.rules]
@@ -246,7 +251,10 @@ def test_a_non_hero_may_not_join():
 
 
 def test_a_hero_may_join_a_combined_unit():
-    listed = [{"id": "h", "unit": "captain", "joined_to": "w"}, {"id": "w", "unit": "warriors", "combined": True}]
+    listed = [
+        {"id": "h", "unit": "captain", "joined_to": "w"},
+        {"id": "w", "unit": "warriors", "combined": True},
+    ]
     assert run("aof", AOF_BOOK, 1500, listed).valid
 
 
@@ -265,16 +273,37 @@ def test_a_second_sergeant_is_rejected_even_in_a_combined_unit(combined):
 
 
 def test_ratings_of_the_same_rule_add_up_in_aof():
-    stacked = book("aof", [hero("captain", rules=["Hero", "Tough(3)", "Caster(1)"], upgrades=["P"])], [
-        {"id": "P", "sections": [section("P1", "upgrade", [
-            option("orb", 10, [{"kind": "item", "name": "Orb", "rules": ["Caster(2)", "Tough(1)"]}])])]}
-    ])
+    stacked = book(
+        "aof",
+        [hero("captain", rules=["Hero", "Tough(3)", "Caster(1)"], upgrades=["P"])],
+        [
+            {
+                "id": "P",
+                "sections": [
+                    section(
+                        "P1",
+                        "upgrade",
+                        [
+                            option(
+                                "orb",
+                                10,
+                                [{"kind": "item", "name": "Orb", "rules": ["Caster(2)", "Tough(1)"]}],
+                            )
+                        ],
+                    )
+                ],
+            }
+        ],
+    )
     result = run("aof", stacked, 1500, [{"id": "h", "unit": "captain", "options": {"orb": 1}}])
     assert [str(r) for r in result.entries[0].loadout.rules] == ["Hero", "Tough(4)", "Caster(3)"]
 
 
 def test_weapons_keep_their_own_rules_and_counts():
-    armed = book("aof", [unit("spears", equipment=[weapon("Spear", 10, rules=["Counter"]), weapon("Bow", 10, range=24)])])
+    armed = book(
+        "aof",
+        [unit("spears", equipment=[weapon("Spear", 10, rules=["Counter"]), weapon("Bow", 10, range=24)])],
+    )
     loadout = run("aof", armed, 1500, [{"id": "s", "unit": "spears"}]).entries[0].loadout
     assert [w.as_dict() for w in loadout.weapons] == [
         {"name": "Spear", "count": 10, "attacks": 1, "rules": ["Counter"]},
