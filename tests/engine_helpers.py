@@ -9,8 +9,16 @@ import json
 from pathlib import Path
 from typing import Any
 
-from armybuilder.engine import ArmyList, Book, RulesetSpec, Validation, book_from_dict, list_from_dict
-from armybuilder.engine import ruleset_from_dict, validate_list
+from armybuilder.engine import (
+    ArmyList,
+    Book,
+    RulesetSpec,
+    Validation,
+    book_from_dict,
+    list_from_dict,
+    ruleset_from_dict,
+    validate_list,
+)
 
 DATA = Path(__file__).resolve().parents[1] / "factions" / "data"
 RULESET_DATA = {r["slug"]: r for r in json.loads((DATA / "rulesets.json").read_text())}

@@ -6,14 +6,15 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 _RULE_RE = re.compile(r"^(?P<name>.+?)(?:\((?P<rating>\+?\d+)\))?$")
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
-    """A rule as written on a unit: `Tough(3)`, `Tough(+3)` (adds), `Fear`."""
+class Rule(NamedTuple):
+    """A rule as written on a unit: `Tough(3)`, `Tough(+3)` (adds), `Fear`.
+
+    A named tuple rather than a dataclass: the engine makes many of them per list."""
 
     name: str
     rating: int | None = None
@@ -84,30 +85,34 @@ class Section:
     optional: bool
     options: tuple[Option, ...]
 
-    @property
-    def whole_unit(self) -> bool:
-        """Applies to every model of the unit (bought for both copies of a combined unit).
-        Adding models never does: each added model is bought once."""
-        return self.variant != "models" and (self.affects is None or self.affects.type == "all")
+    # Worked out once from the fields above (see __post_init__).
+    whole_unit: bool = field(init=False)
+    command_only: bool = field(init=False)
+    max_picks: int | None = field(init=False)
+    required_picks: int = field(init=False)
+    per_pick: int = field(init=False)
 
-    @property
-    def command_only(self) -> bool:
-        return all(o.command for o in self.options)
-
-    @property
-    def max_picks(self) -> int | None:
-        """Picks the section allows for one copy of the unit; None for no limit."""
-        if self.select is None:
-            return 1
-        if self.select.type in ("exactly", "up to"):
-            return self.select.value
-        return None
-
-    @property
-    def required_picks(self) -> int:
-        if self.select is not None and self.select.type == "exactly" and not self.optional:
-            return self.select.value or 0
-        return 0
+    def __post_init__(self) -> None:
+        affects, select = self.affects, self.select
+        # A whole-unit section applies to every model (bought for both copies of a
+        # combined unit); adding models never does: each added model is bought once.
+        whole = self.variant != "models" and (affects is None or affects.type == "all")
+        if select is None:
+            max_picks = 1  # one pick at most
+        elif select.type in ("exactly", "up to"):
+            max_picks = select.value
+        else:
+            max_picks = None
+        required = select.value if select and select.type == "exactly" and not self.optional else 0
+        per_pick = affects.value if affects is not None and affects.type == "exactly" else 1
+        for name, value in (
+            ("whole_unit", whole),
+            ("command_only", all(o.command for o in self.options)),
+            ("max_picks", max_picks),
+            ("required_picks", required or 0),
+            ("per_pick", per_pick),
+        ):
+            object.__setattr__(self, name, value)
 
 
 @dataclass(frozen=True, slots=True)

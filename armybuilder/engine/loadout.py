@@ -101,8 +101,9 @@ def unit_loadout(
     implied_rules: ImpliedFn,
 ) -> Loadout:
     problems: list[Problem] = []
+    unit_options = unit.options
     for option_id, picks in options.items():
-        if picks and option_id not in unit.options:
+        if picks and option_id not in unit_options:
             problems.append(Problem("unknown_option", f'{unit.name} has no option "{option_id}"'))
 
     stock = _Carried([[w, (w.count or 1) * copies] for w in unit.equipment])
@@ -114,36 +115,45 @@ def unit_loadout(
     capacity_checks: list[tuple[Section, int]] = []
 
     for section in unit.sections:
-        chosen = [(o, options[o.id]) for o in section.options if options.get(o.id)]
-        total = sum(n for _, n in chosen)
-        problems.extend(_section_limits(section, chosen, total, copies))
+        if options:
+            chosen = [(o, options[o.id]) for o in section.options if options.get(o.id)]
+        else:
+            chosen = ()
+        if chosen or section.required_picks:
+            total = sum(n for _, n in chosen)
+            _section_limits(section, chosen, total, copies, problems)
         if not chosen:
             continue
         if not section.whole_unit and section.variant in ("upgrade", "attachment"):
             capacity_checks.append((section, total))
+        multiplier = copies if section.whole_unit else 1
         for option, picks in chosen:
             upgrades.append((option.label, picks))
-            cost += option.cost_for(unit.id) * picks * (copies if section.whole_unit else 1)
+            cost += option.costs.get(unit.id, option.cost) * picks * multiplier
             if option.command:
                 command[option.command] = command.get(option.command, 0) + picks
             added_models += _apply(unit, section, option, picks, copies, stock, rule_sources, problems)
 
     models = unit.size * copies + added_models
     for section, total in capacity_checks:
-        per_pick = section.affects.value if section.affects.type == "exactly" else 1
-        if total * per_pick > models:
+        covered = total * section.per_pick
+        if covered > models:
             problems.append(
                 Problem(
-                    "option_limit",
-                    f'"{section.label}" covers {total * per_pick} models, but {unit.name} has {models}',
+                    "option_limit", f'"{section.label}" covers {covered} models, but {unit.name} has {models}'
                 )
             )
 
-    mounted = any(item[3] and item[1] > 0 for item in stock.items)
-    for item in stock.items:
-        if item[1] > 0:
-            rule_sources.extend((r, item[3]) for r in item[2])
-    rules = combine_rules([(r, False) for r in implied_rules(unit, mounted)] + rule_sources)
+    mounted = False
+    items = []
+    for name, count, rules, mount in stock.items:
+        if count > 0:
+            mounted = mounted or mount
+            rule_sources.extend((r, mount) for r in rules)
+            items.append(name if count == 1 else f"{count}x {name}")
+    implied = implied_rules(unit, mounted)
+    if implied:
+        rule_sources = [(r, False) for r in implied] + rule_sources
 
     if copies == 2:
         copy_sizes = (unit.size + (added_models + 1) // 2, unit.size + added_models // 2)
@@ -154,8 +164,8 @@ def unit_loadout(
         copy_sizes=copy_sizes,
         cost=cost,
         weapons=_merge_weapons(stock.weapons),
-        rules=rules,
-        items=[item[0] if item[1] == 1 else f"{item[1]}x {item[0]}" for item in stock.items if item[1] > 0],
+        rules=combine_rules(rule_sources),
+        items=items,
         upgrades=upgrades,
         command=command,
         mounted=mounted,
@@ -164,30 +174,36 @@ def unit_loadout(
 
 
 def _section_limits(
-    section: Section, chosen: list[tuple[Option, int]], total: int, copies: int
-) -> Iterable[Problem]:
+    section: Section, chosen: Iterable[tuple[Option, int]], total: int, copies: int, problems: list[Problem]
+) -> None:
     label = section.label
+    limit = section.max_picks
     if section.whole_unit:
-        limit = section.max_picks
         for option, picks in chosen:
             if picks > 1:
-                yield Problem(
-                    "option_limit",
-                    f'"{option.label}" applies to the whole unit and can be taken once, not {picks} times',
+                problems.append(
+                    Problem(
+                        "option_limit",
+                        f'"{option.label}" applies to the whole unit '
+                        f"and can be taken once, not {picks} times",
+                    )
                 )
     else:
-        limit = section.max_picks
         if limit is not None and not section.command_only:
             limit *= copies
         if section.affects is not None and section.affects.type == "up to":
             bound = section.affects.value * copies
             limit = bound if limit is None else min(limit, bound)
     if limit is not None and total > limit:
-        yield Problem("option_limit", f'"{label}" allows at most {limit} {_picks(limit)}, but has {total}')
+        problems.append(
+            Problem("option_limit", f'"{label}" allows at most {limit} {_picks(limit)}, but has {total}')
+        )
     required = section.required_picks
     if total < required:
-        yield Problem(
-            "option_required", f'"{label}" needs exactly {required} {_picks(required)}, but has {total}'
+        problems.append(
+            Problem(
+                "option_required", f'"{label}" needs exactly {required} {_picks(required)}, but has {total}'
+            )
         )
 
 
@@ -207,8 +223,7 @@ def _apply(
 ) -> int:
     """Apply `picks` of `option`; return the number of models it adds."""
     whole = section.whole_unit
-    per_pick = section.affects.value if section.affects and section.affects.type == "exactly" else 1
-    covered = per_pick * picks  # models or items the picks stand for
+    covered = section.per_pick * picks  # models or items the picks stand for
 
     if section.variant == "replace":
         for i, target in enumerate(section.targets):
@@ -278,10 +293,12 @@ def stack_ratings(sources: Iterable[tuple[Rule, bool]]) -> list[Rule]:
     """Ratings of the same rule add up (AoF, Skirmish: "rules with (X) stack")."""
     totals: dict[str, int | None] = {}
     for rule, _mount in sources:
-        if rule.rating is None:
-            totals.setdefault(rule.name, None)
+        rating = rule.rating
+        if rating is None:
+            if rule.name not in totals:
+                totals[rule.name] = None
         else:
-            totals[rule.name] = (totals.get(rule.name) or 0) + rule.rating
+            totals[rule.name] = (totals.get(rule.name) or 0) + rating
     return [Rule(name, rating) for name, rating in totals.items()]
 
 
@@ -291,17 +308,19 @@ def highest_rating(sources: Iterable[tuple[Rule, bool]]) -> list[Rule]:
     base: dict[str, int | None] = {}
     extra: dict[str, int] = {}
     for rule, mount in sources:
-        if rule.rating is None:
-            base.setdefault(rule.name, None)
-        elif rule.adds or (mount and rule.name == "Tough"):
-            base.setdefault(rule.name, None)
-            extra[rule.name] = extra.get(rule.name, 0) + rule.rating
+        name, rating = rule.name, rule.rating
+        if rating is None:
+            if name not in base:
+                base[name] = None
+        elif rule.adds or (mount and name == "Tough"):
+            if name not in base:
+                base[name] = None
+            extra[name] = extra.get(name, 0) + rating
         else:
-            current = base.get(rule.name)
-            base[rule.name] = rule.rating if current is None else max(current, rule.rating)
-    out = []
-    for name, rating in base.items():
-        if name in extra:
-            rating = (rating or 0) + extra[name]
-        out.append(Rule(name, rating))
-    return out
+            current = base.get(name)
+            base[name] = rating if current is None else max(current, rating)
+    if not extra:
+        return [Rule(name, rating) for name, rating in base.items()]
+    return [
+        Rule(name, (rating or 0) + extra[name] if name in extra else rating) for name, rating in base.items()
+    ]

@@ -4,20 +4,23 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('factions', '0002_rulesets'),
+        ("factions", "0002_rulesets"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='faction',
-            name='revision',
-            field=models.PositiveIntegerField(default=0, editable=False, help_text='Bumped on every change, so cached copies of the book expire'),
+            model_name="faction",
+            name="revision",
+            field=models.PositiveIntegerField(
+                default=0,
+                editable=False,
+                help_text="Bumped on every change, so cached copies of the book expire",
+            ),
         ),
         migrations.AddField(
-            model_name='ruleset',
-            name='revision',
-            field=models.PositiveIntegerField(default=0, editable=False, help_text='Bumped on every change'),
+            model_name="ruleset",
+            name="revision",
+            field=models.PositiveIntegerField(default=0, editable=False, help_text="Bumped on every change"),
         ),
     ]
