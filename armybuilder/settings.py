@@ -4,6 +4,7 @@ Environment variables (bad values stop start-up with a message naming the variab
   DJANGO_DEBUG          true/false (default true, for local use; production sets false)
   DJANGO_SECRET_KEY     required when DJANGO_DEBUG is false
   DJANGO_ALLOWED_HOSTS  comma-separated host names (default: localhost names)
+  DJANGO_CONN_MAX_AGE   seconds a database connection is kept for reuse (default 60)
   DATABASE_URL          e.g. postgres://postgres@127.0.0.1:5432/armybuilder
                         (default: SQLite file db.sqlite3 at the repository root)
 """
@@ -21,9 +22,16 @@ try:
     DEBUG = env.bool("DJANGO_DEBUG", default=True)
     SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="")
     ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
+    # Keep connections open between requests (opening one costs more than validating
+    # a 50-entry list); health checks drop a connection the database has closed.
+    CONN_MAX_AGE = env.int("DJANGO_CONN_MAX_AGE", default=60, validate=lambda n: n >= 0)
     DATABASES = {
         "default": env.dj_db_url(
-            "DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", ssl_require=False
+            "DATABASE_URL",
+            default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+            ssl_require=False,
+            conn_max_age=CONN_MAX_AGE,
+            conn_health_checks=True,
         )
     }
 except EnvError as exc:
@@ -109,8 +117,13 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": [
-        "rest_framework.renderers.JSONRenderer",
+        "armybuilder.api.fastjson.ORJSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
+    "DEFAULT_PARSER_CLASSES": [
+        "armybuilder.api.fastjson.ORJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
     ],
 }
 

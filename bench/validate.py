@@ -5,13 +5,20 @@ engine alone, book already built), and the median time of POST /api/validate/ wi
 50-entry list against GET /api/health/ (a trivial JSON endpoint), both served by the
 same Django process through its WSGI handler, in the same run.
 
+It then does the same over HTTP against gunicorn (one sync worker, loopback), which is
+how the site is served: each request is a new connection, as with gunicorn's sync worker.
+
 Run: .venv/bin/python bench/validate.py   (uses a throw-away SQLite database)
 Targets (issue 3): 200 entries < 5 ms in-process; endpoint <= 2x the trivial endpoint.
 """
 
+import dataclasses
+import http.client
 import json
 import os
+import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -39,6 +46,13 @@ from factions.selectors import engine_book_get  # noqa: E402
 SYSTEM, FACTION = "aof", "human-empire"
 
 
+class NoStore(dict):
+    """A loadout cache that keeps nothing."""
+
+    def __setitem__(self, key, value) -> None:
+        pass
+
+
 def median_ms(fn, repeat: int) -> float:
     times = []
     for _ in range(repeat):
@@ -49,35 +63,49 @@ def median_ms(fn, repeat: int) -> float:
 
 
 def make_list(n: int, book) -> dict:
-    """n entries cycling through the book's units, each with the first option of each
-    of its sections picked (a realistic amount of work per entry)."""
+    """n entries cycling through the book's units, each picking one option in every
+    section, a different one from copy to copy, so that loadouts vary; the points limit
+    grows with the list (150 pts an entry) so that it is a big list, not a broken one."""
     units = list(book.units.values())
     entries = []
     for i in range(n):
         unit = units[i % len(units)]
-        options = {section.options[0].id: 1 for section in unit.sections}
+        turn = i // len(units)
+        options = {s.options[turn % len(s.options)].id: 1 for s in unit.sections}
         entries.append({"id": f"e{i}", "unit": unit.id, "options": options})
     return {
         "format": "armylist/1",
         "name": "Bench",
         "system": SYSTEM,
         "faction": FACTION,
-        "points_limit": 1500,
+        "points_limit": max(1500, 150 * n),
         "entries": entries,
     }
 
 
 def main() -> None:
     call_command("bootstrap", verbosity=0, stdout=open(os.devnull, "w"))
-    _faction, book, ruleset = engine_book_get(system=SYSTEM, slug=FACTION)
+    book, ruleset = engine_book_get(system=SYSTEM, slug=FACTION)
 
     print(f"Python {sys.version.split()[0]}, Django {django.get_version()}, book {SYSTEM}/{FACTION}")
-    print("In-process validation (engine only, book cached):")
+    print("In-process validation (engine only, book built):")
+    print("  uncached = every entry worked out, no loadout cache at all; cold = cache emptied")
+    print("  first (entries with the same unit and picks share one loadout); warm = the same")
+    print("  list again, as when the builder re-validates after a change")
+    uncached_book = dataclasses.replace(book, loadouts=NoStore())
+
+    def cold(army):
+        book.loadouts.clear()
+        validate_list(book, ruleset, army)
+
     for n in (10, 50, 200):
         army = list_from_dict(make_list(n, book))
         validate_list(book, ruleset, army)
-        ms = median_ms(lambda army=army: validate_list(book, ruleset, army), repeat=300)
-        print(f"  {n:>3} entries: median {ms:.3f} ms")
+        uncached_ms = median_ms(lambda army=army: validate_list(uncached_book, ruleset, army), repeat=300)
+        cold_ms = median_ms(lambda army=army: cold(army), repeat=300)
+        warm_ms = median_ms(lambda army=army: validate_list(book, ruleset, army), repeat=300)
+        print(f"  {n:>3} entries: median uncached {uncached_ms:.3f} ms, ", end="")
+        print(f"cold {cold_ms:.3f} ms, warm {warm_ms:.3f} ms")
 
     client = Client()
     body = json.dumps(make_list(50, book))
@@ -86,16 +114,75 @@ def main() -> None:
     assert validate().status_code == 200 and health().status_code == 200
     for _ in range(50):
         validate(), health()
-    # Interleave the two so that both see the same machine load.
-    v_times, h_times = [], []
+    # Interleave the three so that all see the same machine load.
+    warm_times, cold_times, h_times = [], [], []
     for _ in range(400):
-        v_times.append(median_ms(validate, 1))
+        warm_times.append(median_ms(validate, 1))
+        book.loadouts.clear()
+        cold_times.append(median_ms(validate, 1))
         h_times.append(median_ms(health, 1))
-    v, h = statistics.median(v_times), statistics.median(h_times)
-    print("Through Django (WSGI handler, same process):")
-    print(f"  POST /api/validate/ (50 entries): median {v:.3f} ms")
-    print(f"  GET  /api/health/ (trivial):      median {h:.3f} ms")
-    print(f"  ratio: {v / h:.2f}x")
+    warm, cold_v, h = (statistics.median(t) for t in (warm_times, cold_times, h_times))
+    print("Through Django (WSGI handler, same process, SQLite):")
+    print(f"  GET  /api/health/ (trivial):             median {h:.3f} ms")
+    print(f"  POST /api/validate/ (50 entries), warm:  median {warm:.3f} ms  ratio {warm / h:.2f}x")
+    print(f"  POST /api/validate/ (50 entries), cold:  median {cold_v:.3f} ms  ratio {cold_v / h:.2f}x")
+    over_http(body, book)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def over_http(body: str, book) -> None:
+    port = free_port()
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "armybuilder.wsgi",
+            "--workers",
+            "1",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--log-level",
+            "warning",
+        ],
+        cwd=REPO,
+        env={**os.environ, "DJANGO_ALLOWED_HOSTS": "127.0.0.1"},
+    )
+    try:
+
+        def call(method: str, path: str, payload: str | None = None) -> None:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            conn.request(method, path, payload, {"Content-Type": "application/json"} if payload else {})
+            response = conn.getresponse()
+            response.read()
+            conn.close()
+            if response.status != 200:
+                raise RuntimeError(f"{method} {path}: {response.status}")
+
+        for _ in range(100):
+            try:
+                call("GET", "/api/health/")
+                break
+            except OSError:
+                time.sleep(0.1)
+        for _ in range(50):
+            call("POST", "/api/validate/", body), call("GET", "/api/health/")
+        v_times, h_times = [], []
+        for _ in range(400):
+            v_times.append(median_ms(lambda: call("POST", "/api/validate/", body), 1))
+            h_times.append(median_ms(lambda: call("GET", "/api/health/"), 1))
+        v, h = statistics.median(v_times), statistics.median(h_times)
+        print("Over HTTP (gunicorn, 1 sync worker, loopback, SQLite):")
+        print(f"  GET  /api/health/ (trivial):            median {h:.3f} ms")
+        print(f"  POST /api/validate/ (50 entries):       median {v:.3f} ms  ratio {v / h:.2f}x")
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
 
 
 if __name__ == "__main__":

@@ -114,10 +114,6 @@ class CoreRule(models.Model):
 class Faction(models.Model):
     """One army book of one ruleset."""
 
-    @classmethod
-    def bump_revision(cls, faction_id: int) -> None:
-        cls.objects.filter(pk=faction_id).update(revision=models.F("revision") + 1)
-
     ruleset = models.ForeignKey(Ruleset, on_delete=models.PROTECT, related_name="factions")
     slug = models.SlugField(max_length=80)
     name = models.CharField(max_length=120)
@@ -134,6 +130,10 @@ class Faction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.ruleset.slug})"
+
+    @classmethod
+    def bump_revision(cls, faction_id: int) -> None:
+        cls.objects.filter(pk=faction_id).update(revision=models.F("revision") + 1)
 
 
 class FactionRule(models.Model):

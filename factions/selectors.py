@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
+from django.db import connection
 from django.db.models import Count, Prefetch, QuerySet
 
 from armybuilder.engine.book import Book, RulesetSpec, book_from_dict, ruleset_from_dict
@@ -194,25 +196,64 @@ _ENGINE_CACHE_SIZE = 64
 _ENGINE_LOCK = threading.Lock()
 
 
-def engine_book_get(*, system: str, slug: str) -> tuple[Faction, Book, RulesetSpec]:
-    """The faction and the engine's book and ruleset for it.
+@dataclass(frozen=True, slots=True)
+class BookHandle:
+    """Enough to find a faction's book in the cache, and to know when it is stale."""
 
-    One query when the book is cached; the cache key holds the book version and the
-    revision counters, which every import and admin change bumps."""
-    faction = Faction.objects.select_related("ruleset").get(ruleset__slug=system, slug=slug)
-    key = (system, faction.pk, faction.version, faction.revision, faction.ruleset.revision)
+    system: str
+    slug: str
+    faction_id: int
+    version: str
+    revision: int
+    ruleset_revision: int
+    uses_points: bool
+
+    @property
+    def cache_key(self) -> tuple:
+        return (self.system, self.faction_id, self.version, self.revision, self.ruleset_revision)
+
+
+def book_handle_get(*, system: str, slug: str) -> BookHandle | None:
+    """One small query: validation runs on every change in the builder, so this skips
+    the ORM's query building (measured at about half the cost of a 50-entry request)."""
+    faction, ruleset = Faction._meta, Ruleset._meta
+    sql = (
+        f"SELECT f.id, f.version, f.revision, r.revision, r.uses_points "
+        f"FROM {faction.db_table} f JOIN {ruleset.db_table} r ON r.id = f.ruleset_id "
+        f"WHERE r.slug = %s AND f.slug = %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [system, slug])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    return BookHandle(system, slug, row[0], row[1], row[2], row[3], bool(row[4]))
+
+
+def engine_book_get(*, system: str, slug: str, handle: BookHandle | None = None) -> tuple[Book, RulesetSpec]:
+    """The engine's book and ruleset for a faction.
+
+    No query when the caller has the handle and the book is cached; one for the handle
+    otherwise; a fixed handful more to build the book on a miss. The cache key holds the
+    book version and the revision counters, which every import and admin change bumps."""
+    if handle is None:
+        handle = book_handle_get(system=system, slug=slug)
+        if handle is None:
+            raise Faction.DoesNotExist(f'no faction "{slug}" in ruleset "{system}"')
+    key = handle.cache_key
     with _ENGINE_LOCK:
         cached = _ENGINE_CACHE.get(key)
         if cached is not None:
             _ENGINE_CACHE.move_to_end(key)
-            return faction, *cached
+            return cached
     full = faction_get_with_book(system=system, slug=slug)
-    built = (book_from_dict(faction_book(faction=full)), ruleset_spec(ruleset=faction.ruleset))
+    ruleset = Ruleset.objects.prefetch_related("limits", "core_rules").get(pk=full.ruleset_id)
+    built = (book_from_dict(faction_book(faction=full)), ruleset_spec(ruleset=ruleset))
     with _ENGINE_LOCK:
         _ENGINE_CACHE[key] = built
         while len(_ENGINE_CACHE) > _ENGINE_CACHE_SIZE:
             _ENGINE_CACHE.popitem(last=False)
-    return faction, *built
+    return built
 
 
 def ruleset_spec(*, ruleset: Ruleset) -> RulesetSpec:
@@ -234,7 +275,7 @@ def ruleset_spec(*, ruleset: Ruleset) -> RulesetSpec:
                 }
                 for limit in ruleset.limits.all()
             ],
-            "core_rules": dict(ruleset.core_rules.values_list("name", "rated")),
+            "core_rules": {rule.name: rule.rated for rule in ruleset.core_rules.all()},
         }
     )
 

@@ -51,7 +51,7 @@ def test_skirmish_has_no_unit_count_limits():
 
 
 # -- One Page Fantasy ----------------------------------------------------------------
-O = "opf"
+OPF_ = "opf"
 MOUNT = {
     "id": "MOUNT",
     "sections": [
@@ -87,26 +87,26 @@ MOUNT = {
     ],
 }
 OPF = book(
-    O,
+    OPF_,
     [
         hero(
             "captain",
-            system=O,
+            system=OPF_,
             rules=["Tough(3)"],
             upgrades=["MOUNT"],
             equipment=[weapon("Medium Sword", attacks=2, strength="medium", weapon_type="sword")],
         ),
-        hero("wizard", system=O, rules=["Tough(3)", "Wizard(1)"]),
-        hero("veteran", system=O, rules=["Tough(3)"], stats={"quality": 3}),
-        unit("troops", system=O, size=10, cost=60),
-        unit("cannon", system=O, type="ordnance", size=1, cost=70),
+        hero("wizard", system=OPF_, rules=["Tough(3)", "Wizard(1)"]),
+        hero("veteran", system=OPF_, rules=["Tough(3)"], stats={"quality": 3}),
+        unit("troops", system=OPF_, size=10, cost=60),
+        unit("cannon", system=OPF_, type="ordnance", size=1, cost=70),
     ],
     [MOUNT],
 )
 
 
 def test_captain_on_a_griffon_has_tough_9():
-    result = run(O, OPF, 750, [{"id": "c", "unit": "captain", "options": {"griffon": 1}}])
+    result = run(OPF_, OPF, 750, [{"id": "c", "unit": "captain", "options": {"griffon": 1}}])
     loadout = result.entries[0].loadout
     assert loadout.rating("Tough") == 9
     assert [str(r) for r in loadout.rules] == ["Tough(9)", "Flying"]
@@ -115,39 +115,39 @@ def test_captain_on_a_griffon_has_tough_9():
 
 
 def test_heroes_are_nimble_unless_mounted_and_other_tough_does_not_add():
-    alone = run(O, OPF, 750, [{"id": "c", "unit": "captain", "options": {"amulet": 1}}]).entries[0].loadout
+    alone = run(OPF_, OPF, 750, [{"id": "c", "unit": "captain", "options": {"amulet": 1}}]).entries[0].loadout
     assert [str(r) for r in alone.rules] == ["Nimble", "Tough(3)"]
 
 
 def test_opf_allows_750_points_at_most():
-    assert "points_limit_invalid" not in codes(run(O, OPF, 750, [{"id": "t", "unit": "troops"}]))
-    issue = only(run(O, OPF, 751, [{"id": "t", "unit": "troops"}]), "points_limit_invalid")
+    assert "points_limit_invalid" not in codes(run(OPF_, OPF, 750, [{"id": "t", "unit": "troops"}]))
+    issue = only(run(OPF_, OPF, 751, [{"id": "t", "unit": "troops"}]), "points_limit_invalid")
     assert issue.message == "751 pts is above the 750 pts maximum of One Page Fantasy"
 
 
 @pytest.mark.parametrize("second", ["captain", "wizard"])
 def test_opf_allows_one_hero_and_wizards_count(second):
-    assert "too_many_heroes" not in codes(run(O, OPF, 750, [{"id": "a", "unit": "wizard"}]))
+    assert "too_many_heroes" not in codes(run(OPF_, OPF, 750, [{"id": "a", "unit": "wizard"}]))
     issue = only(
-        run(O, OPF, 750, [{"id": "a", "unit": "captain"}, {"id": "b", "unit": second}]), "too_many_heroes"
+        run(OPF_, OPF, 750, [{"id": "a", "unit": "captain"}, {"id": "b", "unit": second}]), "too_many_heroes"
     )
     assert issue.message == "2 heroes, but an army may have at most 1"
 
 
 def test_opf_heroes_join_infantry_of_the_same_quality():
     same = [{"id": "c", "unit": "captain", "joined_to": "t"}, {"id": "t", "unit": "troops"}]
-    assert run(O, OPF, 750, same).valid
+    assert run(OPF_, OPF, 750, same).valid
     other = [{"id": "v", "unit": "veteran", "joined_to": "t"}, {"id": "t", "unit": "troops"}]
-    assert only(run(O, OPF, 750, other), "invalid_join").message == (
+    assert only(run(OPF_, OPF, 750, other), "invalid_join").message == (
         "Veteran is Quality 3+ and Troops is Quality 4+; a hero joins only a unit of the same Quality"
     )
     ordnance = [{"id": "c", "unit": "captain", "joined_to": "o"}, {"id": "o", "unit": "cannon"}]
-    assert "invalid_join" in codes(run(O, OPF, 750, ordnance))
+    assert "invalid_join" in codes(run(OPF_, OPF, 750, ordnance))
 
 
 @pytest.mark.parametrize(("unit_id", "legal"), [("troops", True), ("captain", False), ("cannon", False)])
 def test_opf_merges_infantry_only(unit_id, legal):
-    result = run(O, OPF, 750, [{"id": "x", "unit": unit_id, "combined": True}])
+    result = run(OPF_, OPF, 750, [{"id": "x", "unit": unit_id, "combined": True}])
     assert ("invalid_combined" not in codes(result)) is legal
 
 

@@ -158,6 +158,9 @@ class Book:
     rules: Mapping[str, tuple[bool, str]]  # faction rule name -> (rated, text)
     spells: tuple[tuple[str, int, str], ...]  # (name, cost, text)
     composition: Composition | None = None
+    # Loadouts already worked out for this book, keyed by unit, picks and copies: a
+    # builder re-validates the whole list on every change, and most entries are unchanged.
+    loadouts: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)

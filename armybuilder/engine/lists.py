@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+@dataclass(slots=True)
+class Entry:  # not frozen: made once per entry per validation, and frozen is slower
     id: str
     unit: str
     options: Mapping[str, int] = field(default_factory=dict)

@@ -15,10 +15,11 @@ from armybuilder.engine.lists import ArmyList, Entry
 from armybuilder.engine.loadout import Loadout, unit_loadout
 
 ERROR = "error"
+LOADOUT_CACHE_SIZE = 4096
 WARNING = "warning"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Issue:
     code: str
     severity: str
@@ -42,14 +43,12 @@ class EntryResult:
     unit: Unit | None
     loadout: Loadout | None
     errors: int = 0
+    cost: int = field(init=False)
+    models: int = field(init=False)
 
-    @property
-    def cost(self) -> int:
-        return self.loadout.cost if self.loadout else 0
-
-    @property
-    def models(self) -> int:
-        return self.loadout.models if self.loadout else 0
+    def __post_init__(self) -> None:
+        self.cost = self.loadout.cost if self.loadout else 0
+        self.models = self.loadout.models if self.loadout else 0
 
     @property
     def label(self) -> str:
@@ -88,10 +87,8 @@ class Context:
     ruleset: RulesetSpec
     entries: list[EntryResult]
     issues: list[Issue] = field(default_factory=list)
-
-    @property
-    def known(self) -> list[EntryResult]:
-        return [e for e in self.entries if e.unit is not None]
+    known: list[EntryResult] = field(default_factory=list)  # entries whose unit is in the book
+    total: int = 0
 
     def add(
         self, code: str, message: str, *, section: str, entry: str | None = None, severity: str = ERROR
@@ -116,15 +113,24 @@ def validate_list(book: Book, ruleset: RulesetSpec, army: ArmyList) -> Validatio
                 entry=entry.id,
             )
             continue
-        loadout = unit_loadout(
-            unit,
-            entry.options,
-            copies=entry.copies,
-            combine_rules=policy.combine_rules,
-            implied_rules=policy.implied_rules,
-        )
+        picks = tuple(sorted(p for p in entry.options.items() if p[1])) if entry.options else ()
+        key = (ruleset.slug, unit.id, entry.copies, picks)
+        loadout = book.loadouts.get(key)
+        if loadout is None:
+            loadout = unit_loadout(
+                unit,
+                entry.options,
+                copies=entry.copies,
+                combine_rules=policy.combine_rules,
+                implied_rules=policy.implied_rules,
+            )
+            if len(book.loadouts) >= LOADOUT_CACHE_SIZE:
+                book.loadouts.clear()
+            book.loadouts[key] = loadout
         result = EntryResult(entry, unit, loadout)
         ctx.entries.append(result)
+        ctx.known.append(result)
+        ctx.total += result.cost
         for problem in loadout.problems:
             ctx.add(
                 problem.code,
@@ -150,7 +156,7 @@ def validate_list(book: Book, ruleset: RulesetSpec, army: ArmyList) -> Validatio
         result.errors = errors_by_entry.get(result.entry.id, 0)
     return Validation(
         valid=not any(i.severity == ERROR for i in ctx.issues),
-        total_points=sum(e.cost for e in ctx.entries),
+        total_points=ctx.total,
         points_limit=army.points_limit,
         entries=ctx.entries,
         issues=ctx.issues,
@@ -205,7 +211,7 @@ def _check_points(ctx: Context, policy) -> None:
             f"{limit} pts is above the {ruleset.max_points} pts maximum of {ruleset.name}",
             section=policy.army_section,
         )
-    total = sum(e.cost for e in ctx.entries)
+    total = ctx.total
     if total > limit:
         ctx.add(
             "points_over_limit",
