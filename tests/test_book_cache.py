@@ -81,3 +81,22 @@ def test_the_book_is_built_once_then_served_from_the_cache(wardens, django_asser
         book, ruleset = engine_book_get(system="aof", slug="test-wardens")
     assert set(book.units) == {"warden-captain", "wardens", "wardens-0"}
     assert ruleset.slug == "aof"
+
+
+@pytest.mark.django_db
+def test_building_a_book_takes_the_same_queries_whatever_its_size(make_aof_book):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    small, big = make_aof_book(units=3), make_aof_book(units=40)
+    big["slug"] = "big-wardens"
+    armybook_import(data=small)
+    armybook_import(data=big)
+    counts = []
+    for slug in ("test-wardens", "big-wardens"):
+        engine_cache_clear()
+        with CaptureQueriesContext(connection) as queries:
+            book, _ruleset = engine_book_get(system="aof", slug=slug)
+        counts.append(len(queries))
+    assert len(book.units) == 40
+    assert counts[0] == counts[1] <= 16

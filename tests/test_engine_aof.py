@@ -309,3 +309,14 @@ def test_weapons_keep_their_own_rules_and_counts():
         {"name": "Spear", "count": 10, "attacks": 1, "rules": ["Counter"]},
         {"name": "Bow", "count": 10, "range": 24, "attacks": 1, "rules": []},
     ]
+
+
+def test_at_750_points_one_hero_and_five_units():
+    assert "too_many_heroes" not in codes(run("aof", AOF_BOOK, 750, entries("captain", 1)))
+    assert only(run("aof", AOF_BOOK, 750, entries("captain", 2)), "too_many_heroes").message == (
+        "2 heroes, but 750 pts allows at most 1 (1 per 500 pts)"
+    )
+    assert "too_many_units" not in codes(run("aof", AOF_BOOK, 750, distinct_units(5)))
+    assert only(run("aof", AOF_BOOK, 750, distinct_units(6)), "too_many_units").message == (
+        "6 units, but 750 pts allows at most 5 (1 per 150 pts)"
+    )

@@ -189,3 +189,33 @@ def test_the_same_rule_twice_does_not_stack_in_regiments():
     )
     result = run(R, twice, 500, [{"id": "h", "unit": "thane", "options": {"o": 1}}])
     assert [str(r) for r in result.entries[0].loadout.rules] == ["Tough(3)"]
+
+
+def test_regiments_command_groups_are_one_of_each_per_unit():
+    cmd = book(
+        R,
+        [hero("thane", system=R, rules=[]), unit("w", system=R, size=5, upgrades=["CMD"])],
+        [
+            {
+                "id": "CMD",
+                "sections": [
+                    section(
+                        "C1",
+                        "upgrade",
+                        [
+                            option("sgt", 5, [{"kind": "rule", "name": "Sergeant"}], command="sergeant"),
+                            option("std", 5, [{"kind": "rule", "name": "Battle Standard"}], command="banner"),
+                        ],
+                        affects={"type": "exactly", "value": 1},
+                        select={"type": "any"},
+                    )
+                ],
+            }
+        ],
+    )
+    ok = [{"id": "t", "unit": "thane"}, {"id": "w", "unit": "w", "options": {"sgt": 1, "std": 1}}]
+    assert run(R, cmd, 500, ok).valid
+    two = [{"id": "t", "unit": "thane"}, {"id": "w", "unit": "w", "options": {"std": 2}}]
+    assert only(run(R, cmd, 500, two), "duplicate_command_group").rule == (
+        "Age of Fantasy: Regiments 1.7 — Common Upgrades"
+    )

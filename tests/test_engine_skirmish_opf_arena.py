@@ -218,3 +218,35 @@ def test_arena_models_neither_combine_nor_join():
         *entries("thug", 2, start=5),
     ]
     assert sorted(codes(run(A, ARENA, None, listed))) == ["invalid_combined", "invalid_join"]
+
+
+OPF_FORMATIONS = book(
+    OPF_,
+    [
+        unit("five", system=OPF_, size=5, upgrades=["CMD"]),
+        unit("four", system=OPF_, size=4),
+        unit("six", system=OPF_, size=6),
+    ],
+    [CMD],
+)
+
+
+@pytest.mark.parametrize(("unit_id", "legal"), [("five", True), ("six", True), ("four", False)])
+def test_opf_units_stand_in_formations_of_3_5_6_or_10(unit_id, legal):
+    result = run(OPF_, OPF_FORMATIONS, 750, [{"id": "u", "unit": unit_id}])
+    assert ("invalid_formation" not in codes(result)) is legal
+    if not legal:
+        assert only(result, "invalid_formation").rule == "One Page Fantasy 3.2.0 — Unit Formations"
+
+
+def test_opf_command_groups_are_one_of_each_per_unit():
+    assert run(
+        OPF_, OPF_FORMATIONS, 750, [{"id": "u", "unit": "five", "options": {"sgt": 1, "mus": 1}}]
+    ).valid
+    result = run(OPF_, OPF_FORMATIONS, 750, [{"id": "u", "unit": "five", "options": {"mus": 2}}])
+    assert (
+        only(result, "duplicate_command_group").message
+        == "Five has 2 Musicians, but a unit may have at most 1"
+    )
+    two_units = [{"id": f"u{i}", "unit": "five", "options": {"sgt": 1}} for i in range(2)]
+    assert run(OPF_, OPF_FORMATIONS, 750, two_units).valid  # per unit, not per army as in Skirmish
