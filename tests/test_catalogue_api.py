@@ -234,4 +234,6 @@ def test_openapi_schema_is_served_and_valid(api_client):
     response = api_client.get("/api/schema/")
     assert response.status_code == 200
     assert b"/api/factions/{system}/{slug}/" in response.content
-    assert api_client.get("/api/docs/").status_code == 200
+    docs = api_client.get("/api/docs/")
+    assert docs.status_code == 200
+    assert b"swagger-ui" in docs.content and b"cdn.jsdelivr" not in docs.content  # served by us
