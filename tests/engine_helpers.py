@@ -123,3 +123,10 @@ def only(validation: Validation, code: str):
     found = [issue for issue in validation.issues if issue.code == code]
     assert len(found) == 1, validation.issues
     return found[0]
+
+
+def ruleset_with_core_rules(slug: str) -> RulesetSpec:
+    data = dict(RULESET_DATA[slug])
+    core = json.loads((DATA / "core_rules" / f"{slug}.json").read_text())
+    data["core_rules"] = {rule["name"]: rule["rated"] for rule in core}
+    return ruleset_from_dict(data)
