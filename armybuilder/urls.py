@@ -7,4 +7,5 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("api/", include("armybuilder.api.urls")),
     path("admin/", admin.site.urls),
+    path("", include("armybuilder.web.urls")),
 ]

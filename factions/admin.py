@@ -95,9 +95,7 @@ def export_books(modeladmin, request, queryset):
     ]
     payload = books[0] if len(books) == 1 else books
     name = f"{books[0]['system']}-{books[0]['slug']}.json" if len(books) == 1 else "armybooks.json"
-    response = HttpResponse(
-        json.dumps(payload, indent=2, ensure_ascii=False), content_type="application/json"
-    )
+    response = HttpResponse(json.dumps(payload, indent=2, ensure_ascii=False), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 

@@ -156,9 +156,7 @@ class _BookChecker:
 
         book = self.book
         yield from dupes([(f"units[{i}].id", u["id"]) for i, u in enumerate(book["units"])], "unit id")
-        yield from dupes(
-            [(f"packages[{i}].id", p["id"]) for i, p in enumerate(book["packages"])], "package id"
-        )
+        yield from dupes([(f"packages[{i}].id", p["id"]) for i, p in enumerate(book["packages"])], "package id")
         sections, options = [], []
         for i, package in enumerate(book["packages"]):
             for j, section in enumerate(package["sections"]):
@@ -202,8 +200,7 @@ class _BookChecker:
         if unit["type"] not in ruleset.unit_types:
             yield Problem(
                 f"{path}.type",
-                f'unit type "{unit["type"]}" is not used in {ruleset.slug} '
-                f"(allowed: {_fmt(ruleset.unit_types)})",
+                f'unit type "{unit["type"]}" is not used in {ruleset.slug} (allowed: {_fmt(ruleset.unit_types)})',
             )
         yield from self._stats(f"{path}.stats", unit["stats"])
         yield from self._rule_strings(f"{path}.rules", unit["rules"])
@@ -273,9 +270,7 @@ class _BookChecker:
         targets = section.get("targets")
         if variant in ("replace", "attachment"):
             if not targets:
-                yield Problem(
-                    f"{path}.targets", f"a {variant} section needs targets (what it {_verb(variant)})"
-                )
+                yield Problem(f"{path}.targets", f"a {variant} section needs targets (what it {_verb(variant)})")
             for i, target in enumerate(targets or []):
                 if target not in carried:
                     yield Problem(
@@ -291,9 +286,7 @@ class _BookChecker:
         for i, option in enumerate(section["options"]):
             yield from self._option(f"{path}.options[{i}]", option, variant, user_ids)
 
-    def _option(
-        self, path: str, option: dict[str, Any], variant: str, user_ids: set[str]
-    ) -> Iterator[Problem]:
+    def _option(self, path: str, option: dict[str, Any], variant: str, user_ids: set[str]) -> Iterator[Problem]:
         for unit_id in option.get("costs", {}):
             if unit_id not in self.units:
                 yield Problem(f"{path}.costs.{unit_id}", f'unknown unit "{unit_id}"')
@@ -328,9 +321,7 @@ class _BookChecker:
         card = self.book.get("composition")
         if self.ruleset.slug != ARENA:
             if card is not None:
-                yield Problem(
-                    "composition", f"only Arena books have a composition card, not {self.ruleset.slug}"
-                )
+                yield Problem("composition", f"only Arena books have a composition card, not {self.ruleset.slug}")
             return
         if card is None:
             yield Problem("composition", "an Arena book needs its warband composition card")
@@ -341,9 +332,7 @@ class _BookChecker:
         for i, group in enumerate(card["groups"]):
             path = f"composition.groups[{i}]"
             if group["min"] > group["max"]:
-                yield Problem(
-                    path, f'group "{group["label"]}": min {group["min"]} is greater than max {group["max"]}'
-                )
+                yield Problem(path, f'group "{group["label"]}": min {group["min"]} is greater than max {group["max"]}')
             for j, unit_id in enumerate(group["units"]):
                 grouped[unit_id] += 1
                 if unit_id not in self.units:

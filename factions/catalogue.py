@@ -44,9 +44,7 @@ def sync_rulesets(apps: Any) -> dict[str, int]:
     CoreRule = apps.get_model("factions", "CoreRule")
     counts = {"rulesets": 0, "limits": 0, "core_rules": 0}
     for data in ruleset_data():
-        ruleset, _ = Ruleset.objects.update_or_create(
-            slug=data["slug"], defaults={k: data[k] for k in RULESET_FIELDS}
-        )
+        ruleset, _ = Ruleset.objects.update_or_create(slug=data["slug"], defaults={k: data[k] for k in RULESET_FIELDS})
         if hasattr(ruleset, "revision"):  # absent in the historical model of 0002
             Ruleset.objects.filter(pk=ruleset.pk).update(revision=F("revision") + 1)
         ForceOrgLimit.objects.filter(ruleset=ruleset).delete()

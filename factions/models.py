@@ -371,8 +371,6 @@ def bump_revision_of(obj: models.Model) -> None:
             UpgradeOption.objects.values_list("section__package__faction_id", flat=True).get(pk=obj.option_id)
         )
     elif isinstance(obj, CompositionGroup):
-        Faction.bump_revision(
-            CompositionCard.objects.values_list("faction_id", flat=True).get(pk=obj.card_id)
-        )
+        Faction.bump_revision(CompositionCard.objects.values_list("faction_id", flat=True).get(pk=obj.card_id))
     else:
         raise TypeError(f"{type(obj).__name__} is not part of the catalogue")

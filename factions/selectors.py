@@ -119,9 +119,7 @@ def faction_book(*, faction: Faction) -> dict[str, Any]:
     if card is not None:
         book["composition"] = {
             "models": {"min": card.models_min, "max": card.models_max},
-            "groups": [
-                {"label": g.label, "units": g.units, "min": g.min, "max": g.max} for g in card.groups.all()
-            ],
+            "groups": [{"label": g.label, "units": g.units, "min": g.min, "max": g.max} for g in card.groups.all()],
         }
     return book
 

@@ -44,9 +44,7 @@ class ImportResult:
 
     def describe(self) -> str:
         faction = self.faction
-        what = (
-            f"replaced version {self.replaced_version} of" if self.replaced_version is not None else "added"
-        )
+        what = f"replaced version {self.replaced_version} of" if self.replaced_version is not None else "added"
         prefix = "Would have " if self.dry_run else ""
         text = (
             f"{what} {faction.name} ({faction.ruleset.slug}/{faction.slug}) {faction.version}: "
@@ -224,9 +222,7 @@ def _write_book(book: dict[str, Any]) -> ImportResult:
             faction=faction, models_min=card["models"]["min"], models_max=card["models"]["max"]
         )
         CompositionGroup.objects.bulk_create(
-            CompositionGroup(
-                card=composition, label=g["label"], units=g["units"], min=g["min"], max=g["max"], order=i
-            )
+            CompositionGroup(card=composition, label=g["label"], units=g["units"], min=g["min"], max=g["max"], order=i)
             for i, g in enumerate(card["groups"])
         )
     return ImportResult(

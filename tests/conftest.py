@@ -69,9 +69,7 @@ def aof_book(units: int = 3) -> Book:
                                 "id": "HERO-1a",
                                 "label": "Great Axe",
                                 "cost": 5,
-                                "gains": [
-                                    {"kind": "weapon", "name": "Great Axe", "attacks": 3, "rules": ["AP(1)"]}
-                                ],
+                                "gains": [{"kind": "weapon", "name": "Great Axe", "attacks": 3, "rules": ["AP(1)"]}],
                             }
                         ],
                     },
@@ -86,9 +84,7 @@ def aof_book(units: int = 3) -> Book:
                                 "id": "HERO-2a",
                                 "label": "Warhorse",
                                 "cost": 20,
-                                "gains": [
-                                    {"kind": "item", "name": "Warhorse", "rules": ["Fast", "Impact(1)"]}
-                                ],
+                                "gains": [{"kind": "item", "name": "Warhorse", "rules": ["Fast", "Impact(1)"]}],
                             }
                         ],
                     },
@@ -132,9 +128,7 @@ def aof_book(units: int = 3) -> Book:
                                 "label": "Halberds",
                                 "cost": 10,
                                 "costs": {"wardens": 15},
-                                "gains": [
-                                    {"kind": "weapon", "name": "Halberd", "attacks": 1, "rules": ["AP(1)"]}
-                                ],
+                                "gains": [{"kind": "weapon", "name": "Halberd", "attacks": 1, "rules": ["AP(1)"]}],
                             }
                         ],
                     },
@@ -246,3 +240,9 @@ def user_client(user) -> APIClient:
     client = APIClient()
     client.force_authenticate(user)
     return client
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """Real hashing is slow on purpose; tests create many users."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -101,9 +101,7 @@ def book(system: str, units: list[dict], packages: list[dict] | None = None, **k
 
 
 def army(system: str, points: int | None, entries: list[dict], **kw: Any) -> ArmyList:
-    return list_from_dict(
-        {"system": system, "faction": "test", "points_limit": points, "entries": entries, **kw}
-    )
+    return list_from_dict({"system": system, "faction": "test", "points_limit": points, "entries": entries, **kw})
 
 
 def entries(unit_id: str, n: int, start: int = 0, **kw: Any) -> list[dict]:

@@ -248,9 +248,7 @@ MALFORMED = [
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize(
-    ("mutate", "path", "words"), [c[1:] for c in MALFORMED], ids=[c[0] for c in MALFORMED]
-)
+@pytest.mark.parametrize(("mutate", "path", "words"), [c[1:] for c in MALFORMED], ids=[c[0] for c in MALFORMED])
 def test_malformed_book_names_the_path_and_changes_nothing(make_aof_book, mutate, path, words):
     armybook_import(data=make_aof_book())  # an existing book must survive a bad re-import
     book = make_aof_book()

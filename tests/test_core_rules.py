@@ -180,12 +180,8 @@ EQUALS = "equals"  # "- Name = text" on one line
 
 # A line that is only a rule name: capitalised words, optionally followed by "(X)".
 HEADING_LINE = re.compile(r"^(?P<name>[A-Z][A-Za-z]*(?: [A-Z][A-Za-z]*){0,3})(?P<x>\(X\))?$")
-COLON_LINE = re.compile(
-    r"^(?:[-•]\s*)?\**(?P<name>[A-Z][A-Za-z]*(?: /?\s?[A-Z][A-Za-z]*){0,3})(?P<x>\(X\))?:\**\s"
-)
-EQUALS_LINE = re.compile(
-    r"^[-•]\s*\**(?P<name>[A-Z][A-Za-z]*(?:[ /][A-Z][A-Za-z]*){0,3})(?P<x>\(X\))?\**\s*=\s"
-)
+COLON_LINE = re.compile(r"^(?:[-•]\s*)?\**(?P<name>[A-Z][A-Za-z]*(?: /?\s?[A-Z][A-Za-z]*){0,3})(?P<x>\(X\))?:\**\s")
+EQUALS_LINE = re.compile(r"^[-•]\s*\**(?P<name>[A-Z][A-Za-z]*(?:[ /][A-Z][A-Za-z]*){0,3})(?P<x>\(X\))?\**\s*=\s")
 LINE_PATTERNS = {HEADING: HEADING_LINE, COLON: COLON_LINE, EQUALS: EQUALS_LINE}
 
 # Sub-headings inside a special-rules section that are not rules.

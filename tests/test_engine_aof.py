@@ -172,9 +172,7 @@ def test_multi_model_units_may_be_combined_and_cost_twice():
 
 
 def test_a_single_model_unit_may_not_be_combined():
-    issue = only(
-        run("aof", AOF_BOOK, 1500, [{"id": "o", "unit": "ogre", "combined": True}]), "invalid_combined"
-    )
+    issue = only(run("aof", AOF_BOOK, 1500, [{"id": "o", "unit": "ogre", "combined": True}]), "invalid_combined")
     assert issue.entry == "o"
     assert issue.rule == "Age of Fantasy 3.2.0 — Combined Units"
 

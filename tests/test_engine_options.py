@@ -106,9 +106,7 @@ BOOK = book(
                                 {
                                     "kind": "model",
                                     "name": "Veteran",
-                                    "equipment": [
-                                        {"name": "Spear", "count": 1, "attacks": 1, "rules": ["Counter"]}
-                                    ],
+                                    "equipment": [{"name": "Spear", "count": 1, "attacks": 1, "rules": ["Counter"]}],
                                     "rules": [],
                                 }
                             ],
@@ -191,10 +189,7 @@ def test_picks_apply_in_book_order_whatever_order_the_list_gives():
     # "Replace all Spears" comes first in the book, so nothing is left for the Bows.
     for options in ({"bows": 4, "halberds": 1}, {"halberds": 1, "bows": 4}):
         result = check({"id": "s", "unit": "spears", "options": options})
-        assert (
-            only(result, "replace_missing").message
-            == 'Spears: "bows" replaces 4 Spear, but Spears has only 0 left'
-        )
+        assert only(result, "replace_missing").message == 'Spears: "bows" replaces 4 Spear, but Spears has only 0 left'
         weapons = {w.name: w.count for w in result.entries[0].loadout.weapons}
         assert weapons == {"Halberd": 10, "Shield": 10, "Bow": 4}
 
@@ -235,9 +230,7 @@ def test_loadout_lists_items_rules_and_upgrades():
 
 # -- points --------------------------------------------------------------------------
 def test_cost_is_base_plus_picks_times_option_cost():
-    assert (
-        check({"id": "h", "unit": "captain", "options": {"gw": 1, "horse": 1, "r1": 1}}).entries[0].cost == 90
-    )
+    assert check({"id": "h", "unit": "captain", "options": {"gw": 1, "horse": 1, "r1": 1}}).entries[0].cost == 90
 
 
 def test_a_per_unit_cost_override_wins():
@@ -264,9 +257,7 @@ def test_a_combined_unit_doubles_per_model_section_limits():
     assert check({"id": "s", "unit": "spears", "options": {"bows": 20}, "combined": True}).valid
     assert check({"id": "s", "unit": "spears", "options": {"nets": 4}, "combined": True}).valid
     assert check({"id": "s", "unit": "spears", "options": {"extra": 4}, "combined": True}).valid
-    assert "option_limit" in codes(
-        check({"id": "s", "unit": "spears", "options": {"extra": 5}, "combined": True})
-    )
+    assert "option_limit" in codes(check({"id": "s", "unit": "spears", "options": {"extra": 5}, "combined": True}))
 
 
 def test_all_issues_are_collected():

@@ -76,11 +76,7 @@ def books_and_lists(draw):
     option_ids = [o["id"] for s in packages[0]["sections"] for o in s["options"]]
     entries = []
     for i in range(draw(st.integers(0, 12))):
-        picks = (
-            draw(st.dictionaries(st.sampled_from(option_ids), st.integers(0, 3), max_size=4))
-            if option_ids
-            else {}
-        )
+        picks = draw(st.dictionaries(st.sampled_from(option_ids), st.integers(0, 3), max_size=4)) if option_ids else {}
         entries.append(
             {
                 "id": f"e{i}",

@@ -96,11 +96,7 @@ def test_added_models_count_for_the_formation():
                     section(
                         "A1",
                         "models",
-                        [
-                            option(
-                                "vet", 5, [{"kind": "model", "name": "Veteran", "equipment": [], "rules": []}]
-                            )
-                        ],
+                        [option("vet", 5, [{"kind": "model", "name": "Veteran", "equipment": [], "rules": []}])],
                         select={"type": "any"},
                     )
                 ],
@@ -127,9 +123,7 @@ def test_combined_units_keep_their_row_width():
 
 @pytest.mark.parametrize("unit_id", ["troll", "thane"])
 def test_only_infantry_that_is_not_a_hero_may_combine(unit_id):
-    result = run(
-        R, BOOK, 1000, [*entries("thane", 1, start=5), {"id": "x", "unit": unit_id, "combined": True}]
-    )
+    result = run(R, BOOK, 1000, [*entries("thane", 1, start=5), {"id": "x", "unit": unit_id, "combined": True}])
     assert "invalid_combined" in codes(result)
 
 

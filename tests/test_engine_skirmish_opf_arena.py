@@ -13,18 +13,14 @@ CMD = {
             "upgrade",
             [
                 option("sgt", 5, [{"kind": "rule", "name": "Sergeant"}], command="sergeant"),
-                option(
-                    "mus", 5, [{"kind": "rule", "name": "Musician / Battle Standard"}], command="musician"
-                ),
+                option("mus", 5, [{"kind": "rule", "name": "Musician / Battle Standard"}], command="musician"),
             ],
             affects={"type": "exactly", "value": 1},
             select={"type": "any"},
         )
     ],
 }
-SKIRMISH = book(
-    S, [hero("boss", system=S), unit("raiders", system=S, size=5, cost=50, upgrades=["CMD"])], [CMD]
-)
+SKIRMISH = book(S, [hero("boss", system=S), unit("raiders", system=S, size=5, cost=50, upgrades=["CMD"])], [CMD])
 
 
 def test_skirmish_allows_one_command_group_model_in_the_whole_army():
@@ -128,9 +124,7 @@ def test_opf_allows_750_points_at_most():
 @pytest.mark.parametrize("second", ["captain", "wizard"])
 def test_opf_allows_one_hero_and_wizards_count(second):
     assert "too_many_heroes" not in codes(run(OPF_, OPF, 750, [{"id": "a", "unit": "wizard"}]))
-    issue = only(
-        run(OPF_, OPF, 750, [{"id": "a", "unit": "captain"}, {"id": "b", "unit": second}]), "too_many_heroes"
-    )
+    issue = only(run(OPF_, OPF, 750, [{"id": "a", "unit": "captain"}, {"id": "b", "unit": second}]), "too_many_heroes")
     assert issue.message == "2 heroes, but an army may have at most 1"
 
 
@@ -240,13 +234,8 @@ def test_opf_units_stand_in_formations_of_3_5_6_or_10(unit_id, legal):
 
 
 def test_opf_command_groups_are_one_of_each_per_unit():
-    assert run(
-        OPF_, OPF_FORMATIONS, 750, [{"id": "u", "unit": "five", "options": {"sgt": 1, "mus": 1}}]
-    ).valid
+    assert run(OPF_, OPF_FORMATIONS, 750, [{"id": "u", "unit": "five", "options": {"sgt": 1, "mus": 1}}]).valid
     result = run(OPF_, OPF_FORMATIONS, 750, [{"id": "u", "unit": "five", "options": {"mus": 2}}])
-    assert (
-        only(result, "duplicate_command_group").message
-        == "Five has 2 Musicians, but a unit may have at most 1"
-    )
+    assert only(result, "duplicate_command_group").message == "Five has 2 Musicians, but a unit may have at most 1"
     two_units = [{"id": f"u{i}", "unit": "five", "options": {"sgt": 1}} for i in range(2)]
     assert run(OPF_, OPF_FORMATIONS, 750, two_units).valid  # per unit, not per army as in Skirmish

@@ -49,9 +49,7 @@ def test_export_command_writes_the_book(tmp_path):
     original = json.loads(path.read_text())
     armybook_import(data=original)
     out_file = tmp_path / "out.json"
-    call_command(
-        "export_armybook", original["system"], original["slug"], output=str(out_file), stdout=StringIO()
-    )
+    call_command("export_armybook", original["system"], original["slug"], output=str(out_file), stdout=StringIO())
     assert json.loads(out_file.read_text()) == original
 
 

@@ -85,9 +85,7 @@ def test_an_illegal_list_is_200_with_its_issues(api_client, wardens):
 
 
 def test_unknown_unit_and_option_ids_are_issues_not_errors(api_client, wardens):
-    listed = body(
-        entries=[{"id": "x", "unit": "dragon"}, {"id": "y", "unit": "wardens", "options": {"ZZ": 1}}]
-    )
+    listed = body(entries=[{"id": "x", "unit": "dragon"}, {"id": "y", "unit": "wardens", "options": {"ZZ": 1}}])
     response = api_client.post(URL, listed, format="json")
     assert response.status_code == 200
     assert [i["code"] for i in response.json()["issues"]] == ["unknown_unit", "unknown_option"]

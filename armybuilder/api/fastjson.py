@@ -17,9 +17,7 @@ class ORJSONRenderer(BaseRenderer):
     format = "json"
     charset = None
 
-    def render(
-        self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None
-    ) -> bytes:
+    def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None) -> bytes:
         if data is None:
             return b""
         return orjson.dumps(data, default=_fallback.default)

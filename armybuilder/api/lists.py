@@ -68,9 +68,7 @@ def _plain_entry(entry: Any) -> dict[str, Any] | None:
         and unit.strip()
         and type(options) is dict
         and type(combined) is bool
-        and (
-            joined_to is None or (type(joined_to) is str and 0 < len(joined_to) <= 100 and joined_to.strip())
-        )
+        and (joined_to is None or (type(joined_to) is str and 0 < len(joined_to) <= 100 and joined_to.strip()))
         and (name is None or (type(name) is str and len(name) <= 200))
     ):
         return None
@@ -152,9 +150,7 @@ def check_list_shape(data: Any) -> tuple[dict[str, Any] | None, Errors]:
             errors[key] = problems
     if "points_limit" not in data:
         errors["points_limit"] = [REQUIRED]
-    elif data["points_limit"] is not None and (
-        problems := _integer(data["points_limit"], low=1, high=MAX_POINTS)
-    ):
+    elif data["points_limit"] is not None and (problems := _integer(data["points_limit"], low=1, high=MAX_POINTS)):
         errors["points_limit"] = problems
     if "force_org" in data and not isinstance(data["force_org"], bool):
         errors["force_org"] = [NOT_A_BOOLEAN]
@@ -168,9 +164,7 @@ def check_list_shape(data: Any) -> tuple[dict[str, Any] | None, Errors]:
             "non_field_errors": [f'Expected a list of items but got type "{type(raw_entries).__name__}".']
         }
     elif len(raw_entries) > MAX_ENTRIES:
-        errors["entries"] = {
-            "non_field_errors": [f"Ensure this field has no more than {MAX_ENTRIES} elements."]
-        }
+        errors["entries"] = {"non_field_errors": [f"Ensure this field has no more than {MAX_ENTRIES} elements."]}
     else:
         entry_errors: Errors = {}
         for i, raw in enumerate(raw_entries):
@@ -223,9 +217,7 @@ class EntrySerializer(serializers.Serializer):
         help_text="Option id -> number of picks",
     )
     combined = serializers.BooleanField(required=False, default=False)
-    joined_to = serializers.CharField(
-        max_length=100, required=False, allow_null=True, help_text="Another entry's id"
-    )
+    joined_to = serializers.CharField(max_length=100, required=False, allow_null=True, help_text="Another entry's id")
     name = serializers.CharField(max_length=200, required=False, allow_null=True, allow_blank=True)
 
 
@@ -260,9 +252,7 @@ def parse_list_body(data: Any) -> tuple[dict[str, Any], BookHandle]:
     handle = book_handle_get(system=clean["system"], slug=clean["faction"])
     if handle is None:
         if Ruleset.objects.filter(slug=clean["system"]).exists():
-            raise serializers.ValidationError(
-                {"faction": [f'No faction "{clean["faction"]}" in {clean["system"]}.']}
-            )
+            raise serializers.ValidationError({"faction": [f'No faction "{clean["faction"]}" in {clean["system"]}.']})
         raise serializers.ValidationError({"system": [f'Unknown system "{clean["system"]}".']})
     if handle.uses_points and clean["points_limit"] is None:
         raise serializers.ValidationError({"points_limit": ["A points limit is required for this ruleset."]})

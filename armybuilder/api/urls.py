@@ -1,6 +1,8 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.authtoken.views import obtain_auth_token
 
+from armybuilder.api import list_views as lists
 from armybuilder.api import views
 
 systems = views.SystemViewSet
@@ -14,6 +16,16 @@ urlpatterns = [
     path("factions/<slug:system>/<slug:slug>/", factions.as_view({"get": "book"}), name="faction-book"),
     path("validate/", views.ValidateView.as_view(), name="validate"),
     path("health/", views.HealthView.as_view(), name="health"),
+    path("auth/token/", obtain_auth_token, name="auth-token"),
+    path("lists/", lists.ListsView.as_view(), name="list-list"),
+    path("lists/import/", lists.ListImportView.as_view(), name="list-import"),
+    path("lists/<int:pk>/", lists.ListDetailView.as_view(), name="list-detail"),
+    path("lists/<int:pk>/clone/", lists.ListCloneView.as_view(), name="list-clone"),
+    path("lists/<int:pk>/share/rotate/", lists.ListShareRotateView.as_view(), name="list-share-rotate"),
+    path("lists/<int:pk>/export/<str:kind>", lists.ListExportView.as_view(), name="list-export"),
+    path("shared/<str:key>/", lists.SharedListView.as_view(), name="shared-list"),
+    path("shared/<str:key>/clone/", lists.SharedCloneView.as_view(), name="shared-clone"),
+    path("shared/<str:key>/export/<str:kind>", lists.SharedExportView.as_view(), name="shared-export"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
 ]

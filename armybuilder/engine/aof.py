@@ -23,8 +23,7 @@ class AgeOfFantasy(Policy):
         tough = hero.loadout.rating("Tough")
         if tough is not None and tough > MAX_JOINING_TOUGH:
             return (
-                f"{hero.label} has Tough({tough}); only heroes with Tough({MAX_JOINING_TOUGH}) "
-                "or less may join a unit"
+                f"{hero.label} has Tough({tough}); only heroes with Tough({MAX_JOINING_TOUGH}) or less may join a unit"
             )
         if target.unit.is_hero:
             return f"{hero.label} cannot join {target.label}, which is a hero"

@@ -274,9 +274,7 @@ def book_from_dict(data: Mapping[str, Any]) -> Book:
         composition = Composition(
             models_min=card["models"]["min"],
             models_max=card["models"]["max"],
-            groups=tuple(
-                CompositionGroup(g["label"], tuple(g["units"]), g["min"], g["max"]) for g in card["groups"]
-            ),
+            groups=tuple(CompositionGroup(g["label"], tuple(g["units"]), g["min"], g["max"]) for g in card["groups"]),
         )
     return Book(
         system=data["system"],

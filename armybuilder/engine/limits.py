@@ -143,8 +143,7 @@ def _command_group(ctx: Context, limit: Limit) -> None:
             names = ", ".join(dict.fromkeys(COMMAND_NAMES.get(k, k) for _, k, _ in holders))
             ctx.add(
                 limit.code,
-                f"{total} models have command-group upgrades ({names}), "
-                f"but only {most} model in the whole army may",
+                f"{total} models have command-group upgrades ({names}), but only {most} model in the whole army may",
                 section=limit.section,
                 entry=holders[-1][0].entry.id,
                 severity=limit.severity,

@@ -73,9 +73,7 @@ class _Carried:
         self.items: list[list[Any]] = []  # [name, count, rules, mount]
 
     def count(self, name: str) -> int:
-        return sum(c for w, c in self.weapons if w.name == name) + sum(
-            i[1] for i in self.items if i[0] == name
-        )
+        return sum(c for w, c in self.weapons if w.name == name) + sum(i[1] for i in self.items if i[0] == name)
 
     def remove(self, name: str, amount: int) -> None:
         for stock in (self.weapons, self.items):
@@ -139,9 +137,7 @@ def unit_loadout(
         covered = total * section.per_pick
         if covered > models:
             problems.append(
-                Problem(
-                    "option_limit", f'"{section.label}" covers {covered} models, but {unit.name} has {models}'
-                )
+                Problem("option_limit", f'"{section.label}" covers {covered} models, but {unit.name} has {models}')
             )
 
     mounted = False
@@ -184,8 +180,7 @@ def _section_limits(
                 problems.append(
                     Problem(
                         "option_limit",
-                        f'"{option.label}" applies to the whole unit '
-                        f"and can be taken once, not {picks} times",
+                        f'"{option.label}" applies to the whole unit and can be taken once, not {picks} times',
                     )
                 )
     else:
@@ -195,15 +190,11 @@ def _section_limits(
             bound = section.affects.value * copies
             limit = bound if limit is None else min(limit, bound)
     if limit is not None and total > limit:
-        problems.append(
-            Problem("option_limit", f'"{label}" allows at most {limit} {_picks(limit)}, but has {total}')
-        )
+        problems.append(Problem("option_limit", f'"{label}" allows at most {limit} {_picks(limit)}, but has {total}'))
     required = section.required_picks
     if total < required:
         problems.append(
-            Problem(
-                "option_required", f'"{label}" needs exactly {required} {_picks(required)}, but has {total}'
-            )
+            Problem("option_required", f'"{label}" needs exactly {required} {_picks(required)}, but has {total}')
         )
 
 
@@ -233,8 +224,7 @@ def _apply(
                 problems.append(
                     Problem(
                         "replace_missing",
-                        f'"{option.label}" replaces {need or picks} {target}, '
-                        f"but {unit.name} has only {have} left",
+                        f'"{option.label}" replaces {need or picks} {target}, but {unit.name} has only {have} left',
                     )
                 )
             stock.remove(target, need)
@@ -246,8 +236,7 @@ def _apply(
             problems.append(
                 Problem(
                     "replace_missing",
-                    f'"{option.label}" attaches to {" or ".join(section.targets)}, '
-                    f"but {unit.name} carries none",
+                    f'"{option.label}" attaches to {" or ".join(section.targets)}, but {unit.name} carries none',
                 )
             )
         elif whole:
@@ -321,6 +310,4 @@ def highest_rating(sources: Iterable[tuple[Rule, bool]]) -> list[Rule]:
             base[name] = rating if current is None else max(current, rating)
     if not extra:
         return [Rule(name, rating) for name, rating in base.items()]
-    return [
-        Rule(name, (rating or 0) + extra[name] if name in extra else rating) for name, rating in base.items()
-    ]
+    return [Rule(name, (rating or 0) + extra[name] if name in extra else rating) for name, rating in base.items()]

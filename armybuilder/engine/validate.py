@@ -90,9 +90,7 @@ class Context:
     known: list[EntryResult] = field(default_factory=list)  # entries whose unit is in the book
     total: int = 0
 
-    def add(
-        self, code: str, message: str, *, section: str, entry: str | None = None, severity: str = ERROR
-    ) -> None:
+    def add(self, code: str, message: str, *, section: str, entry: str | None = None, severity: str = ERROR) -> None:
         self.issues.append(Issue(code, severity, message, entry, self.ruleset.cite(section)))
 
 

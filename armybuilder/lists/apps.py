@@ -6,3 +6,6 @@ class ListsConfig(AppConfig):
     name = "armybuilder.lists"
     label = "lists"
     verbose_name = "Army lists"
+
+    def ready(self) -> None:
+        from armybuilder.lists import visitors  # noqa: F401  (connects the log-in signal)

@@ -14,9 +14,7 @@ class Command(BaseCommand):
     help = "Migrate the database and import bundled army books that are missing or newer."
 
     def handle(self, *args, **options):
-        call_command(
-            "migrate", interactive=False, verbosity=options["verbosity"] - 1 if options["verbosity"] else 0
-        )
+        call_command("migrate", interactive=False, verbosity=options["verbosity"] - 1 if options["verbosity"] else 0)
         results = bundled_books_load()
         for result in results:
             self.stdout.write(result.describe())

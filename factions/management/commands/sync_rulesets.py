@@ -20,6 +20,5 @@ class Command(BaseCommand):
                 transaction.set_rollback(True)
         verb = "Would sync" if dry_run else "Synced"
         self.stdout.write(
-            f"{verb} {counts['rulesets']} rulesets, {counts['limits']} limits, "
-            f"{counts['core_rules']} core rules."
+            f"{verb} {counts['rulesets']} rulesets, {counts['limits']} limits, {counts['core_rules']} core rules."
         )

@@ -1,0 +1,257 @@
+"""The lists API (shared/spec/api.md): the caller's own lists, share links and exports.
+
+Someone else's list is a 404 on every endpoint, never a 403, so that nothing tells a
+stranger a list exists. Visitors with no account own lists through their session.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.parsers import MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from armybuilder.api.fastjson import ORJSONParser
+from armybuilder.api.lists import ArmyListSerializer, parse_list_body
+from armybuilder.exports.text import list_text
+from armybuilder.lists import selectors, services
+from armybuilder.lists.models import ArmyList
+from armybuilder.lists.visitors import visitor_id
+from factions.models import Ruleset
+
+EXPORT_KINDS = ("json", "text")
+
+
+class ArmyListOutSerializer(serializers.Serializer):
+    """A saved list as the API returns it (documentation of the shape)."""
+
+    id = serializers.IntegerField()
+    version = serializers.IntegerField()
+    format = serializers.CharField()
+    name = serializers.CharField()
+    system = serializers.CharField()
+    faction = serializers.CharField()
+    points_limit = serializers.IntegerField(allow_null=True)
+    force_org = serializers.BooleanField()
+    notes = serializers.CharField()
+    entries = serializers.ListField(child=serializers.DictField())
+    share_url = serializers.URLField()
+    book_version = serializers.CharField()
+    book_changed = serializers.BooleanField()
+    created = serializers.DateTimeField()
+    updated = serializers.DateTimeField()
+    validation = serializers.DictField()
+
+
+class ArmyListUpdateSerializer(ArmyListSerializer):
+    version = serializers.IntegerField(help_text="The version this change was made from")
+
+
+def share_url(request: Request, army_list: ArmyList) -> str:
+    return request.build_absolute_uri(f"/s/{army_list.share_key}/")
+
+
+def list_payload(request: Request, army_list: ArmyList, *, shared: bool = False) -> dict[str, Any]:
+    validation, current_version = selectors.army_list_state(army_list)
+    payload: dict[str, Any] = {}
+    if not shared:
+        payload["id"] = army_list.pk
+    payload["version"] = army_list.version
+    payload.update(army_list.as_armylist())
+    if not shared:
+        payload["share_url"] = share_url(request, army_list)
+    payload["book_version"] = army_list.book_version
+    payload["book_changed"] = current_version != army_list.book_version
+    payload["created"] = army_list.created.isoformat()
+    payload["updated"] = army_list.updated.isoformat()
+    payload["validation"] = validation.as_dict()
+    return payload
+
+
+def _own_list(request: Request, pk: int) -> ArmyList:
+    try:
+        return selectors.army_list_get(pk=pk, user=request.user, visitor=visitor_id(request))
+    except ArmyList.DoesNotExist:
+        raise NotFound() from None
+
+
+def _shared_list(key: str) -> ArmyList:
+    try:
+        return selectors.army_list_by_share_key(key=key)
+    except ArmyList.DoesNotExist:
+        raise NotFound() from None
+
+
+def _owner(request: Request) -> dict[str, Any]:
+    user = request.user if request.user.is_authenticated else None
+    return {"owner": user, "visitor": "" if user else visitor_id(request, create=True)}
+
+
+def export_response(army_list: ArmyList, kind: str) -> HttpResponse:
+    if kind not in EXPORT_KINDS:
+        raise NotFound(f'No export "{kind}"; available: {", ".join(EXPORT_KINDS)}.')
+    stem = re.sub(r"[^A-Za-z0-9_-]+", "-", army_list.name).strip("-") or "army-list"
+    if kind == "json":
+        import orjson
+
+        response = HttpResponse(
+            orjson.dumps(army_list.as_armylist(), option=orjson.OPT_INDENT_2), content_type="application/json"
+        )
+        filename = f"{stem}.json"
+    else:
+        validation, _version = selectors.army_list_state(army_list)
+        ruleset = Ruleset.objects.filter(slug=army_list.system).first()
+        text = list_text(
+            name=army_list.name,
+            ruleset_title=ruleset.title if ruleset else army_list.system,
+            faction_name=selectors.faction_name(system=army_list.system, slug=army_list.faction),
+            validation=validation,
+        )
+        response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+        filename = f"{stem}.txt"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+KIND = OpenApiParameter("kind", str, OpenApiParameter.PATH, enum=list(EXPORT_KINDS))
+
+
+class ListsView(APIView):
+    """The caller's lists (a user's, or a visitor's through the session)."""
+
+    @extend_schema(responses=ArmyListOutSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        lists = selectors.army_lists_of(user=request.user, visitor=visitor_id(request))
+        return Response([list_payload(request, army_list) for army_list in lists])
+
+    @extend_schema(request=ArmyListSerializer, responses={201: ArmyListOutSerializer, 400: OpenApiTypes.OBJECT})
+    def post(self, request: Request) -> Response:
+        data, _handle = parse_list_body(request.data)
+        army_list = services.army_list_create(data=data, **_owner(request))
+        return Response(list_payload(request, army_list), status=status.HTTP_201_CREATED)
+
+
+class ListImportView(APIView):
+    """Create a list from an armylist/1 file: a JSON body, or a multipart `file`."""
+
+    parser_classes = [ORJSONParser, MultiPartParser]
+
+    @extend_schema(
+        request={"application/json": ArmyListSerializer, "multipart/form-data": OpenApiTypes.OBJECT},
+        responses={201: ArmyListOutSerializer, 400: OpenApiTypes.OBJECT},
+    )
+    def post(self, request: Request) -> Response:
+        upload = request.FILES.get("file")
+        if upload is not None:
+            import orjson
+
+            try:
+                body = orjson.loads(upload.read())
+            except orjson.JSONDecodeError as exc:
+                raise ValidationError({"file": [f"Not a JSON file: {exc}"]}) from None
+        elif request.content_type.startswith("multipart/"):
+            raise ValidationError({"file": ["No file was submitted."]})
+        else:
+            body = request.data
+        data, _handle = parse_list_body(body)
+        army_list = services.army_list_create(data=data, **_owner(request))
+        return Response(list_payload(request, army_list), status=status.HTTP_201_CREATED)
+
+
+class ListDetailView(APIView):
+    @extend_schema(responses=ArmyListOutSerializer)
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(list_payload(request, _own_list(request, pk)))
+
+    @extend_schema(
+        request=ArmyListUpdateSerializer,
+        responses={200: ArmyListOutSerializer, 400: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT},
+        description="Replace the list. `version` is the version the change was made from; "
+        "if the list has changed since, nothing is written and the answer is 409 with the current version.",
+    )
+    def put(self, request: Request, pk: int) -> Response:
+        army_list = _own_list(request, pk)
+        body = request.data
+        if not isinstance(body, dict):
+            raise ValidationError({"non_field_errors": ["Expected an object."]})
+        body = dict(body)
+        based_on = body.pop("version", None)
+        if "version" not in request.data:
+            raise ValidationError({"version": ["This field is required."]})
+        if isinstance(based_on, bool) or not isinstance(based_on, int):
+            raise ValidationError({"version": ["A valid integer is required."]})
+        data, _handle = parse_list_body(body)
+        try:
+            army_list = services.army_list_update(army_list=army_list, data=data, based_on=based_on)
+        except services.VersionConflict as conflict:
+            return Response(
+                {
+                    "detail": f"The list was changed since version {based_on}; it is now at version "
+                    f"{conflict.current}. Reload it and apply the change again.",
+                    "version": conflict.current,
+                },
+                status=status.HTTP_409_CONFLICT,
+            )
+        return Response(list_payload(request, army_list))
+
+    @extend_schema(responses={204: None})
+    def delete(self, request: Request, pk: int) -> Response:
+        services.army_list_delete(army_list=_own_list(request, pk))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class ListCloneView(APIView):
+    @extend_schema(request=None, responses={201: ArmyListOutSerializer})
+    def post(self, request: Request, pk: int) -> Response:
+        copy = services.army_list_clone(army_list=_own_list(request, pk), **_owner(request))
+        return Response(list_payload(request, copy), status=status.HTTP_201_CREATED)
+
+
+class ListShareRotateView(APIView):
+    @extend_schema(request=None, responses=ArmyListOutSerializer)
+    def post(self, request: Request, pk: int) -> Response:
+        army_list = services.army_list_share_rotate(army_list=_own_list(request, pk))
+        return Response(list_payload(request, army_list))
+
+
+class ListExportView(APIView):
+    @extend_schema(
+        parameters=[KIND],
+        responses={(200, "application/json"): OpenApiTypes.OBJECT, (200, "text/plain"): OpenApiTypes.STR},
+    )
+    def get(self, request: Request, pk: int, kind: str) -> HttpResponse:
+        return export_response(_own_list(request, pk), kind)
+
+
+class SharedListView(APIView):
+    """A list by its share key: read-only, no login."""
+
+    @extend_schema(responses=ArmyListOutSerializer)
+    def get(self, request: Request, key: str) -> Response:
+        return Response(list_payload(request, _shared_list(key), shared=True))
+
+
+class SharedCloneView(APIView):
+    """Copy a shared list into the caller's lists."""
+
+    @extend_schema(request=None, responses={201: ArmyListOutSerializer})
+    def post(self, request: Request, key: str) -> Response:
+        copy = services.army_list_clone(army_list=_shared_list(key), **_owner(request))
+        return Response(list_payload(request, copy), status=status.HTTP_201_CREATED)
+
+
+class SharedExportView(APIView):
+    @extend_schema(
+        parameters=[KIND],
+        responses={(200, "application/json"): OpenApiTypes.OBJECT, (200, "text/plain"): OpenApiTypes.STR},
+    )
+    def get(self, request: Request, key: str, kind: str) -> HttpResponse:
+        return export_response(_shared_list(key), kind)

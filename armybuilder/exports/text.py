@@ -1,0 +1,73 @@
+"""Plain-text export in the shape players paste into chats:
+
+++ Border Patrol [Age of Fantasy 3.2.0, Human Empire] 1495/1500 pts ++
+1x Marshal [1] Q4+ D4+ | 90 pts | Hero, Tough(3) | joined to Pike Levy
+    Knightly Blade (A3, AP(1))
+2x Pike Levy [20] Q5+ D5+ | 200 pts | combined
+    20x Pike (A1, Counter)
+++ 2 units, 21 models | valid ++
+"""
+
+from __future__ import annotations
+
+from armybuilder.engine import Validation
+from armybuilder.engine.loadout import WeaponLine
+
+STAT_FORMAT = {"quality": "Q{}+", "defense": "D{}+"}
+ARENA_STATS = ("move", "rush", "evasion", "toughness", "stamina", "health")
+
+
+def _stats(stats: dict[str, int]) -> str:
+    if "move" in stats:
+        return " ".join(f"{key[:3].title()} {stats[key]}" for key in ARENA_STATS if key in stats)
+    return " ".join(STAT_FORMAT[key].format(value) for key, value in stats.items() if key in STAT_FORMAT)
+
+
+def weapon_text(weapon: WeaponLine) -> str:
+    profile = []
+    if weapon.range:
+        profile.append(f'{weapon.range}"')
+    if weapon.attacks is not None:
+        profile.append(f"A{weapon.attacks}")
+    for key in ("accuracy", "strength", "damage"):
+        if key in weapon.profile and isinstance(weapon.profile[key], int):
+            profile.append(f"{key[:3].upper()} {weapon.profile[key]}")
+    profile.extend(weapon.rules)
+    count = f"{weapon.count}x " if weapon.count > 1 else ""
+    return f"{count}{weapon.name} ({', '.join(profile)})" if profile else f"{count}{weapon.name}"
+
+
+def list_text(*, name: str, ruleset_title: str, faction_name: str, validation: Validation) -> str:
+    limit = validation.points_limit
+    points = f"{validation.total_points}/{limit} pts" if limit is not None else "warband"
+    lines = [f"++ {name or 'Unnamed list'} [{ruleset_title}, {faction_name}] {points} ++"]
+    labels = {e.entry.id: e.label for e in validation.entries}
+    for result in validation.entries:
+        entry = result.entry
+        if result.unit is None:
+            lines.append(f"1x {entry.unit} (not in the army book) | 0 pts")
+            continue
+        loadout = result.loadout
+        copies = 2 if entry.combined else 1
+        title = f"{result.label} ({result.unit.name})" if entry.name else result.unit.name
+        parts = [f"{copies}x {title} [{loadout.models}] {_stats(dict(result.unit.stats))}".rstrip()]
+        parts.append(f"{result.cost} pts")
+        rules = ", ".join(str(rule) for rule in loadout.rules)
+        if rules:
+            parts.append(rules)
+        if entry.combined:
+            parts.append("combined")
+        if entry.joined_to:
+            parts.append(f"joined to {labels.get(entry.joined_to, entry.joined_to)}")
+        lines.append(" | ".join(parts))
+        if loadout.weapons:
+            lines.append("    " + ", ".join(weapon_text(w) for w in loadout.weapons))
+        if loadout.items:
+            lines.append("    " + ", ".join(loadout.items))
+    models = sum(e.models for e in validation.entries)
+    errors = [i for i in validation.issues if i.severity == "error"]
+    status = "valid" if validation.valid else f"NOT VALID, {len(errors)} {'error' if len(errors) == 1 else 'errors'}"
+    lines.append(f"++ {len(validation.entries)} units, {models} models | {status} ++")
+    for issue in validation.issues:
+        lines.append(f"!! {issue.severity}: {issue.message} ({issue.rule})")
+    return "\n".join(lines) + "\n"

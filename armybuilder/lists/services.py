@@ -1,0 +1,98 @@
+"""Writes to saved lists: used by the API and the web pages alike. Lists are saved even
+when they break the rules (drafts); the validation travels with them."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from armybuilder.lists.models import ArmyList, new_share_key
+from factions.models import Faction
+
+LIST_FIELDS = ("name", "system", "faction", "points_limit", "force_org", "notes", "entries")
+
+
+class VersionConflict(Exception):
+    """The list changed since the version the caller based its change on."""
+
+    def __init__(self, current: int):
+        self.current = current
+        super().__init__(f"the list is at version {current}")
+
+
+def new_visitor_id() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def _book_version(system: str, faction: str) -> str:
+    version = Faction.objects.filter(ruleset__slug=system, slug=faction).values_list("version", flat=True).first()
+    return version or ""
+
+
+def _owner_fields(owner: AbstractBaseUser | None, visitor: str) -> dict[str, Any]:
+    if owner is not None and owner.is_authenticated:
+        return {"owner": owner, "visitor": ""}
+    if not visitor:
+        raise ValueError("a list needs a user or a visitor id")
+    return {"owner": None, "visitor": visitor}
+
+
+@transaction.atomic
+def army_list_create(*, data: dict[str, Any], owner: AbstractBaseUser | None, visitor: str = "") -> ArmyList:
+    """Save a checked armylist/1 document (see api.lists.parse_list_body) as a new list."""
+    return ArmyList.objects.create(
+        **_owner_fields(owner, visitor),
+        **{field: data[field] for field in LIST_FIELDS},
+        book_version=_book_version(data["system"], data["faction"]),
+    )
+
+
+@transaction.atomic
+def army_list_update(*, army_list: ArmyList, data: dict[str, Any], based_on: int) -> ArmyList:
+    """Replace the list's contents. `based_on` is the version the change was made from;
+    if the list has moved on since, nothing is written and VersionConflict is raised."""
+    current = ArmyList.objects.select_for_update().get(pk=army_list.pk)
+    if current.version != based_on:
+        raise VersionConflict(current.version)
+    for field in LIST_FIELDS:
+        setattr(current, field, data[field])
+    current.book_version = _book_version(data["system"], data["faction"])
+    current.version += 1
+    current.save()
+    return current
+
+
+@transaction.atomic
+def army_list_clone(*, army_list: ArmyList, owner: AbstractBaseUser | None, visitor: str = "") -> ArmyList:
+    """A copy in the caller's lists, with a new share key."""
+    data = army_list.as_armylist()
+    data["name"] = f"Copy of {army_list.name}"[:200] if army_list.name else "Copy"
+    return ArmyList.objects.create(
+        **_owner_fields(owner, visitor),
+        **{field: data[field] for field in LIST_FIELDS},
+        book_version=army_list.book_version,
+    )
+
+
+@transaction.atomic
+def army_list_share_rotate(*, army_list: ArmyList) -> ArmyList:
+    """A new share key: the old link stops working at once."""
+    army_list.share_key = new_share_key()
+    army_list.save(update_fields=["share_key", "updated"])
+    return army_list
+
+
+@transaction.atomic
+def army_list_delete(*, army_list: ArmyList) -> None:
+    army_list.delete()
+
+
+@transaction.atomic
+def army_lists_claim(*, visitor: str, user: AbstractBaseUser) -> int:
+    """Give a visitor's lists to the user who just signed up or logged in."""
+    if not visitor:
+        return 0
+    return ArmyList.objects.filter(owner__isnull=True, visitor=visitor).update(owner=user, visitor="")
