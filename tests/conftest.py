@@ -246,3 +246,18 @@ def user_client(user) -> APIClient:
 def fast_password_hashing(settings):
     """Real hashing is slow on purpose; tests create many users."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(scope="session")
+def rulebook_ngrams():
+    """Every run of COPY_RUN words in the rulebooks, to check our texts copy none."""
+    from tests.test_core_rules import COPY_RUN, RULEBOOK_FILES, RULEBOOKS_DIR, ngrams, words
+
+    grams = set()
+    for name in RULEBOOK_FILES.values():
+        path = RULEBOOKS_DIR / name
+        if path.is_file():
+            grams |= ngrams(words(path.read_text(encoding="utf-8")), COPY_RUN)
+    if not grams:
+        pytest.skip("no rulebook texts found")
+    return grams

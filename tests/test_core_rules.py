@@ -420,18 +420,6 @@ def ngrams(tokens, n):
 COPY_RUN = 8
 
 
-@pytest.fixture(scope="module")
-def rulebook_ngrams():
-    grams = set()
-    for name in RULEBOOK_FILES.values():
-        path = RULEBOOKS_DIR / name
-        if path.is_file():
-            grams |= ngrams(words(path.read_text(encoding="utf-8")), COPY_RUN)
-    if not grams:
-        pytest.skip("no rulebook texts found")
-    return grams
-
-
 @pytest.mark.parametrize("slug", SLUGS)
 def test_summaries_are_one_to_three_short_sentences(slug):
     for rule in load_catalogue(slug):

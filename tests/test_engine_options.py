@@ -276,3 +276,80 @@ def test_all_issues_are_collected():
         ["unknown_option", "option_required", "unknown_unit", "replace_missing", "points_over_limit"]
     )
     assert [e.errors for e in result.entries] == [2, 1, 1]
+
+
+ATTACH = book(
+    "aof",
+    [unit("knights", size=5, equipment=[weapon("Lance", 5, rules=["AP(1)"]), weapon("Sword", 5)], upgrades=["ATT"])],
+    [
+        {
+            "id": "ATT",
+            "sections": [
+                section(
+                    "edge",
+                    "attachment",
+                    [option("runes", 10, [{"kind": "item", "name": "Rune Edge", "rules": ["AP(+1)", "Rending"]}])],
+                    targets=["Lance"],
+                    affects={"type": "exactly", "value": 1},
+                    select={"type": "up to", "value": 2},
+                ),
+                section(
+                    "add",
+                    "models",
+                    [
+                        option(
+                            "squire", 15, [{"kind": "model", "name": "Squire", "equipment": [], "rules": ["Tough(3)"]}]
+                        )
+                    ],
+                ),
+            ],
+        }
+    ],
+)
+
+
+def test_an_attachment_changes_the_weapon_it_is_attached_to():
+    result = run("aof", ATTACH, 1500, [{"id": "k", "unit": "knights", "options": {"runes": 2}}])
+    loadout = result.entries[0].loadout
+    assert result.valid
+    assert [(w.name, w.count, w.rules) for w in loadout.weapons] == [
+        ("Lance", 3, ("AP(1)",)),
+        ("Sword", 5, ()),
+        ("Lance", 2, ("AP(2)", "Rending")),
+    ]
+    assert [str(r) for r in loadout.rules] == []
+    assert loadout.items == ["2x Rune Edge (Lance)"]
+
+
+def test_an_added_model_does_not_add_its_rules_ratings_again():
+    knights = book(
+        "aof",
+        [unit("knights", size=5, rules=["Tough(3)"], upgrades=["ATT"])],
+        [
+            {
+                "id": "ATT",
+                "sections": [
+                    section(
+                        "add",
+                        "models",
+                        [
+                            option(
+                                "squire",
+                                15,
+                                [
+                                    {
+                                        "kind": "model",
+                                        "name": "Squire",
+                                        "equipment": [],
+                                        "rules": ["Tough(3)", "Fearless"],
+                                    }
+                                ],
+                            )
+                        ],
+                    )
+                ],
+            }
+        ],
+    )
+    loadout = run("aof", knights, 1500, [{"id": "k", "unit": "knights", "options": {"squire": 1}}]).entries[0].loadout
+    assert [str(r) for r in loadout.rules] == ["Tough(3)", "Fearless"]

@@ -385,3 +385,76 @@ def test_shared_page_shows_the_list(owned_list, client):
     page = response.content.decode()
     assert "Border Patrol" in page and "Warden Captain" in page and "205/1500 pts" in page
     assert client.get("/s/not-a-key/").status_code == 404
+
+
+def test_two_clients_on_version_3_the_first_put_wins(owned_list, owner):
+    url = f"/api/lists/{owned_list['id']}/"
+    first, second = client_for(owner), client_for(owner)
+    for version in (1, 2):
+        assert first.put(url, {**list_body(), "version": version}, format="json").status_code == 200
+    loaded = [first.get(url).json()["version"], second.get(url).json()["version"]]
+    assert loaded == [3, 3]
+    assert first.put(url, {**list_body(name="First"), "version": 3}, format="json").json()["version"] == 4
+    conflict = second.put(url, {**list_body(name="Second"), "version": 3}, format="json")
+    assert (conflict.status_code, conflict.json()["version"]) == (409, 4)
+    assert first.get(url).json()["name"] == "First"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_saves_at_the_same_moment_never_lose_an_update(make_aof_book):
+    """Threads, each with its own database connection, save the same list at once from
+    the same version: exactly one wins, the rest get a conflict, nothing is lost."""
+    import threading
+
+    from django.db import connection, connections
+
+    from armybuilder.api.lists import parse_list_body
+    from armybuilder.lists import services
+
+    if connection.vendor == "sqlite" and "memory" in str(connection.settings_dict["NAME"]):
+        pytest.skip("SQLite in memory is one connection per thread; run with DATABASE_URL=postgres://…")
+    engine_cache_clear()
+    armybook_import(data=make_aof_book())
+    owner = get_user_model().objects.create_user("racer", password="a-long-pass-phrase-1")
+    data, _handle = parse_list_body(list_body())
+    army_list = services.army_list_create(data=data, owner=owner)
+    barrier, outcomes = threading.Barrier(6), []
+
+    def save(n: int) -> None:
+        try:
+            barrier.wait()
+            services.army_list_update(army_list=army_list, data={**data, "name": f"save {n}"}, based_on=1)
+            outcomes.append(("won", n))
+        except services.VersionConflict as conflict:
+            outcomes.append(("conflict", conflict.current))
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=save, args=(n,)) for n in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    winners = [n for outcome, n in outcomes if outcome == "won"]
+    assert len(winners) == 1 and sorted(o for o, _ in outcomes) == ["conflict"] * 5 + ["won"]
+    army_list.refresh_from_db()
+    assert (army_list.version, army_list.name) == (2, f"save {winners[0]}")
+
+
+@pytest.mark.parametrize("path", ["/api/lists/{id}/", "/api/shared/{key}/"])
+def test_reading_a_list_takes_the_same_queries_for_1_and_100_entries(wardens, owner, path, django_assert_num_queries):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for n in (1, 100):
+        entries = [{"id": f"e{i}", "unit": "wardens", "options": {"TROOPS-1a": 1}} for i in range(n)]
+        created = client_for(owner).post("/api/lists/", list_body(entries=entries), format="json").json()
+        army_list = ArmyList.objects.get(pk=created["id"])
+        url = path.format(id=army_list.pk, key=army_list.share_key)
+        client = client_for(owner)
+        client.get(url)  # warm the book cache
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url).status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1], counts

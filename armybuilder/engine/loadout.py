@@ -8,7 +8,7 @@ happens to spell them, so the same list always gives the same loadout.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from armybuilder.engine.book import Option, Rule, Section, Unit, Weapon
@@ -74,6 +74,22 @@ class _Carried:
 
     def count(self, name: str) -> int:
         return sum(c for w, c in self.weapons if w.name == name) + sum(i[1] for i in self.items if i[0] == name)
+
+    def attach(self, name: str, amount: int, rules: list[Rule]) -> bool:
+        """Give `amount` of the weapons called `name` the extra `rules`; False if `name`
+        is not a weapon (an item), so the caller treats the rules as the unit's."""
+        lines = [line for line in self.weapons if line[0].name == name and line[1] > 0]
+        if not lines:
+            return False
+        for line in lines:
+            if amount <= 0:
+                break
+            taken = min(line[1], amount)
+            line[1] -= taken
+            amount -= taken
+            weapon = line[0]
+            self.weapons.append([replace(weapon, rules=_with_rules(weapon.rules, rules)), taken])
+        return True
 
     def remove(self, name: str, amount: int) -> None:
         for stock in (self.weapons, self.items):
@@ -239,8 +255,19 @@ def _apply(
                     f'"{option.label}" attaches to {" or ".join(section.targets)}, but {unit.name} carries none',
                 )
             )
-        elif whole:
-            covered = stock.count(carried[0])
+        else:
+            target = carried[0]
+            if whole:
+                covered = stock.count(target)
+            # What is attached to a weapon changes that weapon, not the whole unit.
+            attached = [r for gain in option.gains if gain.kind in ("item", "rule") for r in gain.rules]
+            if attached and stock.attach(target, covered, attached):
+                for gain in option.gains:
+                    if gain.kind == "item":
+                        stock.items.append([f"{gain.name} ({target})", 1 if whole else covered, (), False])
+                    for weapon in gain.weapons:
+                        stock.weapons.append([weapon, weapon.count * picks if weapon.count else covered])
+                return 0
     elif whole:
         covered = unit.size * copies
 
@@ -256,9 +283,28 @@ def _apply(
             stock.weapons.append([weapon, count])
         if gain.kind == "item":
             stock.items.append([gain.name, covered if not whole else 1, gain.rules, gain.mount])
+        elif gain.kind == "model":
+            # An added model shares the unit's profile: its rules are not a second helping.
+            known = {rule.name for rule, _mount in rule_sources}
+            rule_sources.extend((r, False) for r in gain.rules if r.name not in known)
         else:
             rule_sources.extend((r, False) for r in gain.rules)
     return added
+
+
+def _with_rules(current: tuple[str, ...], extra: list[Rule]) -> tuple[str, ...]:
+    """A weapon's rules with `extra` added: a "+X" rating adds to the weapon's own, a
+    plain one replaces it if higher (AP(1) with AP(+1) is AP(2))."""
+    rules = [Rule.parse(text) for text in current]
+    for new in extra:
+        for i, old in enumerate(rules):
+            if old.name == new.name and old.rating is not None and new.rating is not None:
+                rating = old.rating + new.rating if new.adds else max(old.rating, new.rating)
+                rules[i] = Rule(old.name, rating)
+                break
+        else:
+            rules.append(Rule(new.name, new.rating))
+    return tuple(str(rule) for rule in rules)
 
 
 def _merge_weapons(lines: list[list[Any]]) -> list[WeaponLine]:

@@ -8,6 +8,8 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
 
 from armybuilder.lists.models import ArmyList, new_share_key
 from factions.models import Faction
@@ -53,16 +55,21 @@ def army_list_create(*, data: dict[str, Any], owner: AbstractBaseUser | None, vi
 @transaction.atomic
 def army_list_update(*, army_list: ArmyList, data: dict[str, Any], based_on: int) -> ArmyList:
     """Replace the list's contents. `based_on` is the version the change was made from;
-    if the list has moved on since, nothing is written and VersionConflict is raised."""
-    current = ArmyList.objects.select_for_update().get(pk=army_list.pk)
-    if current.version != based_on:
-        raise VersionConflict(current.version)
-    for field in LIST_FIELDS:
-        setattr(current, field, data[field])
-    current.book_version = _book_version(data["system"], data["faction"])
-    current.version += 1
-    current.save()
-    return current
+    if the list has moved on since, nothing is written and VersionConflict is raised.
+
+    One conditional UPDATE (compare-and-swap on the version), so two saves at the same
+    moment cannot both win, on any database."""
+    fields = {field: data[field] for field in LIST_FIELDS}
+    written = ArmyList.objects.filter(pk=army_list.pk, version=based_on).update(
+        **fields,
+        book_version=_book_version(data["system"], data["faction"]),
+        version=F("version") + 1,
+        updated=timezone.now(),
+    )
+    if not written:
+        current = ArmyList.objects.filter(pk=army_list.pk).values_list("version", flat=True).first()
+        raise VersionConflict(current if current is not None else based_on)
+    return ArmyList.objects.get(pk=army_list.pk)
 
 
 @transaction.atomic
