@@ -8,4 +8,5 @@ urlpatterns = [
     path("api/", include("armybuilder.api.urls")),
     path("admin/", admin.site.urls),
     path("", include("armybuilder.web.urls")),
+    path("", include("armybuilder.exports.urls")),
 ]

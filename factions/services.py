@@ -10,6 +10,7 @@ from typing import Any
 from django.db import transaction
 
 from factions.armybook import ArmyBookError, Problem, parse_json, validate_armybook
+from factions.book_formats import to_armybook
 from factions.models import (
     CompositionCard,
     CompositionGroup,
@@ -53,11 +54,13 @@ class ImportResult:
         return (prefix + text) if self.dry_run else text[0].upper() + text[1:]
 
 
-def armybook_import(*, data: Any, dry_run: bool = False) -> ImportResult:
-    """Check `data` as an armybook/1 document and store it, replacing any book of the
-    same ruleset and slug. Raises ArmyBookError (and changes nothing) on a bad book."""
+def armybook_import(*, data: Any, dry_run: bool = False, system: str | None = None) -> ImportResult:
+    """Check `data` as an army book and store it, replacing any book of the same ruleset
+    and slug. Raises ArmyBookError (and changes nothing) on a bad book. `system` forces
+    the ruleset for formats that may leave it open (see book_formats)."""
     if isinstance(data, (bytes, str)):
         data = parse_json(data)
+    data = to_armybook(data, system=system)
     rulesets = ruleset_infos()
     problems = validate_armybook(data, rulesets)
     if problems:
@@ -69,12 +72,12 @@ def armybook_import(*, data: Any, dry_run: bool = False) -> ImportResult:
     return ImportResult(**{**result.__dict__, "dry_run": dry_run})
 
 
-def armybook_import_file(*, path: Path, dry_run: bool = False) -> ImportResult:
+def armybook_import_file(*, path: Path, dry_run: bool = False, system: str | None = None) -> ImportResult:
     try:
         raw = path.read_bytes()
     except OSError as exc:
         raise ArmyBookError([Problem("", f"cannot read {path}: {exc.strerror}")]) from exc
-    return armybook_import(data=raw, dry_run=dry_run)
+    return armybook_import(data=raw, dry_run=dry_run, system=system)
 
 
 def bundled_book_paths() -> list[Path]:

@@ -21,13 +21,15 @@ from rest_framework.views import APIView
 
 from armybuilder.api.fastjson import ORJSONParser
 from armybuilder.api.lists import ArmyListSerializer, parse_list_body
+from armybuilder.exports import pdf
 from armybuilder.exports.text import list_text
 from armybuilder.lists import selectors, services
+from armybuilder.lists.imports import to_armylist
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.visitors import visitor_id
 from factions.models import Ruleset
 
-EXPORT_KINDS = ("json", "text")
+TEXT_KINDS = ("json", "text")
 
 
 class ArmyListOutSerializer(serializers.Serializer):
@@ -95,9 +97,15 @@ def _owner(request: Request) -> dict[str, Any]:
     return {"owner": user, "visitor": "" if user else visitor_id(request, create=True)}
 
 
-def export_response(army_list: ArmyList, kind: str) -> HttpResponse:
-    if kind not in EXPORT_KINDS:
-        raise NotFound(f'No export "{kind}"; available: {", ".join(EXPORT_KINDS)}.')
+def export_kinds() -> tuple[str, ...]:
+    return (*TEXT_KINDS, *pdf.PDF_KINDS)
+
+
+def export_response(army_list: ArmyList, kind: str, params: dict[str, str] | None = None) -> HttpResponse:
+    if kind in pdf.PDF_KINDS:
+        return pdf.list_pdf_response(army_list, kind, params or {})
+    if kind not in TEXT_KINDS:
+        raise NotFound(f'No export "{kind}"; available: {", ".join(export_kinds())}.')
     stem = re.sub(r"[^A-Za-z0-9_-]+", "-", army_list.name).strip("-") or "army-list"
     if kind == "json":
         import orjson
@@ -121,7 +129,7 @@ def export_response(army_list: ArmyList, kind: str) -> HttpResponse:
     return response
 
 
-KIND = OpenApiParameter("kind", str, OpenApiParameter.PATH, enum=list(EXPORT_KINDS))
+KIND = OpenApiParameter("kind", str, OpenApiParameter.PATH, enum=list(export_kinds()))
 
 
 class ListsView(APIView):
@@ -161,7 +169,7 @@ class ListImportView(APIView):
             raise ValidationError({"file": ["No file was submitted."]})
         else:
             body = request.data
-        data, _handle = parse_list_body(body)
+        data, _handle = parse_list_body(to_armylist(body))
         army_list = services.army_list_create(data=data, **_owner(request))
         return Response(list_payload(request, army_list), status=status.HTTP_201_CREATED)
 
@@ -228,7 +236,7 @@ class ListExportView(APIView):
         responses={(200, "application/json"): OpenApiTypes.OBJECT, (200, "text/plain"): OpenApiTypes.STR},
     )
     def get(self, request: Request, pk: int, kind: str) -> HttpResponse:
-        return export_response(_own_list(request, pk), kind)
+        return export_response(_own_list(request, pk), kind, request.query_params.dict())
 
 
 class SharedListView(APIView):
@@ -254,4 +262,4 @@ class SharedExportView(APIView):
         responses={(200, "application/json"): OpenApiTypes.OBJECT, (200, "text/plain"): OpenApiTypes.STR},
     )
     def get(self, request: Request, key: str, kind: str) -> HttpResponse:
-        return export_response(_shared_list(key), kind)
+        return export_response(_shared_list(key), kind, request.query_params.dict())

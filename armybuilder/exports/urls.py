@@ -1,0 +1,3 @@
+"""Routes of the exports (PDF pages outside the API)."""
+
+urlpatterns: list = []
