@@ -413,6 +413,11 @@ def test_saves_at_the_same_moment_never_lose_an_update(make_aof_book):
 
     if connection.vendor == "sqlite" and "memory" in str(connection.settings_dict["NAME"]):
         pytest.skip("SQLite in memory is one connection per thread; run with DATABASE_URL=postgres://…")
+    from django.apps import apps
+
+    from factions.catalogue import sync_rulesets
+
+    sync_rulesets(apps)  # transactional tests may run after one that emptied the tables
     engine_cache_clear()
     armybook_import(data=make_aof_book())
     owner = get_user_model().objects.create_user("racer", password="a-long-pass-phrase-1")

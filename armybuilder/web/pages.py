@@ -3,6 +3,7 @@
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from armybuilder.exports import pdf
 from armybuilder.lists import selectors
 from armybuilder.lists.models import ArmyList
 from factions.models import Ruleset
@@ -25,5 +26,6 @@ def shared_list(request: HttpRequest, key: str) -> HttpResponse:
             "ruleset": ruleset,
             "faction_name": selectors.faction_name(system=army_list.system, slug=army_list.faction),
             "book_changed": current_version != army_list.book_version,
+            "pdf_kinds": pdf.PDF_KINDS,
         },
     )

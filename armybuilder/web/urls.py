@@ -1,13 +1,23 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from armybuilder.web import accounts, pages
+from armybuilder.web import accounts, builder, pages
 
 urlpatterns = [
+    path("", builder.start, name="start"),
+    path("new/<slug:system>/", builder.new_list, name="new-list"),
+    path("lists/", builder.my_lists, name="my-lists"),
+    path("lists/import/", builder.import_list, name="import-list"),
+    path("lists/<int:pk>/", builder.builder, name="builder"),
+    path("lists/<int:pk>/act/", builder.builder_action, name="builder-action"),
+    path("lists/<int:pk>/clone/", builder.clone_list, name="clone-list"),
+    path("lists/<int:pk>/delete/", builder.delete_list, name="delete-list"),
+    path("rules/<slug:system>/", builder.rules_page, name="rules"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     path("s/<str:key>/", pages.shared_list, name="shared-list-page"),
+    path("s/<str:key>/copy/", builder.copy_shared, name="copy-shared"),
 ]

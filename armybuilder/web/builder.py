@@ -1,0 +1,340 @@
+"""The web builder: start a list, build it, keep it. Every action is a plain form post
+that redirects back (works without JavaScript); static/builder.js sends the same posts
+with an `X-Live` header and swaps in the re-rendered workspace instead."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from rest_framework.exceptions import ValidationError
+
+from armybuilder.api.lists import parse_list_body
+from armybuilder.exports import pdf
+from armybuilder.lists import editing, selectors, services
+from armybuilder.lists.imports import to_armylist
+from armybuilder.lists.models import ArmyList
+from armybuilder.lists.visitors import visitor_id
+from armybuilder.web import presenters
+from factions.models import CoreRule, Faction, Ruleset
+from factions.selectors import engine_book_get
+
+MAX_PICKS = 1000
+
+
+def _owner(request: HttpRequest) -> dict[str, Any]:
+    user = request.user if request.user.is_authenticated else None
+    return {"owner": user, "visitor": "" if user else visitor_id(request, create=True)}
+
+
+def _own_list(request: HttpRequest, pk: int) -> ArmyList:
+    try:
+        return selectors.army_list_get(pk=pk, user=request.user, visitor=visitor_id(request))
+    except ArmyList.DoesNotExist:
+        raise Http404("No such list among yours.") from None
+
+
+# -- start -----------------------------------------------------------------------------
+@require_GET
+def start(request: HttpRequest) -> HttpResponse:
+    rulesets = Ruleset.objects.all()
+    return render(request, "builder/start.html", {"rulesets": rulesets})
+
+
+@require_http_methods(["GET", "POST"])
+def new_list(request: HttpRequest, system: str) -> HttpResponse:
+    ruleset = Ruleset.objects.filter(slug=system).first()
+    if ruleset is None:
+        raise Http404("No such ruleset.")
+    factions = list(Faction.objects.filter(ruleset=ruleset).order_by("name"))
+    errors: dict[str, str] = {}
+    values = {
+        "faction": factions[0].slug if len(factions) == 1 else "",
+        "points": ruleset.default_points or "",
+        "name": "",
+    }
+    if request.method == "POST":
+        values = {key: request.POST.get(key, "").strip() for key in ("faction", "points", "name")}
+        body = {
+            "name": values["name"],
+            "system": system,
+            "faction": values["faction"],
+            "points_limit": _int_or_none(values["points"]) if ruleset.uses_points else None,
+            "entries": [],
+        }
+        if ruleset.uses_points and body["points_limit"] is None:
+            errors["points"] = "Enter the game size in points, a whole number."
+        elif not values["faction"]:
+            errors["faction"] = "Pick an army."
+        else:
+            try:
+                data, _handle = parse_list_body(body)
+            except ValidationError as exc:
+                errors = {key: _first_error(value) for key, value in exc.detail.items()}
+                if "points_limit" in errors:
+                    errors["points"] = errors.pop("points_limit")
+            else:
+                army_list = services.army_list_create(data=data, **_owner(request))
+                return redirect("builder", pk=army_list.pk)
+    return render(
+        request,
+        "builder/new.html",
+        {"ruleset": ruleset, "factions": factions, "errors": errors, "values": values},
+        status=400 if errors else 200,
+    )
+
+
+def _first_error(value: Any) -> str:
+    if isinstance(value, list) and value:
+        return str(value[0])
+    if isinstance(value, dict):
+        return "; ".join(_first_error(v) for v in value.values())
+    return str(value)
+
+
+def _int_or_none(text: str) -> int | None:
+    try:
+        return int(text)
+    except (TypeError, ValueError):
+        return None
+
+
+# -- my lists --------------------------------------------------------------------------
+@require_GET
+def my_lists(request: HttpRequest) -> HttpResponse:
+    lists = selectors.army_lists_of(user=request.user, visitor=visitor_id(request))
+    names = {r.slug: r.title for r in Ruleset.objects.all()}
+    rows = []
+    for army_list in lists:
+        validation, _version = selectors.army_list_state(army_list)
+        rows.append({"list": army_list, "validation": validation, "ruleset": names.get(army_list.system, "")})
+    return render(request, "builder/my_lists.html", {"rows": rows})
+
+
+@require_POST
+def import_list(request: HttpRequest) -> HttpResponse:
+    upload = request.FILES.get("file")
+    if upload is None:
+        messages.error(request, "Choose an armylist/1 JSON file to import.")
+        return redirect("my-lists")
+    try:
+        body = json.loads(upload.read())
+        data, _handle = parse_list_body(to_armylist(body))
+    except (ValueError, UnicodeDecodeError) as exc:
+        messages.error(request, f"{upload.name} is not a JSON file: {exc}")
+        return redirect("my-lists")
+    except ValidationError as exc:
+        messages.error(request, f"{upload.name} is not a list we can read: {_first_error(exc.detail)}")
+        return redirect("my-lists")
+    army_list = services.army_list_create(data=data, **_owner(request))
+    messages.success(request, f"Imported {army_list.name or 'the list'}.")
+    return redirect("builder", pk=army_list.pk)
+
+
+@require_POST
+def clone_list(request: HttpRequest, pk: int) -> HttpResponse:
+    copy = services.army_list_clone(army_list=_own_list(request, pk), **_owner(request))
+    messages.success(request, f"Made {copy.name}.")
+    return redirect("builder", pk=copy.pk)
+
+
+@require_http_methods(["GET", "POST"])
+def delete_list(request: HttpRequest, pk: int) -> HttpResponse:
+    army_list = _own_list(request, pk)
+    if request.method == "POST":
+        services.army_list_delete(army_list=army_list)
+        messages.success(request, f"Deleted {army_list.name or 'the list'}.")
+        return redirect("my-lists")
+    return render(request, "builder/delete.html", {"army_list": army_list})
+
+
+@require_POST
+def copy_shared(request: HttpRequest, key: str) -> HttpResponse:
+    try:
+        shared = selectors.army_list_by_share_key(key=key)
+    except ArmyList.DoesNotExist:
+        raise Http404("No list has this share link.") from None
+    copy = services.army_list_clone(army_list=shared, **_owner(request))
+    messages.success(request, "Copied to your lists.")
+    return redirect("builder", pk=copy.pk)
+
+
+# -- the builder -----------------------------------------------------------------------
+def builder_context(request: HttpRequest, army_list: ArmyList, selected: str | None) -> dict[str, Any]:
+    validation, current_version = selectors.army_list_state(army_list)
+    ruleset = Ruleset.objects.get(slug=army_list.system)
+    core = {name: summary for name, summary in CoreRule.objects.filter(ruleset=ruleset).values_list("name", "summary")}
+    book = engine_ruleset = None
+    if current_version is not None:
+        book, engine_ruleset = engine_book_get(system=army_list.system, slug=army_list.faction)
+    entries = presenters.entry_views(validation, book, engine_ruleset, core) if book else []
+    chosen = next((e for e in entries if e.id == selected), None)
+    return {
+        "army_list": army_list,
+        "ruleset": ruleset,
+        "faction_name": book.name if book else army_list.faction,
+        "book_changed": current_version != army_list.book_version,
+        "validation": validation,
+        "entries": entries,
+        "selected": chosen,
+        "sections": presenters.section_views(chosen.result) if chosen else [],
+        "unit_groups": presenters.unit_groups(book) if book else [],
+        "models": sum(e.models for e in validation.entries),
+        "list_issues": [i for i in validation.issues if i.entry is None],
+        "share_url": request.build_absolute_uri(f"/s/{army_list.share_key}/"),
+        "pdf_kinds": pdf.PDF_KINDS,
+    }
+
+
+@require_GET
+def builder(request: HttpRequest, pk: int) -> HttpResponse:
+    army_list = _own_list(request, pk)
+    context = builder_context(request, army_list, request.GET.get("entry"))
+    return render(request, "builder/builder.html", context)
+
+
+ACTIONS = {}
+
+
+def action(name: str):
+    def register(fn):
+        ACTIONS[name] = fn
+        return fn
+
+    return register
+
+
+@require_POST
+def builder_action(request: HttpRequest, pk: int) -> HttpResponse:
+    """One change to the list, sent as a form post. Answers with a redirect to the
+    builder, or with the re-rendered workspace when the page asked for it (X-Live)."""
+    army_list = _own_list(request, pk)
+    post = request.POST
+    selected = post.get("entry") or None
+    handler = ACTIONS.get(post.get("action", ""))
+    if handler is None:
+        return HttpResponseBadRequest("Unknown action.")
+    based_on = _int_or_none(post.get("version", ""))
+    status = 200
+    try:
+        data, selected = handler(army_list.as_armylist(), post, selected)
+        if based_on is None:
+            raise editing.EditError("The form did not say which version of the list it was made from.")
+        checked, _handle = parse_list_body(data)
+        army_list = services.army_list_update(army_list=army_list, data=checked, based_on=based_on)
+    except services.VersionConflict as conflict:
+        army_list.refresh_from_db()
+        messages.warning(
+            request,
+            f"This list was changed elsewhere (it is now at version {conflict.current}); "
+            "your last change was not applied. Here is the list as it is now.",
+        )
+        status = 409
+    except (editing.EditError, ValidationError) as exc:
+        detail = exc.detail if isinstance(exc, ValidationError) else str(exc)
+        messages.error(request, f"That change could not be made: {_first_error(detail)}")
+        status = 400
+    if request.headers.get("X-Live") == "1":
+        context = builder_context(request, army_list, selected)
+        return render(request, "builder/_workspace.html", context, status=status)
+    url = reverse("builder", args=[army_list.pk])
+    return redirect(f"{url}?entry={selected}#entry-{selected}" if selected else url)
+
+
+@action("add")
+def _add(data, post, selected):
+    data["entries"], new_id = editing.add_entry(data["entries"], post.get("unit", ""))
+    return data, new_id
+
+
+@action("remove")
+def _remove(data, post, selected):
+    data["entries"] = editing.remove_entry(data["entries"], post.get("entry", ""))
+    return data, None
+
+
+@action("duplicate")
+def _duplicate(data, post, selected):
+    data["entries"], new_id = editing.duplicate_entry(data["entries"], post.get("entry", ""))
+    return data, new_id
+
+
+@action("rename")
+def _rename(data, post, selected):
+    data["entries"] = editing.rename_entry(data["entries"], post.get("entry", ""), post.get("name", ""))
+    return data, selected
+
+
+@action("move")
+def _move(data, post, selected):
+    step = -1 if post.get("step") == "up" else 1
+    data["entries"] = editing.move_entry(data["entries"], post.get("entry", ""), step)
+    return data, selected
+
+
+@action("combine")
+def _combine(data, post, selected):
+    data["entries"] = editing.set_combined(data["entries"], post.get("entry", ""), post.get("combined") == "1")
+    return data, selected
+
+
+@action("join")
+def _join(data, post, selected):
+    target = post.get("target") or None
+    data["entries"] = editing.set_joined(data["entries"], post.get("entry", ""), target)
+    return data, selected
+
+
+@action("options")
+def _options(data, post, selected):
+    """The whole upgrade form of one entry; a +/- button adds its step to one option."""
+    options: dict[str, int] = {}
+    for key, value in post.items():
+        if key.startswith("o:"):
+            options[key[2:]] = _picks(value)
+        elif key.startswith("s:") and value:
+            options[value] = 1
+    for key in post.getlist("c"):  # checkboxes
+        options[key] = max(options.get(key, 0), 1)
+    bump = post.get("bump", "")
+    if bump:
+        option_id, _, step = bump.rpartition(":")
+        options[option_id] = max(0, options.get(option_id, 0) + (1 if step == "+1" else -1))
+    data["entries"] = editing.set_options(data["entries"], post.get("entry", ""), options)
+    return data, selected
+
+
+def _picks(value: str) -> int:
+    number = _int_or_none(value)
+    if number is None or number < 0:
+        raise editing.EditError(f'"{value}" is not a number of picks.')
+    return min(number, MAX_PICKS)
+
+
+@action("settings")
+def _settings(data, post, selected):
+    data["name"] = post.get("name", data["name"]).strip()[:200]
+    data["notes"] = post.get("notes", data["notes"])[:5000]
+    if data["points_limit"] is not None:
+        points = _int_or_none(post.get("points_limit", ""))
+        if points is None or points < 1:
+            raise editing.EditError("The points limit must be a whole number above 0.")
+        data["points_limit"] = points
+    if data["system"] == "aof":
+        data["force_org"] = post.get("force_org") == "1"
+    return data, selected
+
+
+# -- rules -----------------------------------------------------------------------------
+@require_GET
+def rules_page(request: HttpRequest, system: str) -> HttpResponse:
+    ruleset = Ruleset.objects.prefetch_related("limits", "core_rules").filter(slug=system).first()
+    if ruleset is None:
+        raise Http404("No such ruleset.")
+    rules = [(presenters.rule_anchor(rule.name), rule) for rule in ruleset.core_rules.all()]
+    return render(request, "builder/rules.html", {"ruleset": ruleset, "rules": rules, "limits": ruleset.limits.all()})

@@ -1,0 +1,63 @@
+"""Browser tests: Playwright for Python driving Debian's Chromium against the live
+test server. Without Chromium they skip, saying how to install it; with
+ARMYBUILDER_REQUIRE_BROWSER=1 (set by .ci/run) a missing browser is a failure."""
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+# Playwright's sync API keeps an event loop in this thread; Django's database calls from
+# the test thread are still synchronous and safe, so tell Django not to refuse them.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = os.environ.get("ARMYBUILDER_CHROMIUM", "/usr/bin/chromium")
+OUTPUT = Path(__file__).resolve().parents[1] / "output"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+
+@pytest.fixture(scope="session")
+def chromium_browser():
+    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        message = f"Chromium not found at {CHROMIUM}: install it with `apt-get install -y chromium`"
+        if os.environ.get("ARMYBUILDER_REQUIRE_BROWSER") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def books(transactional_db):
+    from django.apps import apps
+
+    from factions.catalogue import sync_rulesets
+    from factions.selectors import engine_cache_clear
+    from factions.services import bundled_books_load
+
+    sync_rulesets(apps)  # a transactional test empties the tables the migrations filled
+    engine_cache_clear()
+    bundled_books_load()
+
+
+@pytest.fixture(params=[True, False], ids=["js", "no-js"])
+def javascript(request):
+    return request.param
+
+
+@pytest.fixture
+def page(chromium_browser, live_server, books, javascript, request):
+    context = chromium_browser.new_context(java_script_enabled=javascript, viewport={"width": 1400, "height": 1000})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    page.base_url = live_server.url
+    yield page
+    OUTPUT.mkdir(exist_ok=True)
+    name = request.node.name.replace("/", "_").replace("[", "-").replace("]", "")
+    page.screenshot(path=str(OUTPUT / f"{name}.png"), full_page=True)
+    context.close()

@@ -1,0 +1,192 @@
+"""The builder's pages and actions through Django's test client (no browser)."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from armybuilder.lists.models import ArmyList
+from factions.selectors import engine_cache_clear
+from factions.services import armybook_import
+
+
+@pytest.fixture
+def wardens(db, make_aof_book):
+    engine_cache_clear()
+    armybook_import(data=make_aof_book())
+
+
+@pytest.fixture
+def army_list(wardens, client) -> ArmyList:
+    response = client.post("/new/aof/", {"faction": "test-wardens", "points": "1500", "name": "Patrol"})
+    assert response.status_code == 302
+    return ArmyList.objects.get()
+
+
+def act(client, army_list, **fields):
+    army_list.refresh_from_db()
+    return client.post(f"/lists/{army_list.pk}/act/", {"version": army_list.version, **fields})
+
+
+def entries(army_list):
+    army_list.refresh_from_db()
+    return army_list.entries
+
+
+def test_start_pages_render(wardens, client):
+    assert b"Age of Fantasy 3.2.0" in client.get("/").content
+    page = client.get("/new/aof/")
+    assert page.status_code == 200 and b"Test Wardens" in page.content
+    assert client.get("/new/nope/").status_code == 404
+
+
+def test_a_new_list_needs_an_army_and_a_size(wardens, client):
+    response = client.post("/new/aof/", {"faction": "test-wardens", "points": "lots"})
+    assert response.status_code == 400 and b"whole number" in response.content
+    response = client.post("/new/aof/", {"faction": "nobody", "points": "750"})
+    assert response.status_code == 400 and b"No faction" in response.content
+    assert not ArmyList.objects.exists()
+
+
+def test_the_new_list_opens_in_the_builder(army_list, client):
+    response = client.get(f"/lists/{army_list.pk}/")
+    assert response.status_code == 200
+    assert b"0/1500 pts" in response.content and b"Warden Captain" in response.content
+
+
+def test_every_action_works_as_a_plain_form_post(army_list, client):
+    response = act(client, army_list, action="add", unit="wardens")
+    assert response.status_code == 302 and response["Location"].endswith("?entry=e1#entry-e1")
+    act(client, army_list, action="add", unit="warden-captain")
+    act(client, army_list, action="duplicate", entry="e1")
+    assert [e["id"] for e in entries(army_list)] == ["e1", "e3", "e2"]
+    act(client, army_list, action="move", entry="e2", step="up")
+    assert [e["id"] for e in entries(army_list)] == ["e1", "e2", "e3"]
+    act(client, army_list, action="rename", entry="e1", name="Gate Watch")
+    act(client, army_list, action="options", entry="e1", bump="TROOPS-1a:+1", **{"s:TROOPS-2": "TROOPS-2a"})
+    act(client, army_list, action="combine", entry="e1", combined="1")
+    act(client, army_list, action="join", entry="e2", target="e1")
+    act(client, army_list, action="remove", entry="e3")
+    assert entries(army_list) == [
+        {
+            "id": "e1",
+            "unit": "wardens",
+            "options": {"TROOPS-1a": 1, "TROOPS-2a": 1},
+            "combined": True,
+            "joined_to": None,
+            "name": "Gate Watch",
+        },
+        {"id": "e2", "unit": "warden-captain", "options": {}, "combined": False, "joined_to": "e1", "name": None},
+    ]
+    page = client.get(f"/lists/{army_list.pk}/").content.decode()
+    assert "Gate Watch" in page
+    assert "joined to Gate Watch" in page
+    assert "325/1500 pts" in page  # 2 x 110 + sergeant 5 + halberds 2 x 15, and the captain's 70
+
+
+def test_settings_change_the_list(army_list, client):
+    act(client, army_list, action="settings", name="Renamed", points_limit="750", notes="n", force_org="")
+    army_list.refresh_from_db()
+    assert (army_list.name, army_list.points_limit, army_list.force_org, army_list.notes) == (
+        "Renamed",
+        750,
+        False,
+        "n",
+    )
+
+
+def test_a_live_action_answers_with_the_workspace(army_list, client):
+    response = client.post(
+        f"/lists/{army_list.pk}/act/", {"version": 1, "action": "add", "unit": "wardens"}, HTTP_X_LIVE="1"
+    )
+    assert response.status_code == 200
+    assert b'id="points"' in response.content and b"110/1500 pts" in response.content
+    assert b"<html" not in response.content
+
+
+def test_a_stale_form_is_refused_and_says_so(army_list, client):
+    act(client, army_list, action="add", unit="wardens")
+    response = client.post(
+        f"/lists/{army_list.pk}/act/", {"version": 1, "action": "add", "unit": "wardens"}, HTTP_X_LIVE="1"
+    )
+    assert response.status_code == 409
+    assert b"changed elsewhere" in response.content
+    assert len(entries(army_list)) == 1
+
+
+def test_a_bad_action_changes_nothing(army_list, client):
+    assert act(client, army_list, action="remove", entry="nope").status_code == 302
+    assert act(client, army_list, action="explode").status_code == 400
+    response = act(client, army_list, action="options", entry="e9", **{"o:x": "-3"})
+    assert response.status_code == 302
+    assert entries(army_list) == [] and ArmyList.objects.get().version == 1
+
+
+def test_someone_elses_builder_is_404(army_list, client, django_user_model):
+    from django.test import Client
+
+    stranger = Client()
+    assert stranger.get(f"/lists/{army_list.pk}/").status_code == 404
+    assert (
+        stranger.post(f"/lists/{army_list.pk}/act/", {"version": 1, "action": "add", "unit": "wardens"}).status_code
+        == 404
+    )
+    assert entries(army_list) == []
+
+
+def test_options_that_would_break_a_section_limit_are_disabled_with_the_reason(army_list, client):
+    act(client, army_list, action="add", unit="warden-captain")
+    page = client.get(f"/lists/{army_list.pk}/?entry=e1").content.decode()
+    assert 'name="s:HERO-1"' in page  # pick-one sections are radios
+    act(client, army_list, action="add", unit="wardens")
+    act(client, army_list, action="options", entry="e2", **{"o:TROOPS-1a": "5", "o:TROOPS-1b": "5"})
+    page = client.get(f"/lists/{army_list.pk}/?entry=e2").content.decode()
+    assert "has no more models to upgrade" in page  # 10 of 10 models upgraded: "+" is disabled
+
+
+def test_my_lists_clone_delete_and_import(army_list, client):
+    page = client.get("/lists/").content.decode()
+    assert "Patrol" in page and "legal" in page
+    response = client.post(f"/lists/{army_list.pk}/clone/")
+    assert response.status_code == 302 and ArmyList.objects.count() == 2
+    assert b"cannot be undone" in client.get(f"/lists/{army_list.pk}/delete/").content
+    assert client.post(f"/lists/{army_list.pk}/delete/").status_code == 302
+    assert ArmyList.objects.count() == 1
+
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    good = SimpleUploadedFile(
+        "l.json", b'{"system": "aof", "faction": "test-wardens", "points_limit": 500, "entries": []}'
+    )
+    assert client.post("/lists/import/", {"file": good}).status_code == 302
+    bad = SimpleUploadedFile("l.json", b'{"system": "aof"}')
+    response = client.post("/lists/import/", {"file": bad}, follow=True)
+    assert b"not a list we can read" in response.content and ArmyList.objects.count() == 2
+
+
+def test_copy_a_shared_list_to_my_lists(army_list, client):
+    from django.test import Client
+
+    friend = Client()
+    response = friend.post(f"/s/{army_list.share_key}/copy/")
+    assert response.status_code == 302
+    copy = ArmyList.objects.exclude(pk=army_list.pk).get()
+    assert friend.get(f"/lists/{copy.pk}/").status_code == 200
+
+
+def test_rules_page_lists_core_rules_and_limits(wardens, client):
+    page = client.get("/rules/aof/").content.decode()
+    assert 'id="rule-tough"' in page and "At most 1 hero per 500 pts" in page
+    assert client.get("/rules/nope/").status_code == 404
+
+
+@pytest.mark.parametrize("count", [1, 50])
+def test_the_builder_page_runs_the_same_queries_for_1_and_50_entries(army_list, client, count, request):
+    for _ in range(count):
+        act(client, army_list, action="add", unit="wardens")
+    client.get(f"/lists/{army_list.pk}/?entry=e1")  # warm the book cache
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(f"/lists/{army_list.pk}/?entry=e1").status_code == 200
+    request.config.cache.set(f"builder-queries-{count}", len(queries))
+    other = request.config.cache.get(f"builder-queries-{51 - count}", None)
+    if other is not None:
+        assert other == len(queries)
