@@ -25,14 +25,29 @@ try:
     # Keep connections open between requests (opening one costs more than validating
     # a 50-entry list); health checks drop a connection the database has closed.
     CONN_MAX_AGE = env.int("DJANGO_CONN_MAX_AGE", default=60, validate=lambda n: n >= 0)
+    CONN_HEALTH_CHECKS = env.bool("DJANGO_CONN_HEALTH_CHECKS", default=True)
     DATABASES = {
         "default": env.dj_db_url(
             "DATABASE_URL",
             default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
             ssl_require=False,
             conn_max_age=CONN_MAX_AGE,
-            conn_health_checks=True,
+            conn_health_checks=CONN_HEALTH_CHECKS,
         )
+    }
+except EnvError as exc:
+    raise ImproperlyConfigured(str(exc)) from exc
+
+try:
+    CACHE_URL = env.str("CACHE_URL", default="locmem://")
+    SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=not DEBUG)
+    TRUST_PROXY_SSL_HEADER = env.bool("DJANGO_SECURE_PROXY_SSL_HEADER", default=not DEBUG)
+    SECURE_HSTS_SECONDS = env.int("DJANGO_HSTS_SECONDS", default=0 if DEBUG else 31_536_000)
+    THROTTLE_RATES = {
+        "anon": env.str("DJANGO_THROTTLE_ANON", default="600/min"),
+        "user": env.str("DJANGO_THROTTLE_USER", default="1200/min"),
+        "auth": env.str("DJANGO_THROTTLE_AUTH", default="20/min"),
+        "signup": env.str("DJANGO_THROTTLE_SIGNUP", default="10/hour"),
     }
 except EnvError as exc:
     raise ImproperlyConfigured(str(exc)) from exc
@@ -46,6 +61,39 @@ if not all(host.strip() for host in ALLOWED_HOSTS):
     raise ImproperlyConfigured("DJANGO_ALLOWED_HOSTS has an empty host name.")
 
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
+
+
+def _cache(url: str) -> dict:
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+    if url.startswith("locmem://"):
+        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": url[9:] or "armybuilder"}
+    if url.startswith("dummy://"):
+        return {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}
+    raise ImproperlyConfigured(f'CACHE_URL "{url}" is not redis://…, locmem:// or dummy://')
+
+
+CACHES = {"default": _cache(CACHE_URL)}
+
+# Production (DEBUG off): everything `manage.py check --deploy` asks for.
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = not DEBUG
+SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_PRELOAD = SECURE_HSTS_SECONDS > 0
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+if TRUST_PROXY_SSL_HEADER:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Let the health check answer plain http on the private network of the load balancer.
+SECURE_REDIRECT_EXEMPT = [r"^api/health/$"]
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"stdout": {"class": "logging.StreamHandler", "stream": "ext://sys.stdout", "formatter": "plain"}},
+    "root": {"handlers": ["stdout"], "level": "INFO"},
+    "loggers": {"django.db.backends": {"level": "WARNING"}},
+}
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -64,6 +112,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "armybuilder.middleware.RequestLimitsMiddleware",
+    "armybuilder.middleware.DatabaseUnavailableMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -108,13 +159,27 @@ LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = BASE_DIR / "staticfiles"  # filled by `manage.py collectstatic`
+STATIC_ROOT.mkdir(exist_ok=True)  # WhiteNoise warns about a missing one on every start
+WHITENOISE_USE_FINDERS = DEBUG  # while developing, serve straight from static/
 STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Hashed, compressed files in production (run collectstatic); plain files locally.
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Army books larger than this are refused before parsing.
-DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+# Request bodies larger than this are refused with 413 before they are read (an army
+# book is a few hundred KB at most; a 500-entry list about 60 KB).
+MAX_REQUEST_BODY = 2 * 1024 * 1024
+DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BODY
+FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BODY
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -123,6 +188,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "DEFAULT_THROTTLE_CLASSES": ["armybuilder.api.throttles.AnonThrottle", "armybuilder.api.throttles.UserThrottle"],
     "DEFAULT_RENDERER_CLASSES": [
         "armybuilder.api.fastjson.ORJSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",

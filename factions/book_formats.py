@@ -1,11 +1,29 @@
-"""Army-book formats the importer reads. Today: armybook/1 only (taken as it is)."""
+"""Army-book formats the importer reads: armybook/1 (taken as it is) and Army Forge's
+army-book JSON (converted, see factions/armyforge.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from factions import armyforge
+from factions.armybook import ArmyBookError, Problem
+from factions.selectors import faction_by_armyforge_id, ruleset_infos
+
 
 def to_armybook(data: Any, *, system: str | None = None) -> Any:
     """The document as armybook/1. `system` forces the ruleset where a format leaves it
-    open. Anything not recognised is passed on for the armybook/1 checks to report."""
+    open (an Army Forge book enabled for several rulesets); for a book that names its
+    ruleset it must agree. Anything not recognised is passed on for the armybook/1
+    checks to report."""
+    if armyforge.is_armyforge_book(data):
+
+        def existing_slug(ruleset: str, uid: str) -> str | None:
+            faction = faction_by_armyforge_id(system=ruleset, armyforge_id=uid)
+            return faction.slug if faction else None
+
+        return armyforge.armybook_from_armyforge(
+            data, rulesets=ruleset_infos(), system=system, existing_slug=existing_slug
+        )
+    if system is not None and isinstance(data, dict) and "system" in data and data["system"] != system:
+        raise ArmyBookError([Problem("system", f'the book is for "{data["system"]}", not "{system}"')])
     return data

@@ -123,10 +123,24 @@ class Faction(models.Model):
     revision = models.PositiveIntegerField(
         default=0, editable=False, help_text="Bumped on every change, so cached copies of the book expire"
     )
+    armyforge_id = models.CharField(
+        "Army Forge book id",
+        max_length=40,
+        blank=True,
+        default="",
+        help_text="The Army Forge army book this faction was imported from, so that Army Forge lists can find it",
+    )
 
     class Meta:
         ordering = ["name"]
-        constraints = [models.UniqueConstraint(fields=["ruleset", "slug"], name="faction_unique_slug")]
+        constraints = [
+            models.UniqueConstraint(fields=["ruleset", "slug"], name="faction_unique_slug"),
+            models.UniqueConstraint(
+                fields=["ruleset", "armyforge_id"],
+                condition=~models.Q(armyforge_id=""),
+                name="faction_unique_armyforge_id",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.ruleset.slug})"

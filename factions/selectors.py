@@ -58,6 +58,13 @@ def faction_list(*, system: str | None = None) -> QuerySet[Faction]:
     return factions.order_by("ruleset__order", "name")
 
 
+def faction_by_armyforge_id(*, system: str, armyforge_id: str) -> Faction | None:
+    """The faction of `system` imported from the Army Forge army book `armyforge_id`."""
+    if not armyforge_id:
+        return None
+    return Faction.objects.filter(ruleset__slug=system, armyforge_id=armyforge_id).first()
+
+
 def faction_get_with_book(*, system: str, slug: str) -> Faction:
     """The faction with everything its book holds, prefetched (12 queries)."""
     return (
@@ -109,6 +116,8 @@ def faction_book(*, faction: Faction) -> dict[str, Any]:
     }
     if faction.description is not None:
         book["description"] = faction.description
+    if faction.armyforge_id:
+        book["armyforge_id"] = faction.armyforge_id
     book["rules"] = [{"name": r.name, "rated": r.rated, "text": r.text} for r in faction.rules.all()]
     book["spells"] = [{"name": s.name, "cost": s.cost, "text": s.text} for s in faction.spells.all()]
     book["units"] = [_unit(u, ruleset.stat_fields) for u in faction.units.all()]

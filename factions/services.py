@@ -117,9 +117,22 @@ def _write_book(book: dict[str, Any]) -> ImportResult:
         faction.rules.all().delete()
         faction.spells.all().delete()
         CompositionCard.objects.filter(faction=faction).delete()
+    armyforge_id = book.get("armyforge_id", "")
+    if armyforge_id:
+        holder = Faction.objects.filter(ruleset=ruleset, armyforge_id=armyforge_id).exclude(pk=faction.pk).first()
+        if holder is not None:
+            raise ArmyBookError(
+                [
+                    Problem(
+                        "armyforge_id",
+                        f'Army Forge book "{armyforge_id}" is already imported as {ruleset.slug}/{holder.slug}',
+                    )
+                ]
+            )
     faction.name = book["name"]
     faction.version = book["version"]
     faction.description = book.get("description")
+    faction.armyforge_id = armyforge_id
     faction.revision = (faction.revision or 0) + 1
     faction.save()
 

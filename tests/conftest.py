@@ -248,6 +248,16 @@ def fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def no_throttling(settings):
+    """Throttles are tested on their own (test_limits.py); elsewhere they would only
+    turn a fuzz test's 600 requests into 429s."""
+    from django.core.cache import cache
+
+    settings.THROTTLE_RATES = {"anon": None, "user": None, "auth": None, "signup": None}
+    cache.clear()
+
+
 @pytest.fixture(scope="session")
 def rulebook_ngrams():
     """Every run of COPY_RUN words in the rulebooks, to check our texts copy none."""

@@ -463,3 +463,16 @@ def test_reading_a_list_takes_the_same_queries_for_1_and_100_entries(wardens, ow
             assert client.get(url).status_code == 200
         counts.append(len(queries))
     assert counts[0] == counts[1], counts
+
+
+def test_the_share_page_renders_the_list_once_per_version(owned_list, owner, client, django_assert_max_num_queries):
+    from django.core.cache import cache
+
+    cache.clear()
+    key = owned_list["share_url"].rstrip("/").rsplit("/", 1)[-1]
+    assert b"Warden Captain" in client.get(f"/s/{key}/").content
+    with django_assert_max_num_queries(2):  # the list and the book's handle; the rest is cached
+        assert b"Warden Captain" in client.get(f"/s/{key}/").content
+    body = {**list_body(name="Renamed for the share page"), "version": 1}
+    assert client_for(owner).put(f"/api/lists/{owned_list['id']}/", body, format="json").status_code == 200
+    assert b"Renamed for the share page" in client.get(f"/s/{key}/").content

@@ -129,6 +129,11 @@ def export_response(army_list: ArmyList, kind: str, params: dict[str, str] | Non
     return response
 
 
+def _export_params(request: Request) -> dict[str, str]:
+    """The query string, plus the site's own address for the share link's QR code."""
+    return {"base_url": request.build_absolute_uri("/"), **request.query_params.dict()}
+
+
 KIND = OpenApiParameter("kind", str, OpenApiParameter.PATH, enum=list(export_kinds()))
 
 
@@ -236,7 +241,7 @@ class ListExportView(APIView):
         responses={(200, "application/json"): OpenApiTypes.OBJECT, (200, "text/plain"): OpenApiTypes.STR},
     )
     def get(self, request: Request, pk: int, kind: str) -> HttpResponse:
-        return export_response(_own_list(request, pk), kind, request.query_params.dict())
+        return export_response(_own_list(request, pk), kind, _export_params(request))
 
 
 class SharedListView(APIView):
@@ -262,4 +267,4 @@ class SharedExportView(APIView):
         responses={(200, "application/json"): OpenApiTypes.OBJECT, (200, "text/plain"): OpenApiTypes.STR},
     )
     def get(self, request: Request, key: str, kind: str) -> HttpResponse:
-        return export_response(_shared_list(key), kind, request.query_params.dict())
+        return export_response(_shared_list(key), kind, _export_params(request))

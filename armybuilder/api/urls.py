@@ -1,6 +1,5 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
 
 from armybuilder.api import list_views as lists
 from armybuilder.api import views
@@ -16,7 +15,7 @@ urlpatterns = [
     path("factions/<slug:system>/<slug:slug>/", factions.as_view({"get": "book"}), name="faction-book"),
     path("validate/", views.ValidateView.as_view(), name="validate"),
     path("health/", views.HealthView.as_view(), name="health"),
-    path("auth/token/", obtain_auth_token, name="auth-token"),
+    path("auth/token/", views.TokenView.as_view(), name="auth-token"),
     path("lists/", lists.ListsView.as_view(), name="list-list"),
     path("lists/import/", lists.ListImportView.as_view(), name="list-import"),
     path("lists/<int:pk>/", lists.ListDetailView.as_view(), name="list-detail"),

@@ -4,6 +4,7 @@ from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status, viewsets
+from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import ValidationError
 from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
@@ -13,6 +14,7 @@ from rest_framework.views import APIView
 from armybuilder.api import serializers as s
 from armybuilder.api.fastjson import ORJSONParser
 from armybuilder.api.lists import ArmyListSerializer, parse_list_body
+from armybuilder.api.throttles import AuthThrottle
 from armybuilder.lists.selectors import army_list_validate
 from factions.armybook import ArmyBookError, Problem, parse_json
 from factions.models import Faction, Ruleset
@@ -71,19 +73,26 @@ class FactionViewSet(viewsets.ViewSet):
 
 
 class FactionImportView(APIView):
-    """Import an armybook/1 document (JSON body, or a multipart `file`). Replaces the
-    faction with the same ruleset and slug. Staff only."""
+    """Import an armybook/1 document or an Army Forge army book (JSON body, or a
+    multipart `file`). Replaces the faction with the same ruleset and slug. Staff only."""
 
     permission_classes = [permissions.IsAdminUser]
     parser_classes = [ORJSONParser, MultiPartParser]
 
     @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "system",
+                str,
+                description="Ruleset to import for; needed for an Army Forge book enabled for several rulesets",
+            )
+        ],
         request={"application/json": OpenApiTypes.OBJECT, "multipart/form-data": OpenApiTypes.OBJECT},
         responses={201: s.ImportResultSerializer, 400: s.ImportErrorSerializer},
     )
     def post(self, request: Request) -> Response:
         try:
-            result = armybook_import(data=_uploaded_book(request))
+            result = armybook_import(data=_uploaded_book(request), system=request.query_params.get("system") or None)
         except ArmyBookError as exc:
             return Response(
                 {
@@ -132,6 +141,13 @@ class ValidateView(APIView):
         # of building a nested serializer on every keystroke of the builder.
         data, handle = parse_list_body(request.data)
         return Response(army_list_validate(data=data, handle=handle).as_dict())
+
+
+class TokenView(ObtainAuthToken):
+    """Username and password in, token out; throttled per client against password guessing."""
+
+    throttle_classes = [AuthThrottle]
+    throttle_scope = "auth"
 
 
 class HealthView(APIView):

@@ -1,14 +1,146 @@
-"""PDF exports (unit cards, roster, rules reference). Being written: until then no PDF
-kind is offered and the export endpoints answer 404 for them."""
+"""PDF exports of a list — unit cards, roster sheet, rules reference — and the quick
+reference of a ruleset, served from the lists API (`export/cards.pdf`, ...) and from
+`/rules/<system>/reference.pdf`.
+
+Everything a PDF shows is loaded first (`pdf_data.printout_get`); the renderers in the
+`pdf_*` modules only draw. Files are cached (Django's cache) under a key holding the
+list's version, its share key and the revision of its army book and ruleset, so a
+second download of an unchanged list does not render again.
+
+Query parameters: `paper` (a4, letter), `layout` (cards: sheet, poker), `combine`
+(cards: 1 for one card per distinct unit, "3× ..."), `base_url` (the site's address for
+the share link in the roster's QR code, e.g. https://armybuilder.example; it must be
+one of ALLOWED_HOSTS; without it the first host of ALLOWED_HOSTS is used).
+"""
 
 from __future__ import annotations
 
-from django.http import HttpResponse
+import hashlib
+import re
+import unicodedata
+from dataclasses import astuple, dataclass
+from typing import Any
+from urllib.parse import urlsplit
 
+from django.conf import settings
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http.request import split_domain_port, validate_host
+
+from armybuilder.exports.pdf_cards import LAYOUTS, UnitCardsPdf
+from armybuilder.exports.pdf_data import Printout, printout_get
+from armybuilder.exports.pdf_reference import RulesReferencePdf
+from armybuilder.exports.pdf_roster import RosterPdf
+from armybuilder.exports.pdf_style import PAPERS
 from armybuilder.lists.models import ArmyList
+from factions.models import Ruleset
+from factions.selectors import book_handle_get
 
-PDF_KINDS: tuple[str, ...] = ()
+PDF_KINDS: tuple[str, ...] = ("cards.pdf", "roster.pdf", "reference.pdf")
+FILE_SUFFIXES = {"cards.pdf": "cards", "roster.pdf": "roster", "reference.pdf": "rules"}
+CACHE_SECONDS = 6 * 60 * 60
+RENDERING = 1  # bump when the drawing changes, so that cached files are not served
+TRUE, FALSE = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
+
+
+@dataclass(frozen=True, slots=True)
+class PrintOptions:
+    paper: str = "a4"
+    layout: str = "sheet"
+    combine: bool = False
+    base_url: str = ""
+
+
+def print_options(params: dict[str, Any]) -> PrintOptions:
+    """The printing options of a query string; ValueError names a bad one."""
+    paper = str(params.get("paper", "a4")).lower()
+    layout = str(params.get("layout", "sheet")).lower()
+    combine = str(params.get("combine", "")).lower()
+    if paper not in PAPERS:
+        raise ValueError(f'paper must be one of {", ".join(PAPERS)}, not "{paper}"')
+    if layout not in LAYOUTS:
+        raise ValueError(f'layout must be one of {", ".join(LAYOUTS)}, not "{layout}"')
+    if combine not in TRUE + FALSE:
+        raise ValueError(f'combine must be 1 or 0, not "{combine}"')
+    return PrintOptions(paper, layout, combine in TRUE, str(params.get("base_url", "")))
+
+
+def share_url(army_list: ArmyList, *, base_url: str = "") -> str:
+    """The absolute share link of a list. `base_url` (scheme and host) must name one of
+    ALLOWED_HOSTS, so that nobody prints a QR code leading elsewhere; without it the
+    first named host in ALLOWED_HOSTS is used (https unless DEBUG)."""
+    path = f"/s/{army_list.share_key}/"
+    if base_url:
+        parts = urlsplit(base_url)
+        domain, _port = split_domain_port(parts.netloc)
+        if parts.scheme not in ("http", "https") or not domain or not validate_host(domain, settings.ALLOWED_HOSTS):
+            raise ValueError("base_url must be http(s)://host of this site (a host in ALLOWED_HOSTS)")
+        return f"{parts.scheme}://{parts.netloc}{path}"
+    host = next((h for h in settings.ALLOWED_HOSTS if h != "*" and not h.startswith(".")), None)
+    if host is None:
+        return path
+    return f"{'http' if settings.DEBUG else 'https'}://{host}{path}"
+
+
+def render_list_pdf(printout: Printout, kind: str, options: PrintOptions) -> bytes:
+    """Draw one of the list's PDFs from its printout (no queries)."""
+    if kind == "cards.pdf":
+        return UnitCardsPdf(printout, layout=options.layout, paper=options.paper, combine=options.combine).render()
+    if kind == "roster.pdf":
+        return RosterPdf(printout, paper=options.paper).render()
+    if kind == "reference.pdf":
+        return RulesReferencePdf.for_list(printout, paper=options.paper).render()
+    raise LookupError(kind)
 
 
 def list_pdf_response(army_list: ArmyList, kind: str, params: dict[str, str]) -> HttpResponse:
-    raise LookupError(kind)
+    if kind not in PDF_KINDS:
+        raise LookupError(kind)
+    try:
+        options = print_options(params)
+        url = share_url(army_list, base_url=options.base_url)
+    except ValueError as exc:
+        return HttpResponseBadRequest(str(exc), content_type="text/plain; charset=utf-8")
+    handle = book_handle_get(system=army_list.system, slug=army_list.faction)
+    book = handle.cache_key if handle else None
+    key = _cache_key("list", kind, army_list.pk, army_list.version, army_list.share_key, book, astuple(options), url)
+    data = cache.get(key)
+    if data is None:
+        printout = printout_get(army_list=army_list, share_url=url, handle=handle)
+        data = render_list_pdf(printout, kind, options)
+        cache.set(key, data, CACHE_SECONDS)
+    return _pdf_response(data, f"{file_stem(army_list.name)}-{FILE_SUFFIXES[kind]}.pdf")
+
+
+def ruleset_reference_pdf(request: HttpRequest, system: str) -> HttpResponse:
+    """The one-page quick reference of a ruleset."""
+    ruleset = Ruleset.objects.filter(slug=system).first()
+    if ruleset is None:
+        raise Http404(f'No ruleset "{system}".')
+    try:
+        options = print_options(request.GET.dict())
+    except ValueError as exc:
+        return HttpResponseBadRequest(str(exc), content_type="text/plain; charset=utf-8")
+    key = _cache_key("quick", system, ruleset.revision, ruleset.title, options.paper)
+    data = cache.get(key)
+    if data is None:
+        data = RulesReferencePdf.for_ruleset(slug=system, title=ruleset.title, paper=options.paper).render()
+        cache.set(key, data, CACHE_SECONDS)
+    return _pdf_response(data, f"{system}-quick-reference.pdf")
+
+
+def file_stem(name: str) -> str:
+    """A file name from a list name: ASCII letters, digits, - and _."""
+    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    return re.sub(r"[^A-Za-z0-9_-]+", "-", ascii_name).strip("-")[:80] or "army-list"
+
+
+def _cache_key(*parts: Any) -> str:
+    digest = hashlib.sha256(repr((RENDERING, *parts)).encode()).hexdigest()
+    return f"armybuilder:pdf:{digest}"
+
+
+def _pdf_response(data: bytes, filename: str) -> HttpResponse:
+    response = HttpResponse(data, content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

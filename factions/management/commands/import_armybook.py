@@ -1,8 +1,10 @@
-"""Import army books (armybook/1 JSON files) into the catalogue.
+"""Import army books into the catalogue: armybook/1 JSON files, or Army Forge army-book
+JSON (converted on the way in, see factions/armyforge.py).
 
 Each file is checked against the schema and the catalogue before anything is written; a
 bad file changes nothing and the command names the path of every problem. Importing a
-book whose ruleset and slug already exist replaces that faction's book.
+book whose ruleset and slug already exist replaces that faction's book. An Army Forge
+book enabled for several rulesets needs `--system` to say which one to import it for.
 """
 
 from pathlib import Path
@@ -14,17 +16,25 @@ from factions.services import armybook_import_file
 
 
 class Command(BaseCommand):
-    help = "Import armybook/1 JSON files; each is checked first and imported whole or not at all."
+    help = (
+        "Import armybook/1 or Army Forge army-book JSON files; each is checked first and imported whole or not at all."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("files", nargs="+", type=Path, metavar="FILE")
         parser.add_argument("--dry-run", action="store_true", help="Check and report, write nothing.")
+        parser.add_argument(
+            "--system",
+            metavar="RULESET",
+            help="Ruleset to import for (aof, aof-regiments, aof-skirmish): needed for an Army Forge book "
+            "enabled for several; a book that names its ruleset must agree.",
+        )
 
-    def handle(self, *args, files: list[Path], dry_run: bool = False, **options):
+    def handle(self, *args, files: list[Path], dry_run: bool = False, system: str | None = None, **options):
         failed = 0
         for path in files:
             try:
-                result = armybook_import_file(path=path, dry_run=dry_run)
+                result = armybook_import_file(path=path, dry_run=dry_run, system=system)
             except ArmyBookError as exc:
                 failed += 1
                 self.stderr.write(f"{path}: not imported")

@@ -1,0 +1,31 @@
+"""DRF throttles whose rates are read from settings.THROTTLE_RATES on each request, so
+that they follow the environment (and tests can change them)."""
+
+from django.conf import settings
+from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
+
+
+class _RateFromSettings:
+    scope: str
+
+    def get_rate(self):
+        return settings.THROTTLE_RATES.get(self.scope)
+
+
+class AnonThrottle(_RateFromSettings, AnonRateThrottle):
+    """Anonymous API use, per client address."""
+
+
+class UserThrottle(_RateFromSettings, UserRateThrottle):
+    """Signed-in API use, per user."""
+
+
+class AuthThrottle(_RateFromSettings, ScopedRateThrottle):
+    """Password guessing: token requests, per client address (views set throttle_scope)."""
+
+    def get_cache_key(self, request, view):
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class SignupThrottle(_RateFromSettings, AnonRateThrottle):
+    scope = "signup"

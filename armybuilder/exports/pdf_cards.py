@@ -1,0 +1,605 @@
+"""Unit cards: one card per entry (or per distinct unit, "3× ...", when combined), on an
+A4/Letter sheet several to a page, or poker-size (63 × 88 mm) with crop marks.
+
+A card is worked out as plain data (`CardData`), then laid out as rows of known height
+(weapons table rows, wrapped text lines); rows that do not fit go on a further card
+titled "(continued)". Every piece of text is shrunk or wrapped to its box, so nothing is
+ever drawn outside its card.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, replace
+from typing import Any
+
+from reportlab.lib.units import mm
+
+from armybuilder.engine.book import Rule
+from armybuilder.engine.loadout import WeaponLine
+from armybuilder.engine.validate import EntryResult
+from armybuilder.exports.pdf_data import Printout, casts_spells
+from armybuilder.exports.pdf_style import (
+    ACCENT,
+    BOLD,
+    ERROR,
+    LINE,
+    PAPERS,
+    POKER_CARD,
+    POKER_SIZE,
+    SHADE,
+    SHEET_CARD,
+    CardStyles,
+    Style,
+    draw_line,
+    fit_size,
+    new_canvas,
+    width_of,
+    wrap,
+    wrap_spans,
+)
+
+LAYOUTS = ("sheet", "poker")
+DASH = "–"
+NAME_SHRINK = 0.85  # the smallest a weapon name gets, as a share of the cell text, before it wraps
+KEEP_TOGETHER = 4  # lines of a paragraph never split between two cards
+
+
+# -- what a card shows -----------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Column:
+    title: str
+    weight: float  # share of the table's width
+    number: bool = False  # numbers are centred and shrink to fit; text wraps
+
+
+STANDARD_COLUMNS = (
+    Column("Weapon", 0.37),
+    Column("Range", 0.1, True),
+    Column("Att", 0.11, True),
+    Column("AP", 0.07, True),
+    Column("Rules", 0.35),
+)
+OPF_COLUMNS = (Column("Weapon", 0.39), Column("Range", 0.11, True), Column("Att", 0.13, True), Column("Rules", 0.37))
+ARENA_COLUMNS = (
+    Column("Weapon", 0.27),
+    Column("Range", 0.1, True),
+    Column("Acc", 0.085, True),
+    Column("Str", 0.085, True),
+    Column("Dmg", 0.085, True),
+    Column("Critical · rules", 0.375),
+)
+ARENA_STATS = (("Move/Rush", ("move", "rush")), ("Evasion", ("evasion",)), ("Toughness", ("toughness",)))
+ARENA_STATS += (("Stamina", ("stamina",)), ("Health", ("health",)))
+
+
+@dataclass(frozen=True, slots=True)
+class CardData:
+    """One card's content. Cards that are equal are identical entries (?combine=1)."""
+
+    title: str
+    subtitle: str
+    cost: str
+    stats: tuple[tuple[str, str], ...]
+    columns: tuple[Column, ...]
+    weapons: tuple[tuple[str, ...], ...]
+    rules: str = ""
+    upgrades: str = ""
+    joined: tuple[str, str] | None = None  # ("Joined to", "Pike Levy")
+    spell_rule: str = ""
+    spells: tuple[tuple[str, int, str], ...] = ()
+    problems: int = 0
+    footer: str = ""
+    copies: int = 1
+
+
+def cards_for(printout: Printout, *, combine: bool = False) -> list[CardData]:
+    """The cards of a list, a joined hero right after the unit it leads."""
+    results = _hero_after_unit(printout.validation.entries)
+    labels = {r.entry.id: r.label for r in results}
+    leaders: dict[str, list[str]] = {}
+    for result in results:
+        if result.entry.joined_to in labels:
+            leaders.setdefault(result.entry.joined_to, []).append(result.label)
+    cards = [_card(result, printout, labels, leaders.get(result.entry.id, [])) for result in results]
+    if not combine:
+        return cards
+    counts: dict[CardData, int] = {}
+    for card in cards:
+        counts[card] = counts.get(card, 0) + 1
+    return [replace(card, copies=n) if n > 1 else card for card, n in counts.items()]
+
+
+def _hero_after_unit(results: list[EntryResult]) -> list[EntryResult]:
+    ids = {r.entry.id for r in results}
+    heroes: dict[str, list[EntryResult]] = {}
+    for result in results:
+        target = result.entry.joined_to
+        if target in ids and target != result.entry.id:
+            heroes.setdefault(target, []).append(result)
+    ordered: list[EntryResult] = []
+    seen: set[str] = set()
+
+    def add(result: EntryResult) -> None:
+        if result.entry.id in seen:
+            return
+        seen.add(result.entry.id)
+        ordered.append(result)
+        for hero in heroes.get(result.entry.id, ()):
+            add(hero)
+
+    for result in results:
+        if result.entry.joined_to not in ids or result.entry.joined_to == result.entry.id:
+            add(result)
+    for result in results:  # heroes joined in a loop: keep them, in list order
+        add(result)
+    return ordered
+
+
+def _card(result: EntryResult, printout: Printout, labels: dict[str, str], leaders: list[str]) -> CardData:
+    entry, unit, loadout = result.entry, result.unit, result.loadout
+    footer = f"{printout.faction_name} · {printout.ruleset_title}"
+    if unit is None or loadout is None:
+        return CardData(
+            title=result.label,
+            subtitle=f"Not in the {printout.faction_name} army book",
+            cost="",
+            stats=(),
+            columns=(),
+            weapons=(),
+            problems=max(result.errors, 1),
+            footer=footer,
+        )
+    subtitle = [unit.name] if entry.name else []
+    subtitle.append(unit.type.replace("-", " ").title())
+    if entry.combined:
+        subtitle.append("combined unit (" + " + ".join(str(size) for size in loadout.copy_sizes) + " models)")
+    joined = None
+    if entry.joined_to in labels:
+        joined = ("Joined to", labels[entry.joined_to])
+    elif leaders:
+        joined = ("Led by", ", ".join(leaders))
+    caster = casts_spells(loadout.rules)
+    arena = "move" in unit.stats
+    return CardData(
+        title=result.label,
+        subtitle=" · ".join(subtitle),
+        cost=f"{result.cost} pts" if printout.uses_points else "",
+        stats=_arena_stats(unit.stats, loadout.rules) if arena else _stats(unit.stats, result.models, loadout.rules),
+        columns=ARENA_COLUMNS if arena else OPF_COLUMNS if printout.system == "opf" else STANDARD_COLUMNS,
+        weapons=tuple(_weapon_cells(w, arena=arena, opf=printout.system == "opf") for w in loadout.weapons),
+        rules=", ".join(str(rule) for rule in loadout.rules),
+        upgrades=", ".join(label if picks == 1 else f"{label} ×{picks}" for label, picks in loadout.upgrades),
+        joined=joined,
+        spell_rule=str(caster) if caster and printout.spells else "",
+        spells=printout.spells if caster else (),
+        problems=result.errors,
+        footer=footer,
+    )
+
+
+def _tough(rules: list[Rule]) -> str | None:
+    return next((str(rule.rating) for rule in rules if rule.name == "Tough" and rule.rating is not None), None)
+
+
+def _stats(stats: dict[str, int], models: int, rules: list[Rule]) -> tuple[tuple[str, str], ...]:
+    boxes = [("Models", str(models))]
+    boxes.extend((key.title(), f"{stats[key]}+") for key in ("quality", "defense") if key in stats)
+    if tough := _tough(rules):
+        boxes.append(("Tough", tough))
+    return tuple(boxes)
+
+
+def _arena_stats(stats: dict[str, int], rules: list[Rule]) -> tuple[tuple[str, str], ...]:
+    boxes = []
+    for label, keys in ARENA_STATS:
+        values = [str(stats[key]) for key in keys if key in stats]
+        if values:
+            boxes.append((label, "/".join(values)))
+    if tough := _tough(rules):
+        boxes.append(("Tough", tough))
+    return tuple(boxes)
+
+
+def _weapon_cells(weapon: WeaponLine, *, arena: bool, opf: bool) -> tuple[str, ...]:
+    name = f"{weapon.count}× {weapon.name}" if weapon.count > 1 else weapon.name
+    attacks = DASH if weapon.attacks is None else str(weapon.attacks)
+    if arena:
+        profile = weapon.profile
+        critical = str(profile.get("critical") or "")
+        extra = "; ".join(part for part in (critical, ", ".join(weapon.rules)) if part)
+        numbers = (str(profile.get(key, DASH)) for key in ("accuracy", "strength", "damage"))
+        return (name, str(weapon.range) if weapon.range else DASH, *numbers, extra or DASH)
+    reach = f'{weapon.range}"' if weapon.range else DASH
+    if opf:
+        return (name, reach, attacks, ", ".join(weapon.rules) or DASH)
+    rules = [Rule.parse(text) for text in weapon.rules]
+    ap = next((str(rule.rating) for rule in rules if rule.name == "AP" and rule.rating is not None), DASH)
+    others = ", ".join(str(rule) for rule in rules if rule.name != "AP")
+    return (name, reach, attacks, ap, others or DASH)
+
+
+# -- where the cards go on the page ------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Grid:
+    page: tuple[float, float]
+    card: tuple[float, float]
+    columns: int
+    rows: int
+    gap: float
+    inset: float  # the card's frame inside its box (poker cards leave a margin for cutting)
+    crop_marks: bool
+
+    @property
+    def origin(self) -> tuple[float, float]:
+        """Bottom-left corner of the grid, which is centred on the page."""
+        width = self.columns * self.card[0] + (self.columns - 1) * self.gap
+        height = self.rows * self.card[1] + (self.rows - 1) * self.gap
+        return (self.page[0] - width) / 2, (self.page[1] - height) / 2
+
+    def boxes(self) -> list[tuple[float, float, float, float]]:
+        """(x, y, width, height) of every card on a page, top left first."""
+        left, bottom = self.origin
+        w, h = self.card
+        return [
+            (left + col * (w + self.gap), bottom + (self.rows - 1 - row) * (h + self.gap), w, h)
+            for row in range(self.rows)
+            for col in range(self.columns)
+        ]
+
+
+def card_grid(layout: str, paper: str) -> Grid:
+    page = PAPERS[paper]
+    if layout == "poker":
+        return Grid(page, POKER_SIZE, 3, 3, 0, 2 * mm, True)
+    margin, gap = 24, 10
+    size = ((page[0] - 2 * margin - gap) / 2, (page[1] - 2 * margin - 2 * gap) / 3)
+    return Grid(page, size, 2, 3, gap, 0, False)
+
+
+# -- laying a card out -------------------------------------------------------------------
+@dataclass(slots=True)
+class Row:
+    kind: str  # text | heading | head | weapon | gap
+    height: float
+    content: Any = None
+    keep_with_next: bool = False
+
+
+@dataclass(slots=True)
+class Face:
+    """One printed card: an entry's first card or one of its "(continued)" cards."""
+
+    card: CardData
+    number: int
+    rows: list[Row]
+    total: int = 1
+
+
+class UnitCardsPdf:
+    def __init__(self, printout: Printout, *, layout: str = "sheet", paper: str = "a4", combine: bool = False):
+        self.printout = printout
+        self.grid = card_grid(layout, paper)
+        self.style: CardStyles = POKER_CARD if layout == "poker" else SHEET_CARD
+        self.combine = combine
+        frame_width = self.grid.card[0] - 2 * self.grid.inset
+        self.width = frame_width - 2 * self.style.padding  # of the card's content
+        self._header_cache: dict[tuple[str, str], tuple[float, list[str], float]] = {}
+
+    def render(self) -> bytes:
+        buffer = io.BytesIO()
+        self.canvas = new_canvas(
+            buffer,
+            pagesize=self.grid.page,
+            title=f"{self.printout.title} — unit cards",
+            subject=f"{self.printout.ruleset_title} · {self.printout.faction_name}",
+        )
+        faces = [face for card in cards_for(self.printout, combine=self.combine) for face in self._faces(card)]
+        if not faces:
+            self._draw_no_units()
+        boxes = self.grid.boxes()
+        for start in range(0, max(len(faces), 1), len(boxes)):
+            if start:
+                self.canvas.showPage()
+            if self.grid.crop_marks:
+                self._draw_crop_marks()
+            for face, box in zip(faces[start : start + len(boxes)], boxes, strict=False):
+                self._draw_face(face, box)
+        self.canvas.save()
+        return buffer.getvalue()
+
+    # -- measuring ---------------------------------------------------------------------
+    def _header(self, title: str, cost: str) -> tuple[float, list[str], float]:
+        """Height of the name band, the name's lines and their size: the name shrinks
+        to fit beside the cost, and wraps when even the smallest size is too wide."""
+        key = (title, cost)
+        if key not in self._header_cache:
+            style = self.style
+            room = self.width - (width_of(cost, BOLD, style.cost.size) + 6 if cost else 0)
+            size = fit_size(title, style.name.font, style.name.size, room, style.name_min)
+            lines = wrap(title, style.name.font, size, room)
+            height = len(lines) * style.name.sized(size).leading + 6
+            self._header_cache[key] = (height, lines, size)
+        return self._header_cache[key]
+
+    def _title(self, card: CardData, number: int) -> str:
+        title = f"{card.copies}× {card.title}" if card.copies > 1 else card.title
+        return f"{title} (continued)" if number > 1 else title
+
+    def _cost(self, card: CardData) -> str:
+        return f"{card.cost} each" if card.cost and card.copies > 1 else card.cost
+
+    def _subtitle_lines(self, card: CardData) -> list[str]:
+        return (
+            wrap(card.subtitle, self.style.subtitle.font, self.style.subtitle.size, self.width) if card.subtitle else []
+        )
+
+    def _stats_height(self, card: CardData) -> float:
+        return self.style.stat_label.leading + self.style.stat_value.leading + 5 if card.stats else 0
+
+    def _footer_height(self) -> float:
+        return self.style.footer.leading + 2
+
+    def _body_room(self, card: CardData, number: int) -> float:
+        frame_height = self.grid.card[1] - 2 * self.grid.inset
+        used = self._header(self._title(card, number), self._cost(card))[0] + self._footer_height()
+        used += 2 * self.style.padding
+        if number == 1:
+            used += len(self._subtitle_lines(card)) * self.style.subtitle.leading + self._stats_height(card) + 4
+        return frame_height - used
+
+    def _rows(self, card: CardData) -> list[Row]:
+        style = self.style
+        rows: list[Row] = []
+        if card.weapons:
+            rows.append(self._head_row(card.columns))
+            room = self._body_room(card, 2) - rows[0].height
+            rows.extend(self._weapon_row(card.columns, cells, room) for cells in card.weapons)
+            rows.append(Row("gap", 3))
+        for label, text in (("Rules:", card.rules), ("Upgrades:", card.upgrades)):
+            if text:
+                rows.extend(self._text_rows([(label + " ", style.label.font), (text, style.text.font)]))
+                rows.append(Row("gap", 2))
+        if card.joined:
+            rows.extend(self._text_rows([(card.joined[0] + ": ", style.label.font), (card.joined[1], style.text.font)]))
+            rows.append(Row("gap", 2))
+        if card.spells:
+            rows.append(Row("heading", style.label.leading + 2, f"Spells · {card.spell_rule}", keep_with_next=True))
+            for name, cost, text in card.spells:
+                rows.append(Row("gap", 1))
+                rows.extend(self._text_rows([(f"{name} ({cost}) ", style.label.font), (text, style.text.font)]))
+        while rows and rows[-1].kind == "gap":
+            rows.pop()
+        return rows
+
+    def _text_rows(self, spans: list[tuple[str, str]]) -> list[Row]:
+        """A paragraph's lines. One of up to four lines stays on one card; a longer one
+        splits, but never leaves a single line on either card."""
+        lines = wrap_spans(spans, self.style.text.size, self.width)
+        last = len(lines) - 1
+        if len(lines) <= KEEP_TOGETHER:
+            keep = set(range(last))
+        else:
+            keep = {0, last - 1}
+        return [Row("text", self.style.text.leading, line, i in keep) for i, line in enumerate(lines)]
+
+    def _column_widths(self, columns: tuple[Column, ...]) -> list[float]:
+        total = sum(column.weight for column in columns)
+        return [self.width * column.weight / total for column in columns]
+
+    def _head_row(self, columns: tuple[Column, ...]) -> Row:
+        head = self.style.table_head
+        cells = []
+        for column, width in zip(columns, self._column_widths(columns), strict=True):
+            size = fit_size(column.title, head.font, head.size, width - 2, self.style.cell_min)
+            cells.append(([column.title], size))
+        return Row("head", head.leading + 2, (columns, cells), keep_with_next=True)
+
+    def _weapon_row(self, columns: tuple[Column, ...], texts: tuple[str, ...], room: float) -> Row:
+        cell_style = self.style.cell
+        cells: list[tuple[list[str], float]] = []
+        for i, (column, width, text) in enumerate(zip(columns, self._column_widths(columns), texts, strict=True)):
+            size = cell_style.size
+            if column.number:
+                size = fit_size(text, cell_style.font, size, width - 2, self.style.cell_min)
+            elif i == 0:  # a weapon's name rather shrinks a little than wraps
+                smaller = fit_size(text, cell_style.font, size, width - 2, size * NAME_SHRINK)
+                size = smaller if width_of(text, cell_style.font, smaller) <= width - 2 else size
+            cells.append((wrap(text, cell_style.font, size, width - 2), size))
+        # A row never outgrows an empty card: cut the longest cells short.
+        most = max(1, int((room - 2) // cell_style.leading))
+        cells = [(lines[:most] if len(lines) <= most else [*lines[: most - 1], "…"], size) for lines, size in cells]
+        height = max(len(lines) * cell_style.sized(size).leading for lines, size in cells) + 2
+        return Row("weapon", height, (columns, cells))
+
+    def _faces(self, card: CardData) -> list[Face]:
+        rows = self._rows(card)
+        head = rows[0] if rows and rows[0].kind == "head" else None
+        faces = [Face(card, 1, [])]
+        room = self._body_room(card, 1)
+        i = 0
+        while i < len(rows):
+            row = rows[i]
+            need, j = row.height, i
+            while rows[j].keep_with_next and j + 1 < len(rows):
+                j += 1
+                need += rows[j].height
+            face = faces[-1]
+            if need > room and (face.number == 1 or any(r.kind != "head" for r in face.rows)):
+                faces.append(Face(card, len(faces) + 1, []))
+                room = self._body_room(card, len(faces))
+                if row.kind == "weapon" and head is not None:
+                    faces[-1].rows.append(head)
+                    room -= head.height
+                continue
+            if not (row.kind == "gap" and not face.rows):
+                face.rows.append(row)
+                room -= row.height
+            i += 1
+        for face in faces:
+            while face.rows and face.rows[-1].kind in ("gap", "head", "heading"):
+                face.rows.pop()
+            face.total = len(faces)
+        return faces
+
+    # -- drawing -----------------------------------------------------------------------
+    def _draw_no_units(self) -> None:
+        x, y, w, h = self.grid.boxes()[0]
+        text = self.style.text
+        draw_line(self.canvas, [(f"{self.printout.title} has no units yet.", text.font)], x, y + h - 12, text.size)
+
+    def _draw_crop_marks(self) -> None:
+        """Short lines in the page margin on every cutting line, clear of the cards."""
+        canvas, grid = self.canvas, self.grid
+        left, bottom = grid.origin
+        right = left + grid.columns * grid.card[0]
+        top = bottom + grid.rows * grid.card[1]
+        offset, length = 1.5 * mm, 5 * mm
+        canvas.setStrokeColor(LINE)
+        canvas.setLineWidth(0.4)
+        for i in range(grid.columns + 1):
+            x = left + i * grid.card[0]
+            canvas.line(x, top + offset, x, min(top + offset + length, grid.page[1]))
+            canvas.line(x, bottom - offset, x, max(bottom - offset - length, 0))
+        for i in range(grid.rows + 1):
+            y = bottom + i * grid.card[1]
+            canvas.line(left - offset, y, max(left - offset - length, 0), y)
+            canvas.line(right + offset, y, min(right + offset + length, grid.page[0]), y)
+
+    def _draw_face(self, face: Face, box: tuple[float, float, float, float]) -> None:
+        inset, pad = self.grid.inset, self.style.padding
+        x, y, w, h = box[0] + inset, box[1] + inset, box[2] - 2 * inset, box[3] - 2 * inset
+        self._draw_frame(x, y, w, h)
+        top = self._draw_header(face, x, y + h, w)
+        if face.number == 1:
+            top = self._draw_subtitle(face.card, x + pad, top)
+            top = self._draw_stats(face.card, x + pad, top)
+        left = x + pad
+        for row in face.rows:
+            self._draw_row(row, left, top)
+            top -= row.height
+        self._draw_footer(face, x + pad, y + pad, w - 2 * pad)
+
+    def _draw_frame(self, x: float, y: float, w: float, h: float) -> None:
+        self.canvas.setStrokeColor(ACCENT)
+        self.canvas.setLineWidth(0.8)
+        self.canvas.roundRect(x, y, w, h, 4, stroke=1, fill=0)
+
+    def _draw_header(self, face: Face, x: float, top: float, w: float) -> float:
+        canvas, style, pad = self.canvas, self.style, self.style.padding
+        cost = self._cost(face.card)
+        height, lines, size = self._header(self._title(face.card, face.number), cost)
+        band = height + pad - 3
+        canvas.setFillColor(ACCENT)
+        path = canvas.beginPath()  # the band follows the frame's rounded top corners
+        path.moveTo(x, top - band)
+        path.lineTo(x, top - 4)
+        path.arcTo(x, top - 8, x + 8, top, startAng=180, extent=-90)
+        path.lineTo(x + w - 4, top)
+        path.arcTo(x + w - 8, top - 8, x + w, top, startAng=90, extent=-90)
+        path.lineTo(x + w, top - band)
+        path.close()
+        canvas.drawPath(path, stroke=0, fill=1)
+        name = style.name.sized(size)
+        y = top - pad + 1 - size
+        if cost:
+            canvas.setFont(style.cost.font, style.cost.size)
+            canvas.drawRightString(x + w - pad, y, cost)
+        for line in lines:
+            draw_line(canvas, [(line, name.font)], x + pad, y, size, name.color)
+            y -= name.leading
+        return top - band - 3
+
+    def _draw_subtitle(self, card: CardData, x: float, top: float) -> float:
+        subtitle = self.style.subtitle
+        for line in self._subtitle_lines(card):
+            draw_line(self.canvas, [(line, subtitle.font)], x, top - subtitle.size, subtitle.size, subtitle.color)
+            top -= subtitle.leading
+        return top - 1
+
+    def _draw_stats(self, card: CardData, x: float, top: float) -> float:
+        if not card.stats:
+            return top
+        canvas, label_style, value_style = self.canvas, self.style.stat_label, self.style.stat_value
+        height = self._stats_height(card) - 2
+        gap = 3
+        width = (self.width - gap * (len(card.stats) - 1)) / len(card.stats)
+        canvas.setLineWidth(0.5)
+        for i, (label, value) in enumerate(card.stats):
+            left = x + i * (width + gap)
+            canvas.setFillColor(SHADE)
+            canvas.setStrokeColor(LINE)
+            canvas.rect(left, top - height, width, height, stroke=1, fill=1)
+            centre = left + width / 2
+            label_size = fit_size(label, label_style.font, label_style.size, width - 3, 3.5)
+            canvas.setFillColor(label_style.color)
+            canvas.setFont(label_style.font, label_size)
+            canvas.drawCentredString(centre, top - 1.5 - label_style.size, label)
+            value_size = fit_size(value, value_style.font, value_style.size, width - 3, 5)
+            canvas.setFillColor(value_style.color)
+            canvas.setFont(value_style.font, value_size)
+            canvas.drawCentredString(centre, top - height + 2.5, value)
+        return top - height - 5
+
+    def _draw_row(self, row: Row, x: float, top: float) -> None:
+        canvas, style = self.canvas, self.style
+        if row.kind == "text":
+            draw_line(canvas, row.content, x, top - style.text.size, style.text.size, style.text.color)
+        elif row.kind == "heading":
+            canvas.setStrokeColor(LINE)
+            canvas.setLineWidth(0.4)
+            canvas.line(x, top - 0.5, x + self.width, top - 0.5)
+            draw_line(canvas, [(row.content, style.label.font)], x, top - 1.5 - style.label.size, style.label.size)
+        elif row.kind in ("head", "weapon"):
+            self._draw_cells(row, x, top)
+
+    def _draw_cells(self, row: Row, x: float, top: float) -> None:
+        canvas = self.canvas
+        head = row.kind == "head"
+        text_style: Style = self.style.table_head if head else self.style.cell
+        if head:
+            canvas.setFillColor(SHADE)
+            canvas.rect(x, top - row.height, self.width, row.height, stroke=0, fill=1)
+        columns, cells = row.content
+        left = x
+        for (lines, size), width, column in zip(cells, self._column_widths(columns), columns, strict=True):
+            leading = text_style.sized(size).leading
+            y = top - 1 - size
+            canvas.setFillColor(text_style.color)
+            canvas.setFont(text_style.font, size)
+            for line in lines:
+                if column.number:
+                    canvas.drawCentredString(left + width / 2, y, line)
+                else:
+                    canvas.drawString(left + 1, y, line)
+                y -= leading
+            left += width
+        canvas.setStrokeColor(LINE)
+        canvas.setLineWidth(0.3)
+        canvas.line(x, top - row.height, x + self.width, top - row.height)
+
+    def _draw_footer(self, face: Face, x: float, bottom: float, width: float) -> None:
+        canvas, footer = self.canvas, self.style.footer
+        right_parts = []
+        if face.card.problems:
+            right_parts.append(f"{face.card.problems} {'problem' if face.card.problems == 1 else 'problems'}")
+        if face.total > 1:
+            right_parts.append(f"{face.number}/{face.total}")
+        right = " · ".join(right_parts)
+        right_width = width_of(right, footer.font, footer.size) if right else 0
+        if right:
+            canvas.setFillColor(ERROR if face.card.problems else footer.color)
+            canvas.setFont(footer.font, footer.size)
+            canvas.drawRightString(x + width, bottom + 1, right)
+        left = _clip(face.card.footer, footer.font, footer.size, width - right_width - 6)
+        canvas.setFillColor(footer.color)
+        canvas.setFont(footer.font, footer.size)
+        canvas.drawString(x, bottom + 1, left)
+
+
+def _clip(text: str, font: str, size: float, width: float) -> str:
+    if width_of(text, font, size) <= width:
+        return text
+    while text and width_of(text + "…", font, size) > width:
+        text = text[:-1]
+    return text + "…" if text else ""

@@ -1,0 +1,116 @@
+"""What the list PDFs show, loaded in one go before any drawing starts.
+
+`printout_get` runs every query (a fixed handful, whatever the size of the list); the
+renderers only read the plain `Printout` it returns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from armybuilder.engine import Validation
+from armybuilder.engine.book import Rule
+from armybuilder.lists import selectors
+from armybuilder.lists.models import ArmyList
+from factions.models import CoreRule, Ruleset
+from factions.selectors import BookHandle, engine_book_get
+
+SPELL_RULES = ("Caster", "Wizard")  # units with these rules cast the faction's spells
+
+
+@dataclass(frozen=True, slots=True)
+class RuleText:
+    name: str
+    rated: bool
+    text: str
+    source: str  # where a player looks it up: "Age of Fantasy 3.2.0 — Special Rules"
+
+
+@dataclass(frozen=True, slots=True)
+class Printout:
+    """A saved list with everything its cards, roster and reference print."""
+
+    list_name: str
+    notes: str
+    system: str
+    ruleset_title: str
+    uses_points: bool
+    faction_name: str
+    book_version: str  # the version the list was saved with
+    current_book_version: str | None  # None when the book is gone from the catalogue
+    validation: Validation
+    spells: tuple[tuple[str, int, str], ...]  # (name, cost, text)
+    rules: Mapping[str, RuleText]  # core and faction rules, by name
+    share_url: str
+
+    @property
+    def title(self) -> str:
+        return self.list_name or "Unnamed list"
+
+    @property
+    def book_changed(self) -> bool:
+        return self.current_book_version is not None and self.current_book_version != self.book_version
+
+
+def printout_get(*, army_list: ArmyList, share_url: str, handle: BookHandle | None) -> Printout:
+    """Load the list's printout: its validation, the book's spells and rules and the
+    ruleset's core rules. `handle` is the list's book handle (None: the book is gone)."""
+    validation, current_version = selectors.army_list_state(army_list)
+    core = CoreRule.objects.filter(ruleset__slug=army_list.system).values_list("name", "rated", "section", "summary")
+    if handle is not None:
+        book, ruleset = engine_book_get(system=army_list.system, slug=army_list.faction, handle=handle)
+        title, uses_points, faction_name = ruleset.title, ruleset.uses_points, book.name
+        spells, faction_rules = book.spells, book.rules
+    else:
+        row = Ruleset.objects.filter(slug=army_list.system).first()
+        title = row.title if row else army_list.system
+        uses_points = row.uses_points if row else army_list.points_limit is not None
+        faction_name = selectors.faction_name(system=army_list.system, slug=army_list.faction)
+        spells, faction_rules = (), {}
+    rules = {name: RuleText(name, rated, summary, f"{title} — {section}") for name, rated, section, summary in core}
+    for name, (rated, text) in faction_rules.items():
+        rules[name] = RuleText(name, rated, text, f"{faction_name} army book")
+    return Printout(
+        list_name=army_list.name,
+        notes=army_list.notes,
+        system=army_list.system,
+        ruleset_title=title,
+        uses_points=uses_points,
+        faction_name=faction_name,
+        book_version=army_list.book_version,
+        current_book_version=current_version,
+        validation=validation,
+        spells=tuple(spells),
+        rules=rules,
+        share_url=share_url,
+    )
+
+
+def rules_used(validation: Validation) -> dict[str, list[str]]:
+    """Every special rule the list's units and weapons have, each with the ratings it is
+    used at (empty for a rule without one), sorted by name."""
+    used: dict[str, set[str]] = {}
+    for result in validation.entries:
+        if result.loadout is None:
+            continue
+        rules = list(result.loadout.rules)
+        rules.extend(Rule.parse(text) for weapon in result.loadout.weapons for text in weapon.rules)
+        for rule in rules:
+            ratings = used.setdefault(rule.name, set())
+            if rule.rating is not None:
+                ratings.add(f"+{rule.rating}" if rule.adds else str(rule.rating))
+    return {name: sorted(used[name], key=_rating_order) for name in sorted(used, key=str.casefold)}
+
+
+def _rating_order(rating: str) -> tuple[int, int]:
+    return (rating.startswith("+"), int(rating.lstrip("+")))
+
+
+def casts_spells(rules: list[Rule]) -> Rule | None:
+    """The unit's Caster(X) or Wizard(X) rule, if it has one."""
+    return next((rule for rule in rules if rule.name in SPELL_RULES), None)
+
+
+def uses_spells(validation: Validation) -> bool:
+    return any(result.loadout and casts_spells(result.loadout.rules) for result in validation.entries)

@@ -1,0 +1,226 @@
+"""The rules reference: every special rule and spell a list uses, alphabetical, each
+with its summary and where to look it up; then the one-page quick reference of the
+ruleset. `/rules/<system>/reference.pdf` prints the quick reference alone.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+from armybuilder.exports.pdf_data import Printout, RuleText, casts_spells, rules_used
+from armybuilder.exports.pdf_layout import Flow
+from armybuilder.exports.pdf_quickref import QUICK_REFERENCES, Topic
+from armybuilder.exports.pdf_style import (
+    BODY,
+    BOLD,
+    HEADING,
+    MUTED,
+    PAGE_FOOTER,
+    PAPERS,
+    REGULAR,
+    SOURCE,
+    SUBTITLE,
+    TEXT_MIN,
+    TITLE,
+    TITLE_MIN,
+    draw_line,
+    fit_size,
+    new_canvas,
+    wrap,
+)
+
+MARGIN = 36
+QUICK_SIZES = (10, 9.5, 9, 8.5, 8, 7.5, 7, 6.5, 6, 5.5)  # the quick reference takes the largest that fits a page
+OWN_WORDS = (
+    "Summaries in Armybuilder's own words, not the rulebook's text; the rulebook decides. "
+    '"Rulebook:" lines name the sections to read.'
+)
+
+
+@dataclass(frozen=True, slots=True)
+class UsedRule:
+    heading: str  # "Tough(3, 9)": the name with every rating the list uses
+    rule: RuleText | None  # None: neither the core rules nor the army book explain it
+
+
+class RulesReferencePdf:
+    def __init__(
+        self,
+        *,
+        title: str,
+        subject: str,
+        ruleset_slug: str,
+        ruleset_title: str,
+        rules: tuple[UsedRule, ...] = (),
+        spells: tuple[tuple[str, int, str], ...] = (),
+        casters: tuple[str, ...] = (),
+        paper: str = "a4",
+        list_part: bool = True,
+    ):
+        self.title = title
+        self.subject = subject
+        self.ruleset_slug = ruleset_slug
+        self.ruleset_title = ruleset_title
+        self.rules = rules
+        self.spells = spells
+        self.casters = casters
+        self.page_size = PAPERS[paper]
+        self.list_part = list_part
+
+    @classmethod
+    def for_list(cls, printout: Printout, *, paper: str = "a4") -> RulesReferencePdf:
+        used = rules_used(printout.validation)
+        rules = tuple(
+            UsedRule(f"{name}({', '.join(ratings)})" if ratings else name, printout.rules.get(name))
+            for name, ratings in used.items()
+        )
+        casters = []
+        for result in printout.validation.entries:
+            rule = casts_spells(result.loadout.rules) if result.loadout else None
+            if rule is not None:
+                casters.append(f"{result.label} ({rule})")
+        return cls(
+            title=f"{printout.title} — rules reference",
+            subject=f"{printout.ruleset_title} · {printout.faction_name}",
+            ruleset_slug=printout.system,
+            ruleset_title=printout.ruleset_title,
+            rules=rules,
+            spells=tuple(sorted(printout.spells, key=lambda spell: spell[0].casefold())) if casters else (),
+            casters=tuple(casters),
+            paper=paper,
+        )
+
+    @classmethod
+    def for_ruleset(cls, *, slug: str, title: str, paper: str = "a4") -> RulesReferencePdf:
+        return cls(
+            title=f"{title} — quick reference",
+            subject=title,
+            ruleset_slug=slug,
+            ruleset_title=title,
+            paper=paper,
+            list_part=False,
+        )
+
+    def render(self) -> bytes:
+        buffer = io.BytesIO()
+        self.canvas = new_canvas(buffer, pagesize=self.page_size, title=self.title, subject=self.subject)
+        if self.list_part:
+            self.flow = self._flow(self.canvas, columns=2, on_page=self._on_list_page)
+            self._draw_rules()
+            self._draw_spells()
+            self.canvas.showPage()
+        self._draw_quick_reference()
+        self.canvas.save()
+        return buffer.getvalue()
+
+    def _flow(self, canvas, *, columns: int, on_page) -> Flow:
+        return Flow(
+            canvas,
+            page_size=self.page_size,
+            margins=(MARGIN, MARGIN, MARGIN, MARGIN + 12),
+            columns=columns,
+            gap=18,
+            on_page=on_page,
+        )
+
+    # -- the list's rules and spells -------------------------------------------------------
+    def _on_list_page(self, number: int) -> float:
+        self._draw_footer(f"{self.title} · page {number}")
+        if number > 1:
+            return 0
+        return self._draw_title(self.title, f"{self.subject} · the special rules and spells this list uses")
+
+    def _draw_title(self, title: str, subtitle: str, *, draw: bool = True) -> float:
+        width = self.page_size[0] - 2 * MARGIN
+        y = self.page_size[1] - MARGIN
+        size = fit_size(title, TITLE.font, TITLE.size, width, TITLE_MIN)
+        for line in wrap(title, TITLE.font, size, width):
+            if draw:
+                draw_line(self.canvas, [(line, TITLE.font)], MARGIN, y - size, size, TITLE.color)
+            y -= TITLE.sized(size).leading
+        for line in wrap(subtitle, SUBTITLE.font, SUBTITLE.size, width):
+            if draw:
+                draw_line(self.canvas, [(line, SUBTITLE.font)], MARGIN, y - SUBTITLE.size, SUBTITLE.size, MUTED)
+            y -= SUBTITLE.leading
+        return self.page_size[1] - MARGIN - y + 12
+
+    def _draw_footer(self, text: str) -> None:
+        canvas, style = self.canvas, PAGE_FOOTER
+        width = self.page_size[0] - 2 * MARGIN
+        size = fit_size(text, style.font, style.size, width, TEXT_MIN - 1)
+        canvas.setFont(style.font, size)
+        canvas.setFillColor(style.color)
+        canvas.drawString(MARGIN, MARGIN, wrap(text, style.font, size, width)[0])
+
+    def _heading(self, text: str) -> None:
+        self.flow.space(6)
+        self.flow.ensure(HEADING.leading + BODY.leading * 3)
+        self.flow.text(text, HEADING, after=4)
+
+    def _draw_rules(self) -> None:
+        self._heading("Special rules")
+        if not self.rules:
+            self.flow.text("No unit in this list has a special rule.", BODY)
+        for used in self.rules:
+            rule = used.rule
+            summary = rule.text if rule else "Not explained in the core rules or the army book."
+            self.flow.paragraph([(used.heading, BOLD), ("  " + summary, REGULAR)], BODY)
+            if rule is not None:
+                self.flow.text(rule.source, SOURCE, after=5)
+            else:
+                self.flow.space(5)
+
+    def _draw_spells(self) -> None:
+        if not self.spells:
+            return
+        self._heading("Spells")
+        self.flow.text("Cast by " + ", ".join(self.casters) + ".", SOURCE, after=4)
+        for name, cost, text in self.spells:
+            self.flow.paragraph([(f"{name} ({cost})", BOLD), ("  " + text, REGULAR)], BODY, after=5)
+
+    # -- the one-page quick reference --------------------------------------------------------
+    def _draw_quick_reference(self) -> None:
+        reference = QUICK_REFERENCES.get(self.ruleset_slug)
+        title = f"{self.ruleset_title} — quick reference"
+        if reference is None:
+            self.flow = self._flow(self.canvas, columns=1, on_page=lambda n: self._draw_title(title, ""))
+            self.flow.text("There is no quick reference for this ruleset yet.", BODY)
+            return
+        size = next((s for s in QUICK_SIZES if self._quick_pages(reference, title, s) == 1), QUICK_SIZES[-1])
+        self._lay_out_quick_reference(reference, title, size, canvas=self.canvas)
+
+    def _quick_pages(self, reference, title: str, size: float) -> int:
+        return self._lay_out_quick_reference(reference, title, size, canvas=None).pages
+
+    def _lay_out_quick_reference(self, reference, title: str, size: float, *, canvas) -> Flow:
+        draw = canvas is not None
+
+        def on_page(number: int) -> float:
+            if draw:
+                self._draw_footer(OWN_WORDS)
+            return self._draw_title(title, reference.intro, draw=draw)
+
+        self.flow = self._flow(canvas, columns=2, on_page=on_page)
+        for topic in reference.topics:
+            self._draw_topic(topic, size)
+        return self.flow
+
+    def _draw_topic(self, topic: Topic, size: float) -> None:
+        """A topic stays in one column: they are short, and a split one reads badly."""
+        flow = self.flow
+        # The quick reference scales every style with its body size to fill one page.
+        heading = HEADING.sized(size + 1.5)
+        body = BODY.sized(size)
+        cite = SOURCE.sized(size - 1)
+        sections = "Rulebook: " + " · ".join(topic.sections)
+        height = heading.leading + flow.height_of([(sections, cite.font)], cite) + 2
+        height += sum(flow.height_of([(p, REGULAR)], body, indent=size) + size * 0.25 for p in topic.points)
+        flow.space(size * 0.8)
+        flow.ensure(height)
+        flow.text(topic.title, heading)
+        flow.text(sections, cite, after=2)
+        for point in topic.points:
+            numbered = point[:1].isdigit()  # steps of a sequence carry their own numbers
+            marker = None if numbered else ("•", body)
+            flow.paragraph([(point, REGULAR)], body, indent=size, after=size * 0.25, marker=marker)

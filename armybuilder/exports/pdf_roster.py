@@ -1,0 +1,390 @@
+"""The roster sheet: the list on one page (or more) for the opponent and the organiser.
+
+The list, ruleset, faction and book version, points used against the limit, one row
+per entry, the validation status with every issue, a QR code of the share link and a
+small chart of points (Arena: models) by unit type.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, replace
+
+from reportlab.graphics import renderPDF
+from reportlab.graphics.barcode.qr import QrCodeWidget
+from reportlab.graphics.shapes import Drawing
+
+from armybuilder.engine.validate import EntryResult, Issue
+from armybuilder.exports.pdf_data import Printout
+from armybuilder.exports.pdf_layout import Flow
+from armybuilder.exports.pdf_style import (
+    BAR,
+    BODY,
+    BODY_BOLD,
+    BOLD,
+    ERROR,
+    HEADING,
+    ITALIC,
+    LINE,
+    MUTED,
+    OK,
+    PAGE_FOOTER,
+    PAPERS,
+    POINTS,
+    QR_CAPTION,
+    QR_LINK,
+    REGULAR,
+    RUNNING_HEAD,
+    SHADE,
+    SMALL,
+    STATUS,
+    SUBTITLE,
+    TABLE_HEAD,
+    TEXT_MIN,
+    TITLE,
+    TITLE_MIN,
+    WARNING,
+    Line,
+    Style,
+    draw_line,
+    fit_size,
+    new_canvas,
+    width_of,
+    wrap,
+    wrap_spans,
+)
+
+MARGIN = 36
+QR_SIZE = 92
+QR_COLUMN = 112  # the QR code, its caption and the link under it
+SEVERITY_COLOURS = {"error": ERROR, "warning": WARNING}
+
+CellLines = list[tuple[Line, Style]]
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    title: str
+    width: float  # points; 0 = what the others leave
+    align: str = "left"
+
+
+class RosterPdf:
+    def __init__(self, printout: Printout, *, paper: str = "a4"):
+        self.printout = printout
+        self.page_size = PAPERS[paper]
+        self.width = self.page_size[0] - 2 * MARGIN
+        columns = [
+            Column("#", 18),
+            Column("Unit", 0),
+            Column("Type", 62),
+            Column("Models", 40, "right"),
+            Column("Notes", 122),
+        ]
+        if printout.uses_points:
+            columns.append(Column("Pts", 40, "right"))
+        rest = self.width - sum(column.width for column in columns)
+        self.columns = [Column(c.title, c.width or rest, c.align) for c in columns]
+        self._in_table = False
+
+    def render(self) -> bytes:
+        buffer = io.BytesIO()
+        self.canvas = new_canvas(
+            buffer,
+            pagesize=self.page_size,
+            title=f"{self.printout.title} — roster",
+            subject=f"{self.printout.ruleset_title} · {self.printout.faction_name}",
+        )
+        self.flow = Flow(
+            self.canvas, page_size=self.page_size, margins=(MARGIN, MARGIN, MARGIN, MARGIN + 14), on_page=self._on_page
+        )
+        self._draw_entries()
+        self._draw_validation()
+        self._draw_chart()
+        self._draw_notes()
+        self.canvas.save()
+        return buffer.getvalue()
+
+    # -- page furniture ----------------------------------------------------------------
+    def _on_page(self, number: int) -> float:
+        self._draw_footer(number)
+        offset = self._draw_header() if number == 1 else self._draw_running_head()
+        if self._in_table:
+            row = self._head_row()
+            row.draw(MARGIN, self.page_size[1] - MARGIN - offset, self.width)
+            offset += row.height
+        return offset
+
+    def _draw_footer(self, number: int) -> None:
+        canvas, style = self.canvas, PAGE_FOOTER
+        canvas.setFont(style.font, style.size)
+        canvas.setFillColor(style.color)
+        canvas.drawString(MARGIN, MARGIN, "Armybuilder roster")
+        canvas.drawRightString(self.page_size[0] - MARGIN, MARGIN, f"page {number}")
+
+    def _draw_running_head(self) -> float:
+        text = f"{self.printout.title} — roster (continued)"
+        style = RUNNING_HEAD.sized(fit_size(text, RUNNING_HEAD.font, RUNNING_HEAD.size, self.width, TEXT_MIN))
+        draw_line(
+            self.canvas, [(text, style.font)], MARGIN, self.page_size[1] - MARGIN - style.size, style.size, style.color
+        )
+        return style.leading + 8
+
+    def _draw_header(self) -> float:
+        """Title block on the left, the QR code of the share link on the right;
+        returns its height."""
+        printout, canvas = self.printout, self.canvas
+        top = self.page_size[1] - MARGIN
+        room = self.width - QR_COLUMN
+        y = top
+        size = fit_size(printout.title, TITLE.font, TITLE.size, room, TITLE_MIN)
+        for line in wrap(printout.title, TITLE.font, size, room):
+            draw_line(canvas, [(line, TITLE.font)], MARGIN, y - size, size, TITLE.color)
+            y -= TITLE.sized(size).leading
+        y -= 2
+        for line in wrap_spans([(self._book_line(), SUBTITLE.font)], SUBTITLE.size, room):
+            draw_line(canvas, line, MARGIN, y - SUBTITLE.size, SUBTITLE.size, SUBTITLE.color)
+            y -= SUBTITLE.leading
+        y -= 6
+        for line in wrap_spans(
+            [(self._points_text(), POINTS.font), ("  " + self._count_text(), REGULAR)], POINTS.size, room
+        ):
+            draw_line(canvas, line, MARGIN, y - POINTS.size, POINTS.size, POINTS.color)
+            y -= POINTS.leading
+        y -= 2
+        status, colour = self._status()
+        for line in wrap(status, STATUS.font, STATUS.size, room):
+            draw_line(canvas, [(line, STATUS.font)], MARGIN, y - STATUS.size, STATUS.size, colour)
+            y -= STATUS.leading
+        qr_bottom = self._draw_qr(self.page_size[0] - MARGIN - QR_COLUMN, top)
+        return top - min(y, qr_bottom) + 14
+
+    def _draw_qr(self, x: float, top: float) -> float:
+        canvas = self.canvas
+        url = self.printout.share_url
+        # Sized on creation: asking a QR widget for its bounds encodes the code a second time.
+        drawing = Drawing(QR_SIZE, QR_SIZE, initialFontName=REGULAR)  # else it sets Helvetica, not embedded
+        drawing.add(QrCodeWidget(url, barLevel="M", barWidth=QR_SIZE, barHeight=QR_SIZE))
+        left = x + (QR_COLUMN - QR_SIZE) / 2
+        renderPDF.draw(drawing, canvas, left, top - QR_SIZE)
+        y = top - QR_SIZE - 2
+        caption = QR_CAPTION
+        canvas.setFont(caption.font, caption.size)
+        canvas.setFillColor(caption.color)
+        canvas.drawCentredString(x + QR_COLUMN / 2, y - caption.size, "Scan to open this list")
+        y -= caption.leading + 1
+        link = QR_LINK
+        for line in wrap(url, link.font, link.size, QR_COLUMN):
+            canvas.setFont(link.font, link.size)
+            canvas.drawCentredString(x + QR_COLUMN / 2, y - link.size, line)
+            y -= link.leading
+        return y
+
+    # -- texts ----------------------------------------------------------------------------
+    def _book_line(self) -> str:
+        printout = self.printout
+        book = f"army book {printout.book_version}"
+        if printout.current_book_version is None:
+            book += " (no longer in the catalogue)"
+        elif printout.book_changed:
+            book += f" (now {printout.current_book_version}: costs and rules are checked against it)"
+        return f"{printout.ruleset_title} · {printout.faction_name} · {book}"
+
+    def _points_text(self) -> str:
+        validation = self.printout.validation
+        if not self.printout.uses_points or validation.points_limit is None:
+            return "Warband" if not self.printout.uses_points else f"{validation.total_points} pts"
+        return f"{validation.total_points} / {validation.points_limit} pts"
+
+    def _count_text(self) -> str:
+        entries = self.printout.validation.entries
+        units = len(entries)
+        models = sum(result.models for result in entries)
+        return f"{units} {'unit' if units == 1 else 'units'} · {models} {'model' if models == 1 else 'models'}"
+
+    def _status(self) -> tuple[str, object]:
+        issues = self.printout.validation.issues
+        errors = sum(1 for issue in issues if issue.severity == "error")
+        warnings = len(issues) - errors
+        counted = ", ".join(
+            f"{n} {word}{'' if n == 1 else 's'}" for n, word in ((errors, "error"), (warnings, "warning")) if n
+        )
+        if errors:
+            return f"Not legal: {counted}", ERROR
+        if warnings:
+            return f"Legal, with {counted}", WARNING
+        return "Legal list: no issues", OK
+
+    # -- the entries table ------------------------------------------------------------------
+    def _head_row(self) -> _Row:
+        cells = [[([(column.title, TABLE_HEAD.font)], TABLE_HEAD)] for column in self.columns]
+        return _Row(self, cells, TABLE_HEAD.leading + 4, shade=False, head=True)
+
+    def _draw_entries(self) -> None:
+        results = self.printout.validation.entries
+        labels = {result.entry.id: result.label for result in results}
+        flow = self.flow
+        head = self._head_row()
+        first = self._entry_row(1, results[0], labels) if results else None
+        flow.ensure(head.height + (first.height if first else 0))
+        flow.block(head.height, head.draw)
+        self._in_table = True
+        for number, result in enumerate(results, 1):
+            row = first if number == 1 else self._entry_row(number, result, labels)
+            row.shade = number % 2 == 0
+            flow.block(row.height, row.draw)
+        self._in_table = False
+        total = f"Total: {self._points_text()} · {self._count_text()}" if self.printout.uses_points else ""
+        total = total or f"Total: {self._count_text()}"
+        flow.block(BODY_BOLD.leading + 6, lambda x, top, width: self._draw_total(total, x, top, width))
+
+    def _entry_row(self, number: int, result: EntryResult, labels: dict[str, str]) -> _Row:
+        entry, unit = result.entry, result.unit
+        name: list[tuple[str, str]] = [(result.label, BODY_BOLD.font)]
+        if entry.name and unit is not None:
+            name.append((f" ({unit.name})", BODY.font))
+        details = ""
+        if result.loadout is not None and result.loadout.upgrades:
+            details = ", ".join(
+                label if picks == 1 else f"{label} ×{picks}" for label, picks in result.loadout.upgrades
+            )
+        notes = []
+        if unit is None:
+            notes.append("not in the army book")
+        if entry.combined:
+            notes.append("combined")
+        if entry.joined_to:
+            notes.append(f"joined to {labels.get(entry.joined_to, entry.joined_to)}")
+        problems = [issue for issue in self.printout.validation.issues if issue.entry == entry.id]
+        values = {
+            "#": [([(str(number), BODY.font)], BODY)],
+            "Unit": self._cell(name, BODY, "Unit")
+            + (self._cell([(details, SMALL.font)], SMALL, "Unit") if details else []),
+            "Type": self._cell([(unit.type.replace("-", " ").title() if unit else "?", BODY.font)], BODY, "Type"),
+            "Models": [([(str(result.models), BODY.font)], BODY)],
+            "Notes": self._cell([(", ".join(notes), BODY.font)], BODY, "Notes") if notes else [],
+            "Pts": [([(str(result.cost), BODY.font)], BODY)],
+        }
+        if problems:
+            text = f"{len(problems)} {'issue' if len(problems) == 1 else 'issues'}: " + ", ".join(
+                dict.fromkeys(issue.code for issue in problems)
+            )
+            values["Notes"] += self._cell([(text, BOLD)], replace(BODY_BOLD, color=ERROR), "Notes")
+        cells = [values[column.title] for column in self.columns]
+        height = max(sum(style.leading for _line, style in cell) for cell in cells) + 5
+        return _Row(self, cells, height)
+
+    def _cell(self, spans: list[tuple[str, str]], style: Style, column: str) -> CellLines:
+        width = next(c.width for c in self.columns if c.title == column) - 6
+        return [(line, style) for line in wrap_spans(spans, style.size, width)]
+
+    def _draw_total(self, text: str, x: float, top: float, width: float) -> None:
+        self.canvas.setStrokeColor(LINE)
+        self.canvas.setLineWidth(0.8)
+        self.canvas.line(x, top, x + width, top)
+        size = fit_size(text, BODY_BOLD.font, BODY_BOLD.size, width - 6, TEXT_MIN)
+        self.canvas.setFont(BODY_BOLD.font, size)
+        self.canvas.setFillColor(BODY_BOLD.color)
+        self.canvas.drawRightString(x + width - 3, top - 4 - size, text)
+
+    # -- validation, chart, notes --------------------------------------------------------------
+    def _heading(self, text: str) -> None:
+        flow = self.flow
+        flow.space(12)
+        flow.ensure(HEADING.leading + BODY.leading * 2 + 4)
+        flow.text(text, HEADING, after=3)
+
+    def _draw_validation(self) -> None:
+        printout = self.printout
+        issues = printout.validation.issues
+        self._heading("Validation")
+        status, colour = self._status()
+        self.flow.paragraph([(status, BOLD)], replace(BODY_BOLD, color=colour), after=3)
+        if not issues:
+            self.flow.text(f"Every check Armybuilder makes for {printout.ruleset_title} passes.", BODY)
+        labels = {result.entry.id: result.label for result in printout.validation.entries}
+        for issue in issues:
+            self._draw_issue(issue, labels)
+
+    def _draw_issue(self, issue: Issue, labels: dict[str, str]) -> None:
+        spans = [(f"{issue.severity}: {issue.code}", BOLD), (" — " + issue.message + ".", REGULAR)]
+        if issue.entry:
+            spans.append((f" Entry: {labels.get(issue.entry, issue.entry)}.", REGULAR))
+        spans.append((f" ({issue.rule})", ITALIC))
+        colour = SEVERITY_COLOURS.get(issue.severity, MUTED)
+        self.flow.paragraph(spans, BODY, indent=9, after=2, marker=("•", replace(BODY_BOLD, color=colour)))
+
+    def _draw_chart(self) -> None:
+        uses_points = self.printout.uses_points
+        totals: dict[str, int] = {}
+        for result in self.printout.validation.entries:
+            kind = result.unit.type.replace("-", " ").title() if result.unit else "Not in the book"
+            totals[kind] = totals.get(kind, 0) + (result.cost if uses_points else result.models)
+        bars = sorted(((value, kind) for kind, value in totals.items() if value), reverse=True)
+        if not bars:
+            return
+        self._heading("Points by unit type" if uses_points else "Models by unit type")
+        height = len(bars) * 13 + 2
+        self.flow.block(height, lambda x, top, width: self._draw_bars(bars, x, top, min(width, 400)))
+
+    def _draw_bars(self, bars: list[tuple[int, str]], x: float, top: float, width: float) -> None:
+        canvas = self.canvas
+        label_width, value_width = 90, 80
+        longest = width - label_width - value_width - 8
+        whole = sum(value for value, _kind in bars)
+        y = top
+        for value, kind in bars:
+            size = fit_size(kind, BODY.font, BODY.size, label_width - 4, TEXT_MIN)
+            canvas.setFont(BODY.font, size)
+            canvas.setFillColor(BODY.color)
+            canvas.drawRightString(x + label_width - 4, y - 9, kind)
+            length = max(1.0, longest * value / bars[0][0])
+            canvas.setFillColor(BAR)
+            canvas.rect(x + label_width, y - 10.5, length, 9, stroke=0, fill=1)
+            canvas.setFillColor(MUTED)
+            canvas.setFont(SMALL.font, SMALL.size)
+            unit = "pts" if self.printout.uses_points else "model" if value == 1 else "models"
+            canvas.drawString(x + label_width + length + 4, y - 9, f"{value} {unit} ({round(100 * value / whole)}%)")
+            y -= 13
+
+    def _draw_notes(self) -> None:
+        notes = self.printout.notes.strip()
+        if not notes:
+            return
+        self._heading("Notes")
+        for paragraph in notes.splitlines():
+            if paragraph.strip():
+                self.flow.text(paragraph.strip(), BODY, after=2)
+
+
+class _Row:
+    """A table row: a list of cells, each a list of wrapped lines with their styles."""
+
+    def __init__(self, roster: RosterPdf, cells: list[CellLines], height: float, *, shade=False, head=False):
+        self.roster = roster
+        self.cells = cells
+        self.height = height
+        self.shade = shade
+        self.head = head
+
+    def draw(self, x: float, top: float, width: float) -> None:
+        canvas = self.roster.canvas
+        if self.shade or self.head:
+            canvas.setFillColor(SHADE)
+            canvas.rect(x, top - self.height, width, self.height, stroke=0, fill=1)
+        left = x
+        for column, cell in zip(self.roster.columns, self.cells, strict=True):
+            y = top - 2.5
+            for line, style in cell:
+                if column.align == "right":
+                    text_width = sum(width_of(text, font, style.size) for text, font in line)
+                    draw_line(
+                        canvas, line, left + column.width - 3 - text_width, y - style.size, style.size, style.color
+                    )
+                else:
+                    draw_line(canvas, line, left + 3, y - style.size, style.size, style.color)
+                y -= style.leading
+            left += column.width
+        canvas.setStrokeColor(LINE)
+        canvas.setLineWidth(0.6 if self.head else 0.3)
+        canvas.line(x, top - self.height, x + width, top - self.height)

@@ -1,0 +1,251 @@
+"""Fonts, colours, text styles and text fitting for every PDF: the one place to change
+how the printouts look.
+
+The fonts are the Bitstream Vera TTFs that ship inside ReportLab, embedded (subset) in
+every file, so a PDF prints the same on any machine and nothing extra is installed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import reportlab
+from reportlab.lib import colors
+from reportlab.lib.colors import Color
+from reportlab.lib.pagesizes import A4, LETTER
+from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+REGULAR = "ArmyVera"
+BOLD = "ArmyVera-Bold"
+ITALIC = "ArmyVera-Italic"
+BOLD_ITALIC = "ArmyVera-BoldItalic"
+
+_FONT_FILES = {REGULAR: "Vera.ttf", BOLD: "VeraBd.ttf", ITALIC: "VeraIt.ttf", BOLD_ITALIC: "VeraBI.ttf"}
+
+
+def _register_fonts() -> None:
+    folder = Path(reportlab.__file__).parent / "fonts"
+    registered = set(pdfmetrics.getRegisteredFontNames())
+    for name, filename in _FONT_FILES.items():
+        if name not in registered:
+            pdfmetrics.registerFont(TTFont(name, str(folder / filename)))
+    pdfmetrics.registerFontFamily(REGULAR, normal=REGULAR, bold=BOLD, italic=ITALIC, boldItalic=BOLD_ITALIC)
+
+
+_register_fonts()
+
+PAPERS = {"a4": A4, "letter": LETTER}
+AUTHOR = "Armybuilder"
+
+# Colours: dark ink on white, one accent, red and amber for validation.
+INK = colors.HexColor("#1d2327")
+MUTED = colors.HexColor("#5f6b73")
+LINE = colors.HexColor("#9aa5ad")
+SHADE = colors.HexColor("#eef1f3")
+ACCENT = colors.HexColor("#2c4a5a")
+ON_ACCENT = colors.white
+ERROR = colors.HexColor("#b3261e")
+WARNING = colors.HexColor("#8a5a00")
+OK = colors.HexColor("#2e6b30")
+BAR = colors.HexColor("#5b8296")
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    font: str
+    size: float
+    color: Color = INK
+
+    @property
+    def leading(self) -> float:
+        return round(self.size * 1.22, 2)
+
+    def sized(self, size: float) -> Style:
+        return replace(self, size=size)
+
+
+# Pages (roster, reference). A *_MIN is the smallest a style shrinks to before wrapping.
+TITLE = Style(BOLD, 18)
+TITLE_MIN = 12
+SUBTITLE = Style(REGULAR, 10, MUTED)
+RUNNING_HEAD = Style(BOLD, 10, MUTED)
+HEADING = Style(BOLD, 11, ACCENT)
+BODY = Style(REGULAR, 8.5)
+BODY_BOLD = Style(BOLD, 8.5)
+SMALL = Style(REGULAR, 7, MUTED)
+SOURCE = Style(ITALIC, 7, MUTED)  # where a rule is explained, which sections a topic condenses
+TABLE_HEAD = Style(BOLD, 7.5, MUTED)
+PAGE_FOOTER = Style(REGULAR, 6.5, MUTED)
+POINTS = Style(BOLD, 14)  # the roster's "1495 / 1500 pts"
+STATUS = Style(BOLD, 10.5)  # the roster's "Legal list", coloured by the outcome
+QR_CAPTION = Style(BOLD, 7, MUTED)
+QR_LINK = Style(REGULAR, 5.5, MUTED)
+TEXT_MIN = 5  # table cells, chart labels, stat boxes
+
+
+@dataclass(frozen=True, slots=True)
+class CardStyles:
+    """Text sizes of a card; the sheet and the poker-size layouts differ only here."""
+
+    padding: float
+    name: Style  # shrinks to name_min before the name wraps
+    name_min: float
+    cost: Style
+    subtitle: Style
+    stat_label: Style
+    stat_value: Style
+    table_head: Style
+    cell: Style  # numeric cells shrink to cell_min before they wrap
+    cell_min: float
+    text: Style
+    label: Style  # "Rules:", "Upgrades:" lead-ins
+    footer: Style
+
+
+SHEET_CARD = CardStyles(
+    padding=7,
+    name=Style(BOLD, 11.5, ON_ACCENT),
+    name_min=8,
+    cost=Style(BOLD, 10, ON_ACCENT),
+    subtitle=Style(ITALIC, 7.5, MUTED),
+    stat_label=Style(REGULAR, 6, MUTED),
+    stat_value=Style(BOLD, 10.5),
+    table_head=Style(BOLD, 6.5, MUTED),
+    cell=Style(REGULAR, 7.5),
+    cell_min=5.5,
+    text=Style(REGULAR, 7.5),
+    label=Style(BOLD, 7.5),
+    footer=Style(REGULAR, 5.5, MUTED),
+)
+
+POKER_CARD = CardStyles(
+    padding=6,
+    name=Style(BOLD, 9.5, ON_ACCENT),
+    name_min=6.5,
+    cost=Style(BOLD, 8.5, ON_ACCENT),
+    subtitle=Style(ITALIC, 6.5, MUTED),
+    stat_label=Style(REGULAR, 5, MUTED),
+    stat_value=Style(BOLD, 9),
+    table_head=Style(BOLD, 5.5, MUTED),
+    cell=Style(REGULAR, 6.5),
+    cell_min=4.5,
+    text=Style(REGULAR, 6.5),
+    label=Style(BOLD, 6.5),
+    footer=Style(REGULAR, 5, MUTED),
+)
+
+POKER_SIZE = (63 * mm, 88 * mm)
+
+
+# -- measuring and wrapping text -----------------------------------------------------
+Span = tuple[str, str]  # (text, font): a run of text in one font
+Line = list[Span]
+
+
+def width_of(text: str, font: str, size: float) -> float:
+    return pdfmetrics.stringWidth(text, font, size)
+
+
+def fit_size(text: str, font: str, size: float, width: float, min_size: float) -> float:
+    """The largest size from `size` down to `min_size` (half-point steps) at which
+    `text` fits on one line of `width`; `min_size` if none does."""
+    natural = width_of(text, font, size)
+    if natural <= width:
+        return size
+    # Width grows linearly with size: start from the exact answer, then round down.
+    fitted = int(size * width / natural * 2) / 2
+    return max(min_size, min(size, fitted))
+
+
+def wrap(text: str, font: str, size: float, width: float) -> list[str]:
+    """`text` in lines no wider than `width`; a word too long for a line is broken."""
+    return ["".join(text for text, _font in line) for line in wrap_spans([(text, font)], size, width)]
+
+
+def wrap_spans(spans: list[Span], size: float, width: float) -> list[Line]:
+    """Greedy line filling over runs of text in different fonts (a bold lead-in and
+    regular text, say). Words are split on spaces; a word wider than a whole line is
+    broken between characters, so that no line is ever wider than `width`."""
+    words: list[tuple[str, str, bool]] = []  # (word, font, space before)
+    space_pending = False
+    for text, font in spans:
+        if text[:1].isspace():
+            space_pending = True
+        for i, word in enumerate(text.split()):
+            words.append((word, font, bool(words) and (space_pending or i > 0)))
+            space_pending = False
+        if text[-1:].isspace():
+            space_pending = True
+
+    lines: list[Line] = []
+    line: Line = []
+    used = 0.0
+    for word, font, spaced in words:
+        space = width_of(" ", font, size) if spaced and line else 0.0
+        word_width = width_of(word, font, size)
+        if line and used + space + word_width > width:
+            lines.append(line)
+            line, used, space = [], 0.0, 0.0
+        if word_width > width:
+            for piece in _break_word(word, font, size, width - used - space, width):
+                if line and used + space + width_of(piece, font, size) > width:
+                    lines.append(line)
+                    line, used, space = [], 0.0, 0.0
+                _append(line, (" " if space else "") + piece, font)
+                used += space + width_of(piece, font, size)
+                space = 0.0
+            continue
+        _append(line, (" " if space else "") + word, font)
+        used += space + word_width
+    if line:
+        lines.append(line)
+    return lines
+
+
+def _append(line: Line, text: str, font: str) -> None:
+    if line and line[-1][1] == font:
+        line[-1] = (line[-1][0] + text, font)
+    else:
+        line.append((text, font))
+
+
+def _break_word(word: str, font: str, size: float, first: float, width: float) -> list[str]:
+    pieces: list[str] = []
+    room = first if first > width / 3 else width
+    piece = ""
+    for char in word:
+        if piece and width_of(piece + char, font, size) > room:
+            pieces.append(piece)
+            piece, room = "", width
+        piece += char
+    pieces.append(piece)
+    return pieces
+
+
+def line_width(line: Line, size: float) -> float:
+    return sum(width_of(text, font, size) for text, font in line)
+
+
+def draw_line(canvas, line: Line, x: float, y: float, size: float, color: Color = INK) -> None:
+    canvas.setFillColor(color)
+    for text, font in line:
+        canvas.setFont(font, size)
+        canvas.drawString(x, y, text)
+        x += width_of(text, font, size)
+
+
+def new_canvas(buffer, *, pagesize: tuple[float, float], title: str, subject: str):
+    """A canvas with the document metadata set; `invariant` keeps the bytes the same
+    from one run to the next (no timestamp or random document id), which caching and
+    tests rely on."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    canvas = Canvas(buffer, pagesize=pagesize, pageCompression=1, invariant=1, initialFontName=REGULAR)
+    canvas.setTitle(title)
+    canvas.setAuthor(AUTHOR)
+    canvas.setCreator(AUTHOR)
+    canvas.setSubject(subject)
+    return canvas

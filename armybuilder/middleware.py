@@ -1,0 +1,72 @@
+"""Request-level safety nets: oversized bodies and a database that has gone away."""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.db import DatabaseError, InterfaceError, OperationalError, connections
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template.loader import render_to_string
+
+log = logging.getLogger(__name__)
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+class RequestLimitsMiddleware:
+    """A body over MAX_REQUEST_BODY is answered 413 before anything reads it."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        limit = settings.MAX_REQUEST_BODY
+        if length > limit:
+            message = f"The request body is {length} bytes; the most this site accepts is {limit} bytes."
+            if _wants_json(request):
+                return JsonResponse({"detail": message}, status=413)
+            return HttpResponse(message, status=413, content_type="text/plain; charset=utf-8")
+        return self.get_response(request)
+
+
+class DatabaseUnavailableMiddleware:
+    """If the database goes away mid-request, answer a clean 503 (JSON for the API, a
+    page otherwise) instead of a 500, and drop the broken connection so that the next
+    request opens a fresh one. Nothing is half-saved: every save is one transaction."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, OperationalError | InterfaceError) and not _lost_connection(exception):
+            return None
+        log.warning("database unavailable: %s", exception)
+        for connection in connections.all(initialized_only=True):
+            if connection.in_atomic_block:
+                continue  # (only inside a test's transaction: requests are not wrapped in one)
+            try:
+                connection.close()
+            except DatabaseError:
+                pass
+        message = "The database is not answering just now. Nothing was lost; please try again in a moment."
+        if _wants_json(request):
+            response = JsonResponse({"detail": message}, status=503)
+        else:
+            response = HttpResponse(render_to_string("503.html", {"message": message}), status=503)
+        response["Retry-After"] = "5"
+        return response
+
+
+def _lost_connection(exception: Exception) -> bool:
+    cause = exception.__cause__
+    return isinstance(cause, OperationalError | InterfaceError)

@@ -1,0 +1,43 @@
+"""Setup for bench/load.sh: a database with the bundled books and one 30-entry list.
+
+Prints the list's share key; writes the list as an armylist/1 body to the file given."""
+
+import json
+import os
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+
+from armybuilder.api.lists import parse_list_body  # noqa: E402
+from armybuilder.lists.models import ArmyList  # noqa: E402
+from armybuilder.lists.services import army_list_create  # noqa: E402
+
+
+def main() -> None:
+    call_command("bootstrap", verbosity=0, stdout=open(os.devnull, "w"))
+    example = json.loads((REPO / "factions/data/lists/aof/human-empire-1500.json").read_text())
+    entries = []
+    while len(entries) < 30:
+        for entry in example["entries"]:
+            if len(entries) < 30:
+                entries.append({**entry, "id": f"e{len(entries)}", "joined_to": None})
+    body = {**example, "name": "Load test", "points_limit": 150 * 30, "entries": entries}
+    Path(sys.argv[1]).write_text(json.dumps(body))
+    user, _ = get_user_model().objects.get_or_create(username="load-test")
+    ArmyList.objects.filter(owner=user).delete()
+    data, _handle = parse_list_body(body)
+    print(army_list_create(data=data, owner=user).share_key)
+
+
+if __name__ == "__main__":
+    main()

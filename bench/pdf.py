@@ -1,0 +1,106 @@
+"""How long the PDFs take to draw.
+
+Prints the median time to draw the unit cards of lists of 10 and 100 entries (sheet and
+poker-size layouts), the roster of each and the rules reference, from an already loaded
+printout (the drawing alone, no cache), and then one whole download through
+`list_pdf_response` (queries and drawing) with the cache emptied first.
+
+Run: .venv/bin/python bench/pdf.py   (uses a throw-away SQLite database)
+Target (issue 7): 100 cards in under 1 s.
+"""
+
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+TMP = tempfile.mkdtemp(prefix="armybuilder-bench-")
+os.environ.setdefault("DATABASE_URL", f"sqlite:///{TMP}/bench.sqlite3")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
+os.environ.setdefault("DJANGO_DEBUG", "false")
+os.environ.setdefault("DJANGO_SECRET_KEY", "bench-" + "x" * 40)
+os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "armybuilder.example")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.core.cache import cache  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+
+from armybuilder.api.lists import parse_list_body  # noqa: E402
+from armybuilder.exports import pdf  # noqa: E402
+from armybuilder.exports.pdf_data import printout_get  # noqa: E402
+from armybuilder.lists.services import army_list_create  # noqa: E402
+from factions.selectors import book_handle_get, engine_book_get  # noqa: E402
+
+SYSTEM, FACTION = "aof", "human-empire"
+
+
+def median_ms(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
+
+
+def make_list(n: int, book) -> dict:
+    """n entries cycling through the book's units, each with one option in every section
+    (a different one from copy to copy), so that the cards vary as in a real list."""
+    units = list(book.units.values())
+    entries = []
+    for i in range(n):
+        unit = units[i % len(units)]
+        turn = i // len(units)
+        options = {s.options[turn % len(s.options)].id: 1 for s in unit.sections}
+        entries.append({"id": f"e{i}", "unit": unit.id, "options": options})
+    return {
+        "format": "armylist/1",
+        "name": f"Bench {n}",
+        "system": SYSTEM,
+        "faction": FACTION,
+        "points_limit": max(1500, 150 * n),
+        "entries": entries,
+    }
+
+
+def main() -> None:
+    call_command("bootstrap", verbosity=0, stdout=open(os.devnull, "w"))
+    book, _ruleset = engine_book_get(system=SYSTEM, slug=FACTION)
+    owner = get_user_model().objects.create_user("bench")
+    print(f"Python {sys.version.split()[0]}, Django {django.get_version()}, book {SYSTEM}/{FACTION}")
+    print("Drawing only (printout already loaded, no cache), median of 15:")
+    for n in (10, 100):
+        data, _handle = parse_list_body(make_list(n, book))
+        army_list = army_list_create(data=data, owner=owner)
+        handle = book_handle_get(system=SYSTEM, slug=FACTION)
+        printout = printout_get(army_list=army_list, share_url=pdf.share_url(army_list), handle=handle)
+        for label, kind, params in (
+            ("cards, sheet", "cards.pdf", {}),
+            ("cards, poker", "cards.pdf", {"layout": "poker"}),
+            ("roster", "roster.pdf", {}),
+            ("reference", "reference.pdf", {}),
+        ):
+            options = pdf.print_options(params)
+            output = pdf.render_list_pdf(printout, kind, options)
+            ms = median_ms(lambda p=printout, k=kind, o=options: pdf.render_list_pdf(p, k, o), 15)
+            print(f"  {n:>3} entries  {label:<13} median {ms:7.1f} ms  ({len(output) // 1024} KiB)")
+
+        def download(army_list=army_list):
+            cache.clear()
+            pdf.list_pdf_response(army_list, "cards.pdf", {})
+
+        print(f"  {n:>3} entries  whole download of the cards, uncached: median {median_ms(download, 9):.1f} ms")
+        cached = median_ms(lambda army_list=army_list: pdf.list_pdf_response(army_list, "cards.pdf", {}), 50)
+        print(f"  {n:>3} entries  the same download again, cached:        median {cached:.2f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,471 @@
+"""Printable PDFs (issue 7): unit cards, roster sheet, rules reference and the quick
+reference of each ruleset, read back with pdfplumber and pypdf."""
+
+import io
+import json
+import re
+from pathlib import Path
+
+import pdfplumber
+import pytest
+from django.core.cache import cache
+from pypdf import PdfReader
+
+from armybuilder.api.lists import parse_list_body
+from armybuilder.exports import pdf, pdf_roster
+from armybuilder.exports.pdf_cards import card_grid
+from armybuilder.exports.pdf_data import printout_get, rules_used
+from armybuilder.exports.pdf_quickref import QUICK_REFERENCES
+from armybuilder.lists import selectors
+from armybuilder.lists.services import army_list_create, army_list_update
+from factions.models import Faction
+from factions.selectors import book_handle_get, engine_cache_clear
+from factions.services import armybook_import
+from tests.test_core_rules import COPY_RUN, ngrams, words
+
+DATA = Path(__file__).resolve().parents[1] / "factions" / "data"
+ONE_LIST_PER_RULESET = [
+    "aof/human-empire-1500.json",
+    "aof-regiments/dwarf-holds-1000.json",
+    "aof-skirmish/orc-raiders-250.json",
+    "opf/free-cities-750.json",
+    "aof-arena/orc-pitfighters-warband.json",
+]
+
+
+@pytest.fixture(autouse=True)
+def fresh_caches():
+    """The PDF cache (local memory) and the engine's book cache outlive a test."""
+    cache.clear()
+    engine_cache_clear()
+    yield
+    cache.clear()
+
+
+def make_list(owner, body: dict):
+    data, _handle = parse_list_body(body)
+    return army_list_create(data=data, owner=owner)
+
+
+def bundled_list(owner, name: str):
+    body = json.loads((DATA / "lists" / name).read_text())
+    armybook_import(data=json.loads((DATA / "books" / body["system"] / f"{body['faction']}.json").read_text()))
+    return make_list(owner, body)
+
+
+def wardens_list(owner, make_aof_book, **overrides):
+    armybook_import(data=make_aof_book())
+    body = {
+        "format": "armylist/1",
+        "name": "Border Patrol",
+        "system": "aof",
+        "faction": "test-wardens",
+        "points_limit": 1500,
+        "entries": [
+            {"id": "e1", "unit": "warden-captain", "options": {"HERO-2a": 1}, "joined_to": "e2"},
+            {"id": "e2", "unit": "wardens", "options": {"TROOPS-1a": 1}},
+        ],
+    }
+    body.update(overrides)
+    return make_list(owner, body)
+
+
+def render(army_list, kind: str, **params) -> bytes:
+    response = pdf.list_pdf_response(army_list, kind, {k: str(v) for k, v in params.items()})
+    assert response.status_code == 200, response.content
+    assert response["Content-Type"] == "application/pdf"
+    return response.content
+
+
+def pages(data: bytes) -> list[str]:
+    with pdfplumber.open(io.BytesIO(data)) as document:
+        return [page.extract_text() or "" for page in document.pages]
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def card_texts(data: bytes, layout: str, paper: str = "a4") -> list[str]:
+    """The text of every card, in print order (empty slots left out)."""
+    boxes = card_grid(layout, paper).boxes()
+    texts = []
+    with pdfplumber.open(io.BytesIO(data)) as document:
+        for page in document.pages:
+            for x, y, w, h in boxes:
+                text = page.within_bbox((x, page.height - y - h, x + w, page.height - y)).extract_text()
+                if text.strip():
+                    texts.append(text)
+    return texts
+
+
+# -- unit cards ----------------------------------------------------------------------------
+@pytest.mark.parametrize("layout", ["sheet", "poker"])
+@pytest.mark.parametrize("name", ONE_LIST_PER_RULESET)
+def test_cards_show_every_entry_with_its_name_cost_and_weapons(user, name, layout):
+    army_list = bundled_list(user, name)
+    validation, _version = selectors.army_list_state(army_list)
+    cards = card_texts(render(army_list, "cards.pdf", layout=layout), layout)
+    assert len(cards) >= len(validation.entries)
+    squashed = ["".join(text.split()) for text in cards]
+    for result in validation.entries:
+        card = next((c for c in squashed if c.startswith("".join(result.label.split()))), None)
+        assert card is not None, f"no card for {result.label}"
+        if army_list.points_limit is not None:
+            assert f"{result.cost}pts" in card
+        for weapon in result.loadout.weapons:
+            for word in weapon.name.split():  # a long weapon name may wrap within its cell
+                assert word in card, f"{weapon.name} missing on the card of {result.label}"
+
+
+def test_a_joined_hero_is_printed_right_after_the_unit_it_leads(user, make_aof_book):
+    army_list = wardens_list(user, make_aof_book)
+    cards = [flat(text) for text in card_texts(render(army_list, "cards.pdf"), "sheet")]
+    assert cards[0].startswith("Wardens") and "Led by: Warden Captain" in cards[0]
+    assert cards[1].startswith("Warden Captain") and "Joined to: Wardens" in cards[1]
+
+
+def test_combine_prints_one_card_per_distinct_unit_with_its_count(user, make_aof_book):
+    entries = [
+        {"id": "a", "unit": "wardens", "options": {"TROOPS-1a": 1}},
+        {"id": "b", "unit": "wardens", "options": {"TROOPS-1a": 1}},
+        {"id": "c", "unit": "wardens", "options": {}},
+    ]
+    army_list = wardens_list(user, make_aof_book, entries=entries)
+    separate = [flat(t) for t in card_texts(render(army_list, "cards.pdf"), "sheet")]
+    combined = [flat(t) for t in card_texts(render(army_list, "cards.pdf", combine=1), "sheet")]
+    assert [card.split(" pts")[0] for card in separate] == ["Wardens 115", "Wardens 115", "Wardens 110"]
+    assert [card.split(" pts")[0] for card in combined] == ["2× Wardens 115", "Wardens 110"]
+    assert "115 pts each" in combined[0]
+
+
+def test_a_captain_on_a_griffon_shows_tough_9_on_its_card(user):
+    body = {
+        "format": "armylist/1",
+        "name": "Sky Captain",
+        "system": "opf",
+        "faction": "free-cities",
+        "points_limit": 750,
+        "entries": [{"id": "e1", "unit": "guild-captain", "options": {"FB1c": 1}}],
+    }
+    armybook_import(data=json.loads((DATA / "books" / "opf" / "free-cities.json").read_text()))
+    army_list = make_list(user, body)
+    (card,) = card_texts(render(army_list, "cards.pdf"), "sheet")
+    assert "Tough(9)" in card
+    assert "Tough(3)" not in card
+    assert re.search(r"Tough\s+(\S+\s+)*9\b", card)  # the stat box
+    assert "Griffon Claws" in card
+
+
+def test_an_arena_card_shows_the_arena_stats_and_weapon_profile(user, make_arena_book):
+    armybook_import(data=make_arena_book())
+    body = {
+        "format": "armylist/1",
+        "name": "Pit Crew",
+        "system": "aof-arena",
+        "faction": "test-pit",
+        "points_limit": None,
+        "entries": [{"id": "e1", "unit": "boss"}, {"id": "e2", "unit": "thug"}, {"id": "e3", "unit": "thug"}],
+    }
+    army_list = make_list(user, body)
+    boss = flat(card_texts(render(army_list, "cards.pdf"), "sheet")[0])
+    for label in ("Move/Rush", "Evasion", "Toughness", "Stamina", "Health"):
+        assert label in boss
+    assert "3/5 3 3 4 9" in boss  # move/rush, evasion, toughness, stamina, health
+    for column in ("Range", "Acc", "Str", "Dmg", "Critical"):
+        assert column in boss
+    assert "Rusted Blade 1 4 3 2 +1 damage" in boss  # range, accuracy, strength, damage, critical
+    assert "pts" not in boss
+
+
+def test_a_unit_the_book_no_longer_has_still_gets_a_card(user, make_aof_book):
+    army_list = wardens_list(user, make_aof_book)
+    book = make_aof_book()
+    book["version"] = "2.0.0"
+    del book["units"][1]
+    book["packages"][1]["sections"][1]["options"][0].pop("costs")
+    armybook_import(data=book)
+    cards = [flat(t) for t in card_texts(render(army_list, "cards.pdf"), "sheet")]
+    assert any(card.startswith("wardens") and "Not in the Test Wardens army book" in card for card in cards)
+
+
+# -- roster --------------------------------------------------------------------------------
+def test_the_roster_shows_the_list_its_total_and_every_issue(user, make_aof_book):
+    entries = [{"id": f"h{i}", "unit": "warden-captain"} for i in range(3)]
+    entries.append({"id": "w", "unit": "wardens", "options": {"TROOPS-1a": 2}})
+    army_list = wardens_list(user, make_aof_book, points_limit=300, entries=entries)
+    validation, _version = selectors.army_list_state(army_list)
+    assert len({issue.code for issue in validation.issues}) >= 3
+    text = flat(" ".join(pages(render(army_list, "roster.pdf"))))
+    assert "Border Patrol" in text
+    assert "Age of Fantasy 3.2.0 · Test Wardens · army book 1.0.0" in text
+    assert f"{validation.total_points} / 300 pts" in text
+    assert "Not legal:" in text
+    for issue in validation.issues:
+        assert issue.code in text
+        assert issue.message in text
+    for result in validation.entries:
+        assert result.label in text
+
+
+def test_the_roster_qr_code_holds_the_share_link(user, make_aof_book, monkeypatch):
+    encoded = []
+    real = pdf_roster.QrCodeWidget
+
+    def spy(value, **kwargs):
+        encoded.append(value)
+        return real(value, **kwargs)
+
+    monkeypatch.setattr(pdf_roster, "QrCodeWidget", spy)
+    army_list = wardens_list(user, make_aof_book)
+    url = f"http://testserver/s/{army_list.share_key}/"
+    data = render(army_list, "roster.pdf", base_url="http://testserver")
+    assert encoded == [url]
+    assert "".join(url.split()) in "".join(pages(data)[0].split())  # printed under the code too
+    with pdfplumber.open(io.BytesIO(data)) as document:
+        assert len(document.pages[0].rects) > 100  # the code's modules
+
+
+def test_a_share_link_for_another_site_is_refused(user, make_aof_book):
+    army_list = wardens_list(user, make_aof_book)
+    response = pdf.list_pdf_response(army_list, "roster.pdf", {"base_url": "https://phish.example"})
+    assert response.status_code == 400
+
+
+def test_the_roster_charts_points_by_unit_type(user, make_aof_book):
+    text = flat(pages(render(wardens_list(user, make_aof_book), "roster.pdf"))[0])
+    assert "Points by unit type" in text
+    assert "Infantry 115 pts (56%)" in text
+    assert "Hero 90 pts (44%)" in text
+
+
+def test_a_list_whose_book_is_gone_still_prints_its_roster(user, make_aof_book):
+    army_list = wardens_list(user, make_aof_book)
+    Faction.objects.filter(slug="test-wardens").delete()
+    text = flat(pages(render(army_list, "roster.pdf"))[0])
+    assert "unknown_faction" in text
+    assert "no longer in the catalogue" in text
+
+
+# -- rules reference -----------------------------------------------------------------------
+def bold_headings(data: bytes, size: float = 8.5) -> list[str]:
+    """Runs of bold text at body size on every page but the quick reference (the last)."""
+    runs: list[str] = []
+    with pdfplumber.open(io.BytesIO(data)) as document:
+        for page in document.pages[:-1]:
+            current, top = "", None
+            for char in page.chars:
+                bold = "Bold" in char["fontname"] and abs(char["size"] - size) < 0.1
+                if bold and (top is None or abs(char["top"] - top) < 1):
+                    current += char["text"]
+                    top = char["top"]
+                    continue
+                if current.strip():
+                    runs.append(current.strip())
+                current, top = (char["text"], char["top"]) if bold else ("", None)
+            if current.strip():
+                runs.append(current.strip())
+    return runs
+
+
+def test_the_reference_has_exactly_the_rules_and_spells_the_list_uses(user, make_aof_book):
+    army_list = wardens_list(user, make_aof_book)
+    headings = bold_headings(render(army_list, "reference.pdf"))
+    rules = ["Caster(1)", "Counter", "Fast", "Hero", "Impact(1)", "Sergeant", "Shieldbrothers", "Tough(3)"]
+    assert headings == [*rules, "Spark (1)"]
+    text = flat(" ".join(pages(render(army_list, "reference.pdf"))))
+    assert "Test rule text." in text and "Test spell text." in text
+    assert "Test Wardens army book" in text  # where a faction rule is explained
+    assert "Age of Fantasy 3.2.0 — Special Rules" in text  # where a core rule is
+
+
+def test_a_list_without_casters_prints_no_spells(user, make_aof_book):
+    army_list = wardens_list(user, make_aof_book, entries=[{"id": "w", "unit": "wardens"}])
+    assert bold_headings(render(army_list, "reference.pdf")) == ["Counter", "Shieldbrothers"]
+
+
+def test_a_rated_rule_is_listed_once_with_every_rating_used(user):
+    body = {
+        "format": "armylist/1",
+        "name": "Two Captains",
+        "system": "opf",
+        "faction": "free-cities",
+        "points_limit": 750,
+        "entries": [
+            {"id": "e1", "unit": "guild-captain", "options": {"FB1c": 1}},
+            {"id": "e2", "unit": "guild-arcanist"},
+        ],
+    }
+    armybook_import(data=json.loads((DATA / "books" / "opf" / "free-cities.json").read_text()))
+    headings = bold_headings(render(make_list(user, body), "reference.pdf"))
+    assert [h for h in headings if h.startswith("Tough")] == ["Tough(3, 9)"]
+    assert "Wizard(1)" in headings
+    rules = [h for h in headings if not re.search(r" \(\d+\)$", h)]  # spells end in " (cost)"
+    assert rules == sorted(rules, key=str.casefold)
+
+
+def test_rules_used_collects_unit_and_weapon_rules_with_their_ratings(user, make_aof_book):
+    validation, _version = selectors.army_list_state(wardens_list(user, make_aof_book))
+    assert rules_used(validation) == {
+        "Caster": ["1"],
+        "Counter": [],
+        "Fast": [],
+        "Hero": [],
+        "Impact": ["1"],
+        "Sergeant": [],
+        "Shieldbrothers": [],
+        "Tough": ["3"],
+    }
+
+
+def test_the_list_reference_ends_with_the_rulesets_quick_reference(user, make_aof_book):
+    last = flat(pages(render(wardens_list(user, make_aof_book), "reference.pdf"))[-1])
+    assert last.startswith("Age of Fantasy 3.2.0 — quick reference")
+    assert "Rulebook: Activating Units" in last
+
+
+@pytest.mark.parametrize("system", list(QUICK_REFERENCES))
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_each_ruleset_has_a_one_page_quick_reference(client, db, system, paper):
+    response = client.get(f"/rules/{system}/reference.pdf", {"paper": paper})
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"
+    assert response["Content-Disposition"] == f'attachment; filename="{system}-quick-reference.pdf"'
+    (text,) = pages(response.content)
+    text = flat(text)
+    for topic in QUICK_REFERENCES[system].topics:
+        assert topic.title in text
+        assert "Rulebook: " + topic.sections[0] in text
+
+
+def test_an_unknown_ruleset_has_no_quick_reference(client, db):
+    assert client.get("/rules/warhammer/reference.pdf").status_code == 404
+
+
+def test_the_quick_references_are_in_our_own_words(rulebook_ngrams):
+    for system, reference in QUICK_REFERENCES.items():
+        for text in [reference.intro, *(point for topic in reference.topics for point in topic.points)]:
+            copied = ngrams(words(text), COPY_RUN) & rulebook_ngrams
+            assert not copied, f"{system}: {' '.join(min(copied))}"
+
+
+def test_the_quick_references_cite_sections_the_rulebooks_have():
+    from tests.test_core_rules import RULEBOOK_FILES, RULEBOOKS_DIR
+
+    for system, reference in QUICK_REFERENCES.items():
+        path = RULEBOOKS_DIR / RULEBOOK_FILES[system]
+        if not path.is_file():
+            pytest.skip("no rulebook texts found")
+        book = path.read_text(encoding="utf-8")
+        for topic in reference.topics:
+            for section in topic.sections:
+                assert section in book, f"{system}: no section {section!r}"
+
+
+# -- the files: served, named, cached ------------------------------------------------------
+@pytest.mark.parametrize(
+    ("kind", "title"),
+    [("cards.pdf", "unit cards"), ("roster.pdf", "roster"), ("reference.pdf", "rules reference")],
+)
+def test_pdf_exports_are_served_by_the_api_with_a_file_name_and_metadata(user, make_aof_book, kind, title):
+    from rest_framework.test import APIClient
+
+    army_list = wardens_list(user, make_aof_book, name="Border Patrol: Nörth")
+    client = APIClient()
+    client.force_authenticate(user)
+    for path in (f"/api/lists/{army_list.pk}/export/{kind}", f"/api/shared/{army_list.share_key}/export/{kind}"):
+        response = client.get(path)
+        assert response.status_code == 200
+        assert response["Content-Type"] == "application/pdf"
+        suffix = {"cards.pdf": "cards", "roster.pdf": "roster", "reference.pdf": "rules"}[kind]
+        assert response["Content-Disposition"] == f'attachment; filename="Border-Patrol-North-{suffix}.pdf"'
+        metadata = PdfReader(io.BytesIO(response.content)).metadata
+        assert metadata.title == f"Border Patrol: Nörth — {title}"
+        assert metadata.author == "Armybuilder"
+        assert metadata.subject == "Age of Fantasy 3.2.0 · Test Wardens"
+
+
+@pytest.mark.parametrize("kind", pdf.PDF_KINDS)
+def test_every_font_is_embedded(user, make_aof_book, kind):
+    reader = PdfReader(io.BytesIO(render(wardens_list(user, make_aof_book), kind)))
+    fonts = {}
+    for page in reader.pages:
+        for font in page["/Resources"].get("/Font", {}).values():
+            font = font.get_object()
+            fonts[font["/BaseFont"]] = font
+    assert fonts
+    for name, font in fonts.items():
+        descriptor = font["/DescendantFonts"][0].get_object()["/FontDescriptor"] if "/DescendantFonts" in font else None
+        descriptor = descriptor or font.get("/FontDescriptor")
+        assert descriptor is not None, f"{name} is not embedded"
+        assert "/FontFile2" in descriptor.get_object(), f"{name} is not embedded"
+
+
+def test_paper_size_and_layout_follow_the_query(user, make_aof_book):
+    army_list = wardens_list(user, make_aof_book)
+    letter = PdfReader(io.BytesIO(render(army_list, "cards.pdf", paper="letter"))).pages[0].mediabox
+    a4 = PdfReader(io.BytesIO(render(army_list, "roster.pdf"))).pages[0].mediabox
+    assert (round(float(letter.width)), round(float(letter.height))) == (612, 792)
+    assert (round(float(a4.width)), round(float(a4.height))) == (595, 842)
+
+
+@pytest.mark.parametrize("params", [{"paper": "a3"}, {"layout": "tarot"}, {"combine": "maybe"}])
+def test_bad_print_options_are_a_400(user, make_aof_book, params):
+    response = pdf.list_pdf_response(wardens_list(user, make_aof_book), "cards.pdf", params)
+    assert response.status_code == 400
+
+
+def test_a_second_download_is_served_from_the_cache_until_the_list_changes(user, make_aof_book, monkeypatch):
+    calls = []
+    real = pdf.render_list_pdf
+    monkeypatch.setattr(pdf, "render_list_pdf", lambda *args: calls.append(args[1]) or real(*args))
+    army_list = wardens_list(user, make_aof_book)
+    first = render(army_list, "cards.pdf")
+    assert render(army_list, "cards.pdf") == first
+    assert calls == ["cards.pdf"]
+    render(army_list, "cards.pdf", layout="poker")
+    assert calls == ["cards.pdf", "cards.pdf"]
+
+    data = army_list.as_armylist() | {"name": "Border Patrol II"}
+    army_list = army_list_update(army_list=army_list, data=data, based_on=army_list.version)
+    assert render(army_list, "cards.pdf") != first
+    assert len(calls) == 3
+
+
+@pytest.mark.parametrize(
+    ("kind", "params"),
+    [
+        ("cards.pdf", {}),
+        ("cards.pdf", {"layout": "poker", "combine": "1"}),
+        ("roster.pdf", {"paper": "letter"}),
+        ("reference.pdf", {}),
+    ],
+)
+def test_drawing_runs_no_queries(user, make_aof_book, django_assert_num_queries, kind, params):
+    army_list = wardens_list(user, make_aof_book)
+    handle = book_handle_get(system=army_list.system, slug=army_list.faction)
+    printout = printout_get(army_list=army_list, share_url="https://example.org/s/x/", handle=handle)
+    options = pdf.print_options(params)
+    with django_assert_num_queries(0):
+        data = pdf.render_list_pdf(printout, kind, options)
+    assert data.startswith(b"%PDF")
+
+
+def test_a_pdf_download_takes_a_fixed_number_of_queries(user, make_aof_book, django_assert_num_queries):
+    small = wardens_list(user, make_aof_book)
+    entries = [{"id": f"e{i}", "unit": "wardens", "options": {"TROOPS-1a": 1}} for i in range(40)]
+    large = wardens_list(user, make_aof_book, points_limit=10000, entries=entries)
+    pdf.list_pdf_response(small, "roster.pdf", {})  # the engine's book is built and cached
+    cache.clear()
+    with django_assert_num_queries(3):  # book handle (for the cache key), list state, core rules
+        pdf.list_pdf_response(small, "roster.pdf", {})
+    with django_assert_num_queries(3):
+        pdf.list_pdf_response(large, "roster.pdf", {})
+    with django_assert_num_queries(1):  # cached: only the book handle
+        pdf.list_pdf_response(large, "roster.pdf", {})
+
+
+@pytest.mark.parametrize("kind", pdf.PDF_KINDS)
+def test_an_empty_list_still_prints(user, make_aof_book, kind):
+    data = render(wardens_list(user, make_aof_book, entries=[]), kind)
+    assert PdfReader(io.BytesIO(data)).pages

@@ -1,0 +1,176 @@
+"""Production readiness: deploy checks, abuse limits, a database that goes away."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.db import OperationalError, connection
+from rest_framework.test import APIClient
+
+from armybuilder.lists.models import ArmyList
+from factions.models import Faction, Unit
+from factions.selectors import engine_cache_clear
+from factions.services import armybook_import
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_check_deploy_reports_nothing_with_production_settings():
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    env.update(
+        DJANGO_DEBUG="false",
+        DJANGO_SECRET_KEY="k" * 20 + "-production-secret-key-for-the-test-42",
+        DJANGO_ALLOWED_HOSTS="armies.example.org",
+        DJANGO_SETTINGS_MODULE="armybuilder.settings",
+    )
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues (0 silenced)." in result.stdout
+    assert "WARNINGS" not in result.stdout + result.stderr
+
+
+@pytest.fixture
+def wardens(db, make_aof_book):
+    engine_cache_clear()
+    armybook_import(data=make_aof_book())
+
+
+def body(n=1):
+    return {
+        "system": "aof",
+        "faction": "test-wardens",
+        "points_limit": 1500,
+        "entries": [{"id": f"e{i}", "unit": "wardens"} for i in range(n)],
+    }
+
+
+# -- abuse limits ----------------------------------------------------------------------
+def test_anonymous_api_use_is_throttled(wardens, settings):
+    settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "anon": "3/min"}
+    client = APIClient()
+    codes = [client.post("/api/validate/", body(), format="json").status_code for _ in range(4)]
+    assert codes == [200, 200, 200, 429]
+    assert "throttled" in client.get("/api/systems/").json()["detail"].lower()
+
+
+def test_signed_in_api_use_is_throttled_per_user(wardens, settings, user):
+    settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "user": "2/min"}
+    client = APIClient()
+    client.force_authenticate(user)
+    assert [client.get("/api/lists/").status_code for _ in range(3)] == [200, 200, 429]
+
+
+def test_token_requests_are_throttled(user, settings):
+    settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "auth": "2/min"}
+    client = APIClient()
+    wrong = {"username": user.username, "password": "guess"}
+    assert [client.post("/api/auth/token/", wrong, format="json").status_code for _ in range(3)] == [400, 400, 429]
+
+
+def test_sign_ups_are_throttled(db, client, settings):
+    settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "signup": "1/hour"}
+    form = {"username": "first", "password1": "a-long-pass-phrase-9", "password2": "a-long-pass-phrase-9"}
+    assert client.post("/accounts/signup/", form).status_code == 302
+    from django.test import Client
+
+    response = Client().post("/accounts/signup/", {**form, "username": "second"})
+    assert response.status_code == 429 and b"Too many sign-ups" in response.content
+
+
+def test_an_oversized_body_is_413_and_read_no_further(wardens, settings):
+    settings.MAX_REQUEST_BODY = 1000
+    response = APIClient().post("/api/validate/", body(40), format="json")
+    assert response.status_code == 413
+    assert response.json()["detail"].startswith("The request body is ")
+    assert response.json()["detail"].endswith("the most this site accepts is 1000 bytes.")
+
+
+def test_an_oversized_army_book_upload_is_413_and_imports_nothing(staff_client, make_aof_book, settings):
+    settings.MAX_REQUEST_BODY = 2000
+    response = staff_client.post("/api/factions/import/", make_aof_book(units=30), format="json")
+    assert response.status_code == 413
+    assert not Faction.objects.exists()
+
+
+def test_a_list_of_more_than_500_entries_is_400(wardens):
+    response = APIClient().post("/api/validate/", body(501), format="json")
+    assert response.status_code == 400
+    assert response.json() == {"entries": {"non_field_errors": ["Ensure this field has no more than 500 elements."]}}
+    assert APIClient().post("/api/validate/", body(500), format="json").status_code == 200
+
+
+# -- the database going away -------------------------------------------------------------
+def database_gone(execute, sql, params, many, context):
+    raise OperationalError("server closed the connection unexpectedly")
+
+
+def test_the_database_going_away_is_a_clean_503_and_the_next_request_works(wardens):
+    client = APIClient()
+    with connection.execute_wrapper(database_gone):
+        response = client.post("/api/validate/", body(), format="json")
+    assert response.status_code == 503
+    assert response["Retry-After"] == "5"
+    assert "database is not answering" in response.json()["detail"]
+    assert client.post("/api/validate/", body(), format="json").status_code == 200
+
+
+def test_pages_get_a_503_page_too(wardens, client):
+    with connection.execute_wrapper(database_gone):
+        response = client.get("/lists/")
+    assert response.status_code == 503
+    assert b"Back in a moment" in response.content
+
+
+def test_a_save_cut_off_half_way_leaves_nothing_half_saved(wardens, make_aof_book):
+    """The database fails on the eighth statement of an import: nothing of it stays."""
+    book = make_aof_book(units=12)
+    book["slug"] = "cut-off"
+    calls = {"n": 0}
+
+    def fail_later(execute, sql, params, many, context):
+        calls["n"] += 1
+        if calls["n"] == 8:
+            raise OperationalError("connection lost")
+        return execute(sql, params, many, context)
+
+    before = Unit.objects.count()
+    with pytest.raises(OperationalError), connection.execute_wrapper(fail_later):
+        armybook_import(data=book)
+    assert calls["n"] >= 8  # (the rollback goes through the wrapper too)
+    assert Unit.objects.count() == before
+    assert not Faction.objects.filter(slug="cut-off").exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_on_postgresql_a_killed_connection_is_a_503_then_recovers(make_aof_book):
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL to kill a server connection (run with DATABASE_URL=postgres://…)")
+    from django.apps import apps
+    from django.db import connections
+
+    from factions.catalogue import sync_rulesets
+
+    sync_rulesets(apps)
+    engine_cache_clear()
+    armybook_import(data=make_aof_book())
+    client = APIClient()
+    assert client.post("/api/validate/", body(), format="json").status_code == 200
+    pid = connection.connection.info.backend_pid
+    killer = connections.create_connection("default")
+    with killer.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+    killer.close()
+    engine_cache_clear()  # make the next request go to the database
+    response = client.post("/api/validate/", body(), format="json")
+    assert response.status_code == 503
+    assert client.post("/api/validate/", body(), format="json").status_code == 200
+    assert ArmyList.objects.count() == 0
