@@ -12,22 +12,13 @@ Target (issue 6): every action under 100 ms for a 50-entry list.
 import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-TMP = tempfile.mkdtemp(prefix="armybuilder-bench-")
-os.environ.setdefault("DATABASE_URL", f"sqlite:///{TMP}/bench.sqlite3")
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
-os.environ.setdefault("DJANGO_DEBUG", "false")
-os.environ.setdefault("DJANGO_SECRET_KEY", "bench-" + "x" * 40)
-os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from benchenv import start_django  # noqa: E402
 
-import django  # noqa: E402
-
-django.setup()
+start_django()
 
 from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402

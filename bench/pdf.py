@@ -12,22 +12,14 @@ Target (issue 7): 100 cards in under 1 s.
 import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-TMP = tempfile.mkdtemp(prefix="armybuilder-bench-")
-os.environ.setdefault("DATABASE_URL", f"sqlite:///{TMP}/bench.sqlite3")
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
-os.environ.setdefault("DJANGO_DEBUG", "false")
-os.environ.setdefault("DJANGO_SECRET_KEY", "bench-" + "x" * 40)
-os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "armybuilder.example")
-
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 import django  # noqa: E402
+from benchenv import start_django  # noqa: E402
 
-django.setup()
+start_django(allowed_hosts="armybuilder.example")
 
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.cache import cache  # noqa: E402

@@ -271,3 +271,15 @@ def rulebook_ngrams():
     if not grams:
         pytest.skip("no rulebook texts found")
     return grams
+
+
+@pytest.fixture
+def wardens(db):
+    """The small Test Wardens book (aof) in the catalogue, with no stale engine cache."""
+    from factions.models import Faction
+    from factions.selectors import engine_cache_clear
+    from factions.services import armybook_import
+
+    engine_cache_clear()
+    armybook_import(data=aof_book())
+    return Faction.objects.get(slug="test-wardens")

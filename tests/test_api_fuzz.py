@@ -3,7 +3,9 @@ no server errors, and every response that the schema describes matches it."""
 
 import pytest
 import schemathesis
+from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import content_type_conformance, not_a_server_error, response_schema_conformance
 
@@ -17,8 +19,16 @@ CHECKS = [not_a_server_error, response_schema_conformance, content_type_conforma
 
 @pytest.fixture
 def catalogue(db):
+    """A book to find, and the test's database connection kept across requests: the
+    WSGI handler would otherwise close it at each request (as Django's own test client
+    prevents), which inside the test's transaction breaks the next query."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
     engine_cache_clear()
     armybook_import(data=aof_book())
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
 
 
 @schema.parametrize()

@@ -11,13 +11,6 @@ from factions.services import armybook_import
 URL = "/api/validate/"
 
 
-@pytest.fixture
-def wardens(db, make_aof_book):
-    engine_cache_clear()
-    armybook_import(data=make_aof_book())
-    return Faction.objects.get(slug="test-wardens")
-
-
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     "model",

@@ -12,12 +12,6 @@ from factions.selectors import engine_cache_clear
 from factions.services import armybook_import
 
 
-@pytest.fixture
-def wardens(db, make_aof_book):
-    engine_cache_clear()
-    armybook_import(data=make_aof_book())
-
-
 def list_body(**overrides):
     body = {
         "format": "armylist/1",

@@ -38,12 +38,6 @@ def test_check_deploy_reports_nothing_with_production_settings():
     assert "WARNINGS" not in result.stdout + result.stderr
 
 
-@pytest.fixture
-def wardens(db, make_aof_book):
-    engine_cache_clear()
-    armybook_import(data=make_aof_book())
-
-
 def body(n=1):
     return {
         "system": "aof",

@@ -9,18 +9,11 @@ from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from factions.models import Faction, ForceOrgLimit
+from factions.models import ForceOrgLimit
 from factions.selectors import engine_cache_clear
 from factions.services import armybook_import
 
 URL = "/api/validate/"
-
-
-@pytest.fixture
-def wardens(db, make_aof_book):
-    engine_cache_clear()
-    armybook_import(data=make_aof_book())
-    return Faction.objects.get(slug="test-wardens")
 
 
 def body(**overrides):

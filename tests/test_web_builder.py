@@ -5,14 +5,6 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from armybuilder.lists.models import ArmyList
-from factions.selectors import engine_cache_clear
-from factions.services import armybook_import
-
-
-@pytest.fixture
-def wardens(db, make_aof_book):
-    engine_cache_clear()
-    armybook_import(data=make_aof_book())
 
 
 @pytest.fixture

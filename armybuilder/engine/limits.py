@@ -187,37 +187,28 @@ def _composition(ctx: Context, limit: Limit) -> None:
     card = ctx.book.composition
     if card is None:
         return
-    models = sum(r.models for r in ctx.known)
+
+    def bounds(count: int, what: str, least: int, most: int, whom: str = "the warband") -> None:
+        if count < least:
+            ctx.add(
+                limit.code,
+                f"{count} {what}, but {whom} needs at least {least}",
+                section=limit.section,
+                severity=limit.severity,
+            )
+        if count > most:
+            ctx.add(
+                limit.code,
+                f"{count} {what}, but {whom} may have at most {most}",
+                section=limit.section,
+                severity=limit.severity,
+            )
+
     for group in card.groups:
         count = sum(r.models for r in ctx.known if r.unit.id in group.units)
-        if count < group.min:
-            ctx.add(
-                limit.code,
-                f"{count} {group.label} models, but the warband needs at least {group.min}",
-                section=limit.section,
-                severity=limit.severity,
-            )
-        if count > group.max:
-            ctx.add(
-                limit.code,
-                f"{count} {group.label} models, but the warband may have at most {group.max}",
-                section=limit.section,
-                severity=limit.severity,
-            )
-    if models < card.models_min:
-        ctx.add(
-            limit.code,
-            f"{models} models in the warband, but it needs at least {card.models_min}",
-            section=limit.section,
-            severity=limit.severity,
-        )
-    if models > card.models_max:
-        ctx.add(
-            limit.code,
-            f"{models} models in the warband, but it may have at most {card.models_max}",
-            section=limit.section,
-            severity=limit.severity,
-        )
+        bounds(count, f"{group.label} models", group.min, group.max)
+    models = sum(r.models for r in ctx.known)
+    bounds(models, "models in the warband", card.models_min, card.models_max, whom="it")
 
 
 CHECKS: dict[str, Callable[[Context, Limit], None]] = {

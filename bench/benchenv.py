@@ -1,0 +1,24 @@
+"""Shared set-up of the bench scripts: the repository on the path, a throw-away SQLite
+database (unless DATABASE_URL is set), production-like settings, Django started."""
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def start_django(*, allowed_hosts: str = "testserver") -> Path:
+    sys.path.insert(0, str(REPO))
+    tmp = Path(tempfile.mkdtemp(prefix="armybuilder-bench-"))
+    os.environ.setdefault("DATABASE_URL", f"sqlite:///{tmp}/bench.sqlite3")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
+    os.environ.setdefault("DJANGO_DEBUG", "false")
+    os.environ.setdefault("DJANGO_SECURE_SSL_REDIRECT", "false")
+    os.environ.setdefault("DJANGO_SECRET_KEY", "bench-" + "x" * 40)
+    os.environ.setdefault("DJANGO_ALLOWED_HOSTS", allowed_hosts)
+    import django
+
+    django.setup()
+    return tmp
