@@ -16,8 +16,29 @@ def _wants_json(request: HttpRequest) -> bool:
     return request.path.startswith("/api/")
 
 
+NUL_MARKERS = (b"\x00", b"\\u0000", b"%00")
+
+
+def _has_nul(request: HttpRequest) -> bool:
+    """NUL characters anywhere a string could come from. PostgreSQL text cannot hold
+    them, so they are refused at the door rather than failing deep inside a query."""
+    if (
+        "\x00" in request.path
+        or "%00" in request.META.get("QUERY_STRING", "")
+        or "\x00" in request.META.get("QUERY_STRING", "")
+    ):
+        return True
+    content_type = request.META.get("CONTENT_TYPE", "")
+    if request.method in ("POST", "PUT", "PATCH") and content_type.startswith(
+        ("application/json", "application/x-www-form-urlencoded")
+    ):
+        return any(marker in request.body for marker in NUL_MARKERS)
+    return False
+
+
 class RequestLimitsMiddleware:
-    """A body over MAX_REQUEST_BODY is answered 413 before anything reads it."""
+    """A body over MAX_REQUEST_BODY is answered 413 before anything reads it; text with
+    NUL characters (which no field accepts) is a 400."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -33,6 +54,11 @@ class RequestLimitsMiddleware:
             if _wants_json(request):
                 return JsonResponse({"detail": message}, status=413)
             return HttpResponse(message, status=413, content_type="text/plain; charset=utf-8")
+        if _has_nul(request):
+            message = "The request contains a NUL character (\\u0000), which no field accepts."
+            if _wants_json(request):
+                return JsonResponse({"detail": message}, status=400)
+            return HttpResponse(message, status=400, content_type="text/plain; charset=utf-8")
         return self.get_response(request)
 
 

@@ -81,6 +81,9 @@ def parse_rule(text: str) -> tuple[str, str | None]:
 
 
 def parse_json(raw: bytes | str) -> Any:
+    data = raw.encode() if isinstance(raw, str) else raw
+    if b"\\u0000" in data or b"\x00" in data:
+        raise ArmyBookError([Problem("", "not valid: the file contains a NUL character (\\u0000)")])
     try:
         return json.loads(raw)
     except (ValueError, UnicodeDecodeError) as exc:

@@ -168,3 +168,35 @@ def test_on_postgresql_a_killed_connection_is_a_503_then_recovers(make_aof_book)
     assert response.status_code == 503
     assert client.post("/api/validate/", body(), format="json").status_code == 200
     assert ArmyList.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "data", "content_type"),
+    [
+        ("get", "/api/factions/?system=a%00b", None, None),
+        ("get", "/api/shared/ab%00cd/", None, None),
+        (
+            "post",
+            "/api/validate/",
+            '{"system": "aof\\u0000", "faction": "x", "points_limit": 5, "entries": []}',
+            "application/json",
+        ),
+        ("post", "/new/aof/", "faction=test-wardens&points=750&name=a%00b", "application/x-www-form-urlencoded"),
+    ],
+)
+def test_nul_characters_are_a_400_not_a_database_error(wardens, client, method, path, data, content_type):
+    kwargs = {"data": data, "content_type": content_type} if data is not None else {}
+    response = getattr(client, method)(path, **kwargs)
+    assert response.status_code == 400
+    assert b"NUL character" in response.content
+    assert not ArmyList.objects.exists()
+
+
+def test_a_nul_in_an_uploaded_file_is_a_400(wardens, staff_client):
+    import io
+
+    for url in ("/api/lists/import/", "/api/factions/import/"):
+        upload = io.BytesIO(b'{"name": "a\\u0000b"}')
+        upload.name = "x.json"
+        response = staff_client.post(url, {"file": upload}, format="multipart")
+        assert response.status_code == 400 and "NUL character" in str(response.json())

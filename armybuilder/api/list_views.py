@@ -166,8 +166,13 @@ class ListImportView(APIView):
         if upload is not None:
             import orjson
 
+            raw = upload.read()
+            if b"\\u0000" in raw or b"\x00" in raw:
+                raise ValidationError(
+                    {"file": ["The file contains a NUL character (\\u0000), which no field accepts."]}
+                )
             try:
-                body = orjson.loads(upload.read())
+                body = orjson.loads(raw)
             except orjson.JSONDecodeError as exc:
                 raise ValidationError({"file": [f"Not a JSON file: {exc}"]}) from None
         elif request.content_type.startswith("multipart/"):

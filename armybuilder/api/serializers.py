@@ -72,7 +72,7 @@ class ProblemSerializer(serializers.Serializer):
 
 class ImportErrorSerializer(serializers.Serializer):
     detail = serializers.CharField()
-    errors = ProblemSerializer(many=True)
+    errors = ProblemSerializer(many=True, required=False)
 
 
 class ImportResultSerializer(serializers.Serializer):

@@ -122,8 +122,12 @@ def import_list(request: HttpRequest) -> HttpResponse:
     if upload is None:
         messages.error(request, "Choose an armylist/1 JSON file to import.")
         return redirect("my-lists")
+    raw = upload.read()
+    if b"\\u0000" in raw or b"\x00" in raw:
+        messages.error(request, f"{upload.name} contains a NUL character, which no field accepts.")
+        return redirect("my-lists")
     try:
-        body = json.loads(upload.read())
+        body = json.loads(raw)
         data, _handle = parse_list_body(to_armylist(body))
     except (ValueError, UnicodeDecodeError) as exc:
         messages.error(request, f"{upload.name} is not a JSON file: {exc}")
