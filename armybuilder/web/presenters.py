@@ -135,7 +135,7 @@ def entry_views(
             loadout = result.loadout
             view.stats = stats_text(dict(result.unit.stats))
             view.rules = [_rule_link(str(rule), rule.name, book, core_rules) for rule in loadout.rules]
-            view.weapons = [_weapon_row(w) for w in loadout.weapons]
+            view.weapons = [_weapon_row(w, hexes=ruleset.slug == "aof-arena") for w in loadout.weapons]
             reason = policy.combine_problem(result.unit)
             view.can_combine, view.combine_reason = reason is None, reason or ""
             if result.unit.is_hero:
@@ -159,11 +159,15 @@ def _rule_link(text: str, name: str, book: Book, core_rules: dict[str, str]) -> 
     return RuleLink(text, None, faction_rule[1] if faction_rule else "")
 
 
-def _weapon_row(weapon) -> dict[str, Any]:
+def _weapon_row(weapon, *, hexes: bool = False) -> dict[str, Any]:
+    if hexes:  # Arena measures in hexes; range 1 is the adjacent hex
+        reach = "Adjacent" if weapon.range == 1 else f"{weapon.range} hexes"
+    else:
+        reach = f'{weapon.range}"' if weapon.range else "Melee"
     return {
         "name": weapon.name,
         "count": weapon.count,
-        "range": f'{weapon.range}"' if weapon.range else "Melee",
+        "range": reach,
         "attacks": weapon.attacks if weapon.attacks is not None else "",
         "profile": ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in weapon.profile.items() if v != ""),
         "rules": ", ".join(weapon.rules),
