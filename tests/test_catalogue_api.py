@@ -237,3 +237,18 @@ def test_openapi_schema_is_served_and_valid(api_client):
     docs = api_client.get("/api/docs/")
     assert docs.status_code == 200
     assert b"swagger-ui" in docs.content and b"cdn.jsdelivr" not in docs.content  # served by us
+
+
+@pytest.mark.django_db
+def test_systems_list_follows_a_ruleset_change(api_client, django_assert_max_num_queries):
+    from factions.models import Ruleset, bump_revision_of
+
+    api_client.get("/api/systems/")
+    with django_assert_max_num_queries(1):  # served from the serialized copy
+        assert api_client.get("/api/systems/").status_code == 200
+    ruleset = Ruleset.objects.get(slug="opf")
+    ruleset.name = "One Page Fantasy (edited)"
+    ruleset.save()
+    bump_revision_of(ruleset)  # what the admin does on every save
+    names = [r["name"] for r in api_client.get("/api/systems/").json()]
+    assert "One Page Fantasy (edited)" in names

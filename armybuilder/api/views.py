@@ -23,7 +23,7 @@ from factions.selectors import (
     faction_get_with_book,
     faction_list,
     ruleset_get,
-    ruleset_list,
+    ruleset_list_payload,
 )
 from factions.services import armybook_import
 
@@ -36,7 +36,7 @@ class SystemViewSet(viewsets.ViewSet):
 
     @extend_schema(responses=s.RulesetSerializer(many=True))
     def list(self, request: Request) -> Response:
-        return Response(s.RulesetSerializer(ruleset_list(), many=True).data)
+        return Response(ruleset_list_payload(lambda rulesets: s.RulesetSerializer(rulesets, many=True).data))
 
     @extend_schema(responses=s.RulesetDetailSerializer)
     def retrieve(self, request: Request, system: str) -> Response:

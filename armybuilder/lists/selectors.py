@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.db import connection
 from django.db.models import QuerySet
 
 from armybuilder.engine import Issue, Validation, list_from_dict, validate_list
@@ -66,3 +67,22 @@ def _missing_book(army_list: ArmyList) -> Validation:
 
 def faction_name(*, system: str, slug: str) -> str:
     return Faction.objects.filter(ruleset__slug=system, slug=slug).values_list("name", flat=True).first() or slug
+
+
+def shared_list_stamp(*, key: str) -> tuple[int, str, str] | None:
+    """(list id, list name, a stamp that changes whenever what the share page shows
+    changes: the list's version, its army book's version and revisions), in one query;
+    None when no list has this share key. Lets the share page serve a rendered copy."""
+    lists, factions, rulesets = ArmyList._meta.db_table, Faction._meta.db_table, Ruleset._meta.db_table
+    sql = (
+        f"SELECT l.id, l.name, l.version, f.id, f.version, f.revision, r.revision FROM {lists} l "
+        f"LEFT JOIN {rulesets} r ON r.slug = l.system "
+        f"LEFT JOIN {factions} f ON f.ruleset_id = r.id AND f.slug = l.faction "
+        "WHERE l.share_key = %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [key])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    return row[0], row[1], "-".join(str(part) for part in row[2:])

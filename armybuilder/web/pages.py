@@ -10,22 +10,22 @@ from armybuilder.exports import pdf
 from armybuilder.lists import selectors
 from armybuilder.lists.models import ArmyList
 from factions.models import Ruleset
-from factions.selectors import book_handle_get
 
 
 def shared_list(request: HttpRequest, key: str) -> HttpResponse:
-    """A list by its share link: units, loadouts, costs and validation."""
-    try:
-        army_list = selectors.army_list_by_share_key(key=key)
-    except ArmyList.DoesNotExist:
-        raise Http404("No list has this share link (it may have been replaced by a new one).") from None
-    # The list part of the page is the same for every reader until the list or its army
-    # book changes: render it once per list version and book revision.
-    handle = book_handle_get(system=army_list.system, slug=army_list.faction)
-    book = "-".join(str(part) for part in handle.cache_key) if handle else "none"
-    key = f"shared-body:{army_list.share_key}:{army_list.version}:{book}"
-    body = cache.get(key)
+    """A list by its share link: units, loadouts, costs and validation.
+
+    The list part of the page is the same for every reader until the list or its army
+    book changes, so it is rendered once per (list version, book version and revisions)
+    and kept in the cache; one query finds the list and that stamp."""
+    stamp = selectors.shared_list_stamp(key=key)
+    if stamp is None:
+        raise Http404("No list has this share link (it may have been replaced by a new one).")
+    list_id, name, versions = stamp
+    cache_key = f"shared-body:{key}:{versions}"
+    body = cache.get(cache_key)
     if body is None:
+        army_list = ArmyList.objects.get(pk=list_id)
         validation, current_version = selectors.army_list_state(army_list)
         body = render_to_string(
             "shared_list_body.html",
@@ -38,5 +38,5 @@ def shared_list(request: HttpRequest, key: str) -> HttpResponse:
                 "pdf_kinds": pdf.PDF_KINDS,
             },
         )
-        cache.set(key, body, timeout=3600)
-    return render(request, "shared_list.html", {"army_list": army_list, "body": mark_safe(body)})
+        cache.set(cache_key, body, timeout=3600)
+    return render(request, "shared_list.html", {"army_list": {"name": name, "share_key": key}, "body": mark_safe(body)})
