@@ -8,6 +8,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.cache import cache
 from django.db import connection
 from django.db.models import Count, Prefetch, QuerySet
 
@@ -257,9 +258,11 @@ def book_handle_get(*, system: str, slug: str) -> BookHandle | None:
 def engine_book_get(*, system: str, slug: str, handle: BookHandle | None = None) -> tuple[Book, RulesetSpec]:
     """The engine's book and ruleset for a faction.
 
-    No query when the caller has the handle and the book is cached; one for the handle
-    otherwise; a fixed handful more to build the book on a miss. The cache key holds the
-    book version and the revision counters, which every import and admin change bumps."""
+    Three levels: this process's own copy (no query when the caller has the handle), then
+    the shared cache (CACHE_URL: the book as plain armybook/1 data, so every app server
+    builds it from there rather than from the tables), then the database (a fixed
+    handful of queries). The key holds the book version and the revision counters,
+    which every import and admin change bumps, so a stale copy is never used."""
     if handle is None:
         handle = book_handle_get(system=system, slug=slug)
         if handle is None:
@@ -270,9 +273,14 @@ def engine_book_get(*, system: str, slug: str, handle: BookHandle | None = None)
         if cached is not None:
             _ENGINE_CACHE.move_to_end(key)
             return cached
-    full = faction_get_with_book(system=system, slug=slug)
-    ruleset = Ruleset.objects.prefetch_related("limits", "core_rules").get(pk=full.ruleset_id)
-    built = (book_from_dict(faction_book(faction=full)), ruleset_spec(ruleset=ruleset))
+    shared_key = "engine-book:" + "-".join(str(part) for part in key)
+    data = cache.get(shared_key)
+    if data is None:
+        full = faction_get_with_book(system=system, slug=slug)
+        ruleset = Ruleset.objects.prefetch_related("limits", "core_rules").get(pk=full.ruleset_id)
+        data = (faction_book(faction=full), ruleset_data(ruleset=ruleset))
+        cache.set(shared_key, data, timeout=24 * 3600)
+    built = (book_from_dict(data[0]), ruleset_from_dict(data[1]))
     with _ENGINE_LOCK:
         _ENGINE_CACHE[key] = built
         while len(_ENGINE_CACHE) > _ENGINE_CACHE_SIZE:
@@ -281,29 +289,34 @@ def engine_book_get(*, system: str, slug: str, handle: BookHandle | None = None)
 
 
 def ruleset_spec(*, ruleset: Ruleset) -> RulesetSpec:
-    return ruleset_from_dict(
-        {
-            "slug": ruleset.slug,
-            "name": ruleset.name,
-            "version": ruleset.version,
-            "uses_points": ruleset.uses_points,
-            "max_points": ruleset.max_points,
-            "limits": [
-                {
-                    "code": limit.code,
-                    "kind": limit.kind,
-                    "params": limit.params,
-                    "severity": limit.severity,
-                    "section": limit.section,
-                    "optional": limit.optional,
-                }
-                for limit in ruleset.limits.all()
-            ],
-            "core_rules": {rule.name: rule.rated for rule in ruleset.core_rules.all()},
-        }
-    )
+    return ruleset_from_dict(ruleset_data(ruleset=ruleset))
+
+
+def ruleset_data(*, ruleset: Ruleset) -> dict[str, Any]:
+    """What the engine needs of a ruleset, as plain data (load with prefetched limits and
+    core rules)."""
+    return {
+        "slug": ruleset.slug,
+        "name": ruleset.name,
+        "version": ruleset.version,
+        "uses_points": ruleset.uses_points,
+        "max_points": ruleset.max_points,
+        "limits": [
+            {
+                "code": limit.code,
+                "kind": limit.kind,
+                "params": limit.params,
+                "severity": limit.severity,
+                "section": limit.section,
+                "optional": limit.optional,
+            }
+            for limit in ruleset.limits.all()
+        ],
+        "core_rules": {rule.name: rule.rated for rule in ruleset.core_rules.all()},
+    }
 
 
 def engine_cache_clear() -> None:
+    """Forget this process's copies (the shared cache keys expire by revision)."""
     with _ENGINE_LOCK:
         _ENGINE_CACHE.clear()

@@ -93,3 +93,12 @@ def test_building_a_book_takes_the_same_queries_whatever_its_size(make_aof_book)
         counts.append(len(queries))
     assert len(book.units) == 40
     assert counts[0] == counts[1] <= 16
+
+
+@pytest.mark.django_db
+def test_another_app_server_builds_the_book_from_the_shared_cache(wardens, django_assert_max_num_queries):
+    engine_book_get(system="aof", slug="test-wardens")  # built from the tables, kept in the shared cache
+    engine_cache_clear()  # as if this were another process, with only the shared cache in common
+    with django_assert_max_num_queries(1):  # the handle; no book tables read
+        book, _ruleset = engine_book_get(system="aof", slug="test-wardens")
+    assert set(book.units) == {"warden-captain", "wardens", "wardens-0"}
