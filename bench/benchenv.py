@@ -2,8 +2,10 @@
 database (unless DATABASE_URL is set), production-like settings, Django started."""
 
 import os
+import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -24,3 +26,13 @@ def start_django(*, allowed_hosts: str = "testserver") -> Path:
 
     django.setup()
     return tmp
+
+
+def median_ms(fn, repeat: int) -> float:
+    """Median wall time of `fn()` over `repeat` calls, in milliseconds."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000

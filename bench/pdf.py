@@ -10,14 +10,12 @@ Target (issue 7): 100 cards in under 1 s.
 """
 
 import os
-import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import django  # noqa: E402
-from benchenv import start_django  # noqa: E402
+from benchenv import median_ms, start_django  # noqa: E402
 
 start_django(allowed_hosts="armybuilder.example")
 
@@ -32,15 +30,6 @@ from armybuilder.lists.services import army_list_create  # noqa: E402
 from factions.selectors import book_handle_get, engine_book_get  # noqa: E402
 
 SYSTEM, FACTION = "aof", "human-empire"
-
-
-def median_ms(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000
 
 
 def make_list(n: int, book) -> dict:

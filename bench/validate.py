@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import django  # noqa: E402
-from benchenv import REPO, start_django  # noqa: E402
+from benchenv import REPO, median_ms, start_django  # noqa: E402
 
 start_django()
 
@@ -43,15 +43,6 @@ class NoStore(dict):
 
     def __setitem__(self, key, value) -> None:
         pass
-
-
-def median_ms(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000
 
 
 def make_list(n: int, book) -> dict:

@@ -14,6 +14,11 @@ COMMAND_NAMES = {"sergeant": "Sergeant", "musician": "Musician", "banner": "Bann
 _TYPE_PLURALS = {"artillery": "Artillery", "infantry": "Infantry", "cavalry": "Cavalry"}
 
 
+def _report(ctx: Context, limit: Limit, message: str, entry: str | None = None) -> None:
+    """An issue of this limit row: its code, section and severity."""
+    ctx.add(limit.code, message, section=limit.section, entry=entry, severity=limit.severity)
+
+
 def _counted(ctx: Context, params: dict[str, Any]) -> tuple[list[EntryResult], str, str]:
     """The entries a limit counts, and their name in the singular and plural."""
     counts = params.get("counts", "units")
@@ -47,11 +52,10 @@ def _per_points(ctx: Context, limit: Limit) -> None:
         verdict = f"{points} pts allows none ({how}; {points} pts is under {per})"
     else:
         verdict = f"{points} pts allows at most {allowed} ({how})"
-    ctx.add(
-        limit.code,
+    _report(
+        ctx,
+        limit,
         f"{_n(len(entries), singular, plural)}, but {verdict}",
-        section=limit.section,
-        severity=limit.severity,
     )
 
 
@@ -59,11 +63,10 @@ def _max_count(ctx: Context, limit: Limit) -> None:
     entries, singular, plural = _counted(ctx, limit.params)
     allowed = limit.params["max"]
     if len(entries) > allowed:
-        ctx.add(
-            limit.code,
+        _report(
+            ctx,
+            limit,
             f"{_n(len(entries), singular, plural)}, but an army may have at most {allowed}",
-            section=limit.section,
-            severity=limit.severity,
         )
 
 
@@ -71,11 +74,10 @@ def _min_count(ctx: Context, limit: Limit) -> None:
     entries, singular, plural = _counted(ctx, limit.params)
     needed = limit.params["min"]
     if len(entries) < needed:
-        ctx.add(
-            limit.code,
+        _report(
+            ctx,
+            limit,
             f"{_n(len(entries), singular, plural)}, but an army needs at least {needed}",
-            section=limit.section,
-            severity=limit.severity,
         )
 
 
@@ -90,13 +92,12 @@ def _copies(ctx: Context, limit: Limit) -> None:
         by_unit.setdefault(result.unit.id, []).append(result)
     for copies in by_unit.values():
         if len(copies) > allowed:
-            ctx.add(
-                limit.code,
+            _report(
+                ctx,
+                limit,
                 f"{len(copies)} copies of {copies[0].unit.name}, but {points} pts allows at most "
                 f"{allowed} ({base} + 1 per {per} pts; a combined unit is one copy)",
-                section=limit.section,
                 entry=copies[allowed].entry.id,
-                severity=limit.severity,
             )
 
 
@@ -108,13 +109,12 @@ def _unit_share(ctx: Context, limit: Limit) -> None:
     most = percent * points // 100
     for result in ctx.known:
         if 100 * result.cost > percent * points:
-            ctx.add(
-                limit.code,
+            _report(
+                ctx,
+                limit,
                 f"{result.label} costs {result.cost} pts, but no unit may cost more than {most} pts "
                 f"({percent}% of {points} pts)",
-                section=limit.section,
                 entry=result.entry.id,
-                severity=limit.severity,
             )
 
 
@@ -125,12 +125,11 @@ def _formation(ctx: Context, limit: Limit) -> None:
         for size in dict.fromkeys(result.loadout.copy_sizes):
             if size > 1 and size not in sizes:
                 each = " per copy" if result.entry.combined else ""
-                ctx.add(
-                    limit.code,
+                _report(
+                    ctx,
+                    limit,
                     f"{result.label} has {size} models{each}, but a unit must have {legal} models",
-                    section=limit.section,
                     entry=result.entry.id,
-                    severity=limit.severity,
                 )
 
 
@@ -141,24 +140,22 @@ def _command_group(ctx: Context, limit: Limit) -> None:
         total = sum(n for _, _, n in holders)
         if total > most:
             names = ", ".join(dict.fromkeys(COMMAND_NAMES.get(k, k) for _, k, _ in holders))
-            ctx.add(
-                limit.code,
+            _report(
+                ctx,
+                limit,
                 f"{total} models have command-group upgrades ({names}), but only {most} model in the whole army may",
-                section=limit.section,
                 entry=holders[-1][0].entry.id,
-                severity=limit.severity,
             )
         return
     for result in ctx.known:
         for kind, n in result.loadout.command.items():
             if n > most:
                 name = COMMAND_NAMES.get(kind, kind)
-                ctx.add(
-                    limit.code,
+                _report(
+                    ctx,
+                    limit,
                     f"{result.label} has {n} {name}s, but a unit may have at most {most}",
-                    section=limit.section,
                     entry=result.entry.id,
-                    severity=limit.severity,
                 )
 
 
@@ -167,19 +164,17 @@ def _game_size(ctx: Context, limit: Limit) -> None:
     if points is None:
         return
     if "max" in limit.params and points > limit.params["max"]:
-        ctx.add(
-            limit.code,
+        _report(
+            ctx,
+            limit,
             f"{points} pts is beyond the {limit.params['max']} pts the rules were written for; "
             "the limits are worked out by the same formulas",
-            section=limit.section,
-            severity=limit.severity,
         )
     if "min" in limit.params and points < limit.params["min"]:
-        ctx.add(
-            limit.code,
+        _report(
+            ctx,
+            limit,
             f"{points} pts is below the {limit.params['min']} pts the rules were written for",
-            section=limit.section,
-            severity=limit.severity,
         )
 
 
@@ -190,18 +185,16 @@ def _composition(ctx: Context, limit: Limit) -> None:
 
     def bounds(count: int, what: str, least: int, most: int, whom: str = "the warband") -> None:
         if count < least:
-            ctx.add(
-                limit.code,
+            _report(
+                ctx,
+                limit,
                 f"{count} {what}, but {whom} needs at least {least}",
-                section=limit.section,
-                severity=limit.severity,
             )
         if count > most:
-            ctx.add(
-                limit.code,
+            _report(
+                ctx,
+                limit,
                 f"{count} {what}, but {whom} may have at most {most}",
-                section=limit.section,
-                severity=limit.severity,
             )
 
     for group in card.groups:
