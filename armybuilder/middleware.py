@@ -9,14 +9,13 @@ from django.db import DatabaseError, InterfaceError, OperationalError, connectio
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 
+from factions.armybook import json_has_nul
+
 log = logging.getLogger(__name__)
 
 
 def _wants_json(request: HttpRequest) -> bool:
     return request.path.startswith("/api/")
-
-
-NUL_MARKERS = (b"\x00", b"\\u0000", b"%00")
 
 
 def _has_nul(request: HttpRequest) -> bool:
@@ -32,7 +31,7 @@ def _has_nul(request: HttpRequest) -> bool:
     if request.method in ("POST", "PUT", "PATCH") and content_type.startswith(
         ("application/json", "application/x-www-form-urlencoded")
     ):
-        return any(marker in request.body for marker in NUL_MARKERS)
+        return json_has_nul(request.body) or b"%00" in request.body
     return False
 
 

@@ -36,3 +36,24 @@ def median_ms(fn, repeat: int) -> float:
         fn()
         times.append(time.perf_counter() - start)
     return statistics.median(times) * 1000
+
+
+def bench_list(book, n: int, *, name: str = "Bench") -> dict:
+    """An armylist/1 list of n entries cycling through the book's units, each picking one
+    option in every section, a different one from copy to copy, so that loadouts vary;
+    the points limit grows with the list (150 pts an entry): a big list, not a broken one."""
+    units = list(book.units.values())
+    entries = []
+    for i in range(n):
+        unit = units[i % len(units)]
+        turn = i // len(units)
+        options = {s.options[turn % len(s.options)].id: 1 for s in unit.sections}
+        entries.append({"id": f"e{i}", "unit": unit.id, "options": options})
+    return {
+        "format": "armylist/1",
+        "name": name,
+        "system": book.system,
+        "faction": book.slug,
+        "points_limit": max(1500, 150 * n),
+        "entries": entries,
+    }

@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import django  # noqa: E402
-from benchenv import median_ms, start_django  # noqa: E402
+from benchenv import bench_list, median_ms, start_django  # noqa: E402
 
 start_django(allowed_hosts="armybuilder.example")
 
@@ -32,26 +32,6 @@ from factions.selectors import book_handle_get, engine_book_get  # noqa: E402
 SYSTEM, FACTION = "aof", "human-empire"
 
 
-def make_list(n: int, book) -> dict:
-    """n entries cycling through the book's units, each with one option in every section
-    (a different one from copy to copy), so that the cards vary as in a real list."""
-    units = list(book.units.values())
-    entries = []
-    for i in range(n):
-        unit = units[i % len(units)]
-        turn = i // len(units)
-        options = {s.options[turn % len(s.options)].id: 1 for s in unit.sections}
-        entries.append({"id": f"e{i}", "unit": unit.id, "options": options})
-    return {
-        "format": "armylist/1",
-        "name": f"Bench {n}",
-        "system": SYSTEM,
-        "faction": FACTION,
-        "points_limit": max(1500, 150 * n),
-        "entries": entries,
-    }
-
-
 def main() -> None:
     call_command("bootstrap", verbosity=0, stdout=open(os.devnull, "w"))
     book, _ruleset = engine_book_get(system=SYSTEM, slug=FACTION)
@@ -59,7 +39,7 @@ def main() -> None:
     print(f"Python {sys.version.split()[0]}, Django {django.get_version()}, book {SYSTEM}/{FACTION}")
     print("Drawing only (printout already loaded, no cache), median of 15:")
     for n in (10, 100):
-        data, _handle = parse_list_body(make_list(n, book))
+        data, _handle = parse_list_body(bench_list(book, n, name=f"Bench {n}"))
         army_list = army_list_create(data=data, owner=owner)
         handle = book_handle_get(system=SYSTEM, slug=FACTION)
         printout = printout_get(army_list=army_list, share_url=pdf.share_url(army_list), handle=handle)

@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import django  # noqa: E402
-from benchenv import REPO, median_ms, start_django  # noqa: E402
+from benchenv import REPO, bench_list, median_ms, start_django  # noqa: E402
 
 start_django()
 
@@ -45,27 +45,6 @@ class NoStore(dict):
         pass
 
 
-def make_list(n: int, book) -> dict:
-    """n entries cycling through the book's units, each picking one option in every
-    section, a different one from copy to copy, so that loadouts vary; the points limit
-    grows with the list (150 pts an entry) so that it is a big list, not a broken one."""
-    units = list(book.units.values())
-    entries = []
-    for i in range(n):
-        unit = units[i % len(units)]
-        turn = i // len(units)
-        options = {s.options[turn % len(s.options)].id: 1 for s in unit.sections}
-        entries.append({"id": f"e{i}", "unit": unit.id, "options": options})
-    return {
-        "format": "armylist/1",
-        "name": "Bench",
-        "system": SYSTEM,
-        "faction": FACTION,
-        "points_limit": max(1500, 150 * n),
-        "entries": entries,
-    }
-
-
 def main() -> None:
     call_command("bootstrap", verbosity=0, stdout=open(os.devnull, "w"))
     book, ruleset = engine_book_get(system=SYSTEM, slug=FACTION)
@@ -82,7 +61,7 @@ def main() -> None:
         validate_list(book, ruleset, army)
 
     for n in (10, 50, 200):
-        army = list_from_dict(make_list(n, book))
+        army = list_from_dict(bench_list(book, n))
         validate_list(book, ruleset, army)
         uncached_ms = median_ms(lambda army=army: validate_list(uncached_book, ruleset, army), repeat=300)
         cold_ms = median_ms(lambda army=army: cold(army), repeat=300)
@@ -91,7 +70,7 @@ def main() -> None:
         print(f"cold {cold_ms:.3f} ms, warm {warm_ms:.3f} ms")
 
     client = Client()
-    body = json.dumps(make_list(50, book))
+    body = json.dumps(bench_list(book, 50))
     validate = lambda: client.post("/api/validate/", body, content_type="application/json")  # noqa: E731
     health = lambda: client.get("/api/health/")  # noqa: E731
     assert validate().status_code == 200 and health().status_code == 200

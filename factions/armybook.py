@@ -80,9 +80,14 @@ def parse_rule(text: str) -> tuple[str, str | None]:
     return match["name"], match["rating"]
 
 
+def json_has_nul(raw: bytes) -> bool:
+    """A NUL character in JSON text, raw or escaped. PostgreSQL text cannot hold one, so
+    every door refuses it (uploads here and in the list import, requests in middleware)."""
+    return b"\x00" in raw or b"\\u0000" in raw
+
+
 def parse_json(raw: bytes | str) -> Any:
-    data = raw.encode() if isinstance(raw, str) else raw
-    if b"\\u0000" in data or b"\x00" in data:
+    if json_has_nul(raw.encode() if isinstance(raw, str) else raw):
         raise ArmyBookError([Problem("", "not valid: the file contains a NUL character (\\u0000)")])
     try:
         return json.loads(raw)

@@ -11,41 +11,13 @@ from django.core.management import CommandError, call_command
 from factions.armybook import ArmyBookError
 from factions.models import Equipment, Faction, Unit, UpgradeOption
 from factions.services import armybook_import
+from tests.mutations import DELETE, set_at
 
 ARENA_STATS = {"move": 3, "rush": 5, "evasion": 3, "toughness": 3, "stamina": 4, "health": 6}
 
 
 def row_counts() -> dict[str, int]:
     return {m.__name__: m.objects.count() for m in apps.get_app_config("factions").get_models()}
-
-
-def _set(path: str, value):
-    """A mutation that sets book[path] (dotted path, [n] for list items) to `value`."""
-
-    def mutate(book):
-        *parents, last = _parse(path)
-        target = book
-        for part in parents:
-            target = target[part]
-        if value is _DELETE:
-            del target[last]
-        else:
-            target[last] = value
-
-    return mutate
-
-
-def _parse(path: str) -> list:
-    parts: list = []
-    for chunk in path.replace("]", "").split("."):
-        name, *indexes = chunk.split("[")
-        if name:
-            parts.append(name)
-        parts.extend(int(i) for i in indexes)
-    return parts
-
-
-_DELETE = object()
 
 
 def _arena(mutate: Callable) -> Callable:
@@ -69,126 +41,126 @@ def _both(*mutations: Callable) -> Callable:
 
 # (case id, mutation of a valid AoF book, path of the first problem, words in its message)
 MALFORMED = [
-    ("wrong-format", _set("format", "armybook/2"), "format", "armybook/1"),
-    ("unknown-system", _set("system", "warhammer"), "system", "is not one of"),
-    ("missing-name", _set("name", _DELETE), "", "'name' is a required property"),
-    ("missing-unit-cost", _set("units[1].cost", _DELETE), "units[1]", "'cost' is a required property"),
-    ("extra-top-level-key", _set("colour", "red"), "", "'colour' was unexpected"),
-    ("extra-unit-key", _set("units[1].points", 5), "units[1]", "'points' was unexpected"),
-    ("cost-wrong-type", _set("units[0].cost", "seventy"), "units[0].cost", "is not of type 'integer'"),
-    ("size-zero", _set("units[1].size", 0), "units[1].size", "less than the minimum"),
-    ("negative-unit-cost", _set("units[0].cost", -5), "units[0].cost", "less than the minimum of 0"),
+    ("wrong-format", set_at("format", "armybook/2"), "format", "armybook/1"),
+    ("unknown-system", set_at("system", "warhammer"), "system", "is not one of"),
+    ("missing-name", set_at("name", DELETE), "", "'name' is a required property"),
+    ("missing-unit-cost", set_at("units[1].cost", DELETE), "units[1]", "'cost' is a required property"),
+    ("extra-top-level-key", set_at("colour", "red"), "", "'colour' was unexpected"),
+    ("extra-unit-key", set_at("units[1].points", 5), "units[1]", "'points' was unexpected"),
+    ("cost-wrong-type", set_at("units[0].cost", "seventy"), "units[0].cost", "is not of type 'integer'"),
+    ("size-zero", set_at("units[1].size", 0), "units[1].size", "less than the minimum"),
+    ("negative-unit-cost", set_at("units[0].cost", -5), "units[0].cost", "less than the minimum of 0"),
     (
         "negative-option-cost",
-        _set("packages[0].sections[0].options[0].cost", -5),
+        set_at("packages[0].sections[0].options[0].cost", -5),
         "packages[0].sections[0].options[0].cost",
         "less than the minimum of 0",
     ),
-    ("bad-version", _set("version", "one"), "version", "does not match"),
-    ("bad-rule-string", _set("units[1].rules", ["AP(one)"]), "units[1].rules[0]", "does not match"),
-    ("bad-attacks", _set("units[1].equipment[0].attacks", "lots"), "units[1].equipment[0].attacks", "lots"),
+    ("bad-version", set_at("version", "one"), "version", "does not match"),
+    ("bad-rule-string", set_at("units[1].rules", ["AP(one)"]), "units[1].rules[0]", "does not match"),
+    ("bad-attacks", set_at("units[1].equipment[0].attacks", "lots"), "units[1].equipment[0].attacks", "lots"),
     (
         "unknown-package",
-        _set("units[1].upgrades", ["TROOPS", "Z"]),
+        set_at("units[1].upgrades", ["TROOPS", "Z"]),
         "units[1].upgrades[1]",
         'unknown package "Z"',
     ),
     (
         "unknown-rule",
-        _set("units[1].rules", ["Shield Wall"]),
+        set_at("units[1].rules", ["Shield Wall"]),
         "units[1].rules[0]",
         'unknown rule "Shield Wall"',
     ),
     (
         "rated-rule-without-value",
-        _set("units[0].rules", ["Hero", "Tough"]),
+        set_at("units[0].rules", ["Hero", "Tough"]),
         "units[0].rules[1]",
         "needs a value",
     ),
     (
         "unrated-rule-with-value",
-        _set("units[1].rules", ["Fearless(2)"]),
+        set_at("units[1].rules", ["Fearless(2)"]),
         "units[1].rules[0]",
         "takes no value",
     ),
     (
         "unknown-rule-in-gain",
-        _set("packages[1].sections[0].options[0].gains[0].name", "Drummer"),
+        set_at("packages[1].sections[0].options[0].gains[0].name", "Drummer"),
         "packages[1].sections[0].options[0].gains[0].name",
         'unknown rule "Drummer"',
     ),
     (
         "duplicate-option-id",
-        _set("packages[1].sections[0].options[1].id", "TROOPS-1a"),
+        set_at("packages[1].sections[0].options[1].id", "TROOPS-1a"),
         "packages[1].sections[0].options[1].id",
         'duplicate option id "TROOPS-1a"',
     ),
     (
         "duplicate-unit-id",
-        _set("units[1].id", "warden-captain"),
+        set_at("units[1].id", "warden-captain"),
         "units[1].id",
         'duplicate unit id "warden-captain"',
     ),
     (
         "duplicate-section-id",
-        _set("packages[1].sections[1].id", "HERO-1"),
+        set_at("packages[1].sections[1].id", "HERO-1"),
         "packages[1].sections[1].id",
         'duplicate section id "HERO-1"',
     ),
     (
         "replace-without-targets",
-        _set("packages[0].sections[0].targets", _DELETE),
+        set_at("packages[0].sections[0].targets", DELETE),
         "packages[0].sections[0].targets",
         "a replace section needs targets",
     ),
     (
         "replace-target-not-carried",
-        _set("packages[0].sections[0].targets", ["Longbow"]),
+        set_at("packages[0].sections[0].targets", ["Longbow"]),
         "packages[0].sections[0].targets[0]",
         '"Longbow" is not carried',
     ),
     (
         "targets-on-upgrade-section",
-        _set("packages[0].sections[1].targets", ["Hand Weapon"]),
+        set_at("packages[0].sections[1].targets", ["Hand Weapon"]),
         "packages[0].sections[1].targets",
         "an upgrade section has no targets",
     ),
     (
         "arena-stats-on-aof-book",
-        _set("units[0].stats", ARENA_STATS),
+        set_at("units[0].stats", ARENA_STATS),
         "units[0].stats",
         "aof units have the stats quality, defense",
     ),
-    ("missing-stat", _set("units[1].stats", {"quality": 4}), "units[1].stats", "missing defense"),
-    ("stat-out-of-range", _set("units[1].stats.quality", 7), "units[1].stats.quality", "maximum of 6"),
+    ("missing-stat", set_at("units[1].stats", {"quality": 4}), "units[1].stats", "missing defense"),
+    ("stat-out-of-range", set_at("units[1].stats.quality", 7), "units[1].stats.quality", "maximum of 6"),
     (
         "unit-type-not-in-ruleset",
-        _set("units[1].type", "ordnance"),
+        set_at("units[1].type", "ordnance"),
         "units[1].type",
         '"ordnance" is not used in aof',
     ),
     (
         "hero-without-hero-rule",
-        _set("units[0].rules", ["Tough(3)"]),
+        set_at("units[0].rules", ["Tough(3)"]),
         "units[0].rules",
         "must carry the Hero rule",
     ),
     (
         "cost-override-for-unknown-unit",
-        _set("packages[1].sections[1].options[0].costs", {"ghosts": 5}),
+        set_at("packages[1].sections[1].options[0].costs", {"ghosts": 5}),
         "packages[1].sections[1].options[0].costs.ghosts",
         'unknown unit "ghosts"',
     ),
     (
         "cost-override-for-unit-without-package",
-        _set("packages[1].sections[1].options[0].costs", {"warden-captain": 5}),
+        set_at("packages[1].sections[1].options[0].costs", {"warden-captain": 5}),
         "packages[1].sections[1].options[0].costs.warden-captain",
         "does not take this package",
     ),
-    ("redefines-core-rule", _set("rules[0].name", "Fear"), "rules[0].name", '"Fear" is a core rule'),
+    ("redefines-core-rule", set_at("rules[0].name", "Fear"), "rules[0].name", '"Fear" is a core rule'),
     (
         "composition-on-aof-book",
-        _set(
+        set_at(
             "composition",
             {
                 "models": {"min": 1, "max": 2},
@@ -200,13 +172,13 @@ MALFORMED = [
     ),
     (
         "opf-field-on-aof-weapon",
-        _set("units[1].equipment[0].weapon_type", "spear"),
+        set_at("units[1].equipment[0].weapon_type", "spear"),
         "units[1].equipment[0].weapon_type",
         "not a weapon field in aof",
     ),
     (
         "model-gain-outside-models-section",
-        _set(
+        set_at(
             "packages[0].sections[1].options[0].gains",
             [{"kind": "model", "name": "Squire", "equipment": [], "rules": []}],
         ),
@@ -215,32 +187,32 @@ MALFORMED = [
     ),
     (
         "arena-book-without-composition",
-        _arena(_set("composition", _DELETE)),
+        _arena(set_at("composition", DELETE)),
         "composition",
         "needs its warband composition card",
     ),
     (
         "arena-composition-unknown-unit",
-        _arena(_set("composition.groups[1].units", ["ghoul"])),
+        _arena(set_at("composition.groups[1].units", ["ghoul"])),
         "composition.groups[1].units[0]",
         'unknown unit "ghoul"',
     ),
     (
         "arena-weapon-with-attacks",
-        _arena(_set("units[1].equipment[0].attacks", 2)),
+        _arena(set_at("units[1].equipment[0].attacks", 2)),
         "units[1].equipment[0].attacks",
         "no attacks",
     ),
-    ("arena-model-with-points", _arena(_set("units[1].cost", 15)), "units[1].cost", "no points cost"),
+    ("arena-model-with-points", _arena(set_at("units[1].cost", 15)), "units[1].cost", "no points cost"),
     (
         "aof-stats-on-arena-book",
-        _arena(_set("units[1].stats", {"quality": 4, "defense": 4})),
+        _arena(set_at("units[1].stats", {"quality": 4, "defense": 4})),
         "units[1].stats",
         "aof-arena units have the stats move",
     ),
     (
         "arena-group-min-above-max",
-        _arena(_both(_set("composition.groups[1].min", 5), _set("composition.groups[1].max", 2))),
+        _arena(_both(set_at("composition.groups[1].min", 5), set_at("composition.groups[1].max", 2))),
         "composition.groups[1]",
         "min 5 is greater than max 2",
     ),

@@ -9,7 +9,6 @@ armybook/1, to check the conversion against and to build the same lists natively
 import copy
 import io
 import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +24,7 @@ from factions.book_formats import to_armybook
 from factions.models import Faction
 from factions.selectors import engine_book_get, engine_cache_clear
 from factions.services import armybook_import
+from tests.mutations import DELETE, set_at
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "armyforge"
 AOF_BOOK = "emberfolk-aof.json"
@@ -246,40 +246,16 @@ def test_an_armybook_for_another_ruleset_than_asked_is_refused(db):
         to_armybook(load(NATIVE_AOF_BOOK), system="aof-regiments")
 
 
-def _set(path: str, value) -> Callable[[dict], None]:
-    """A mutation that sets data[path] (dotted, [n] for list items); _DELETE removes it."""
-
-    def mutate(data: dict) -> None:
-        parts: list = []
-        for chunk in path.replace("]", "").split("."):
-            name, *indexes = chunk.split("[")
-            if name:
-                parts.append(name)
-            parts.extend(int(i) for i in indexes)
-        *parents, last = parts
-        target = data
-        for part in parents:
-            target = target[part]
-        if value is _DELETE:
-            del target[last]
-        else:
-            target[last] = value
-
-    return mutate
-
-
-_DELETE = object()
-
 # (case, book, system asked for, mutation, path of the first problem, words in its message)
 MALFORMED_BOOKS = [
-    ("missing-quality", AOF_BOOK, None, _set("units[1].quality", _DELETE), "units[1].quality", "is required"),
-    ("missing-units", AOF_BOOK, None, _set("units", _DELETE), "units", "is required"),
-    ("missing-uid", AOF_BOOK, None, _set("uid", _DELETE), "uid", "is required"),
+    ("missing-quality", AOF_BOOK, None, set_at("units[1].quality", DELETE), "units[1].quality", "is required"),
+    ("missing-units", AOF_BOOK, None, set_at("units", DELETE), "units", "is required"),
+    ("missing-uid", AOF_BOOK, None, set_at("uid", DELETE), "uid", "is required"),
     (
         "not-an-aof-game-system",
         AOF_BOOK,
         None,
-        _set("gameSystemSlug", "grimdark-future"),
+        set_at("gameSystemSlug", "grimdark-future"),
         "gameSystemSlug",
         'Army Forge game system "grimdark-future" is not one we build lists for',
     ),
@@ -311,7 +287,7 @@ MALFORMED_BOOKS = [
         "unknown-variant",
         AOF_BOOK,
         None,
-        _set("upgradePackages[0].sections[1].variant", "upgradeRule"),
+        set_at("upgradePackages[0].sections[1].variant", "upgradeRule"),
         "upgradePackages[0].sections[1].variant",
         "section \"Upgrade with one\" has variant 'upgradeRule'",
     ),
@@ -319,7 +295,7 @@ MALFORMED_BOOKS = [
         "unknown-gain-type",
         AOF_BOOK,
         None,
-        _set("upgradePackages[0].sections[0].options[0].gains[0].type", "ArmyBookDefense"),
+        set_at("upgradePackages[0].sections[0].options[0].gains[0].type", "ArmyBookDefense"),
         "upgradePackages[0].sections[0].options[0].gains[0].type",
         "gain \"Ember Axe\" of type 'ArmyBookDefense' cannot be represented",
     ),
@@ -327,7 +303,7 @@ MALFORMED_BOOKS = [
         "option-without-cost",
         AOF_BOOK,
         None,
-        _set("upgradePackages[3].sections[0].options[0].cost", _DELETE),
+        set_at("upgradePackages[3].sections[0].options[0].cost", DELETE),
         "upgradePackages[3].sections[0].options[0].cost",
         'option "Regeneration" has no cost',
     ),
@@ -335,7 +311,7 @@ MALFORMED_BOOKS = [
         "unknown-count-type",
         AOF_BOOK,
         None,
-        _set("upgradePackages[2].sections[1].select", {"type": "some", "value": 2}),
+        set_at("upgradePackages[2].sections[1].select", {"type": "some", "value": 2}),
         "upgradePackages[2].sections[1].select.type",
         "cannot read count type 'some'",
     ),
@@ -343,7 +319,7 @@ MALFORMED_BOOKS = [
         "sections-switched-off-for-a-unit",
         AOF_BOOK,
         None,
-        _set("units[0].disabledUpgradeSections", ["sHr3"]),
+        set_at("units[0].disabledUpgradeSections", ["sHr3"]),
         "units[0].disabledUpgradeSections",
         "switches off upgrade sections ['sHr3']",
     ),
@@ -351,7 +327,7 @@ MALFORMED_BOOKS = [
         "attacks-multiplied",
         AOF_BOOK,
         None,
-        _set("units[3].weapons[0].attacksMultiplier", 2),
+        set_at("units[3].weapons[0].attacksMultiplier", 2),
         "units[3].weapons[0].attacksMultiplier",
         'weapon "Molten Maw" multiplies its attacks by 2',
     ),
@@ -361,7 +337,7 @@ MALFORMED_BOOKS = [
         "unknown-rule",
         AOF_BOOK,
         None,
-        _set("units[1].rules[0].name", "Berserk"),
+        set_at("units[1].rules[0].name", "Berserk"),
         "units[1].rules[0]",
         'unknown rule "Berserk": not a core rule of aof and not in the book\'s rules',
     ),
@@ -369,7 +345,7 @@ MALFORMED_BOOKS = [
         "unknown-package",
         AOF_BOOK,
         None,
-        _set("units[0].upgrades", ["pHero", "pNope"]),
+        set_at("units[0].upgrades", ["pHero", "pNope"]),
         "units[0].upgrades[1]",
         'unknown package "pNope"',
     ),
@@ -377,7 +353,7 @@ MALFORMED_BOOKS = [
         "target-not-carried",
         AOF_BOOK,
         None,
-        _set("upgradePackages[2].sections[0].targets", ["Shields"]),
+        set_at("upgradePackages[2].sections[0].targets", ["Shields"]),
         "packages[2].sections[0].targets[0]",
         '"Shields" is not carried by any unit that takes package "pGuard"',
     ),
@@ -534,7 +510,7 @@ def test_a_list_whose_army_book_is_not_imported_says_which_book_to_import(emberf
 MALFORMED_LISTS = [
     (
         "unknown-option",
-        _set("list.units[1].selectedUpgrades[0].optionId", "oNope"),
+        set_at("list.units[1].selectedUpgrades[0].optionId", "oNope"),
         {
             "list": {
                 "units": {
@@ -551,7 +527,7 @@ MALFORMED_LISTS = [
     ),
     (
         "option-of-another-unit",
-        _set("list.units[3].selectedUpgrades[0].optionId", "oGd1a"),
+        set_at("list.units[3].selectedUpgrades[0].optionId", "oGd1a"),
         {
             "list": {
                 "units": {
@@ -566,27 +542,27 @@ MALFORMED_LISTS = [
     ),
     (
         "unknown-unit",
-        _set("list.units[4].id", "ghost"),
+        set_at("list.units[4].id", "ghost"),
         {"list": {"units": {"4": {"id": ['No unit "ghost" in Emberfolk Marches.']}}}},
     ),
     (
         "missing-selection-id",
-        _set("list.units[0].selectionId", _DELETE),
+        set_at("list.units[0].selectionId", DELETE),
         {"list": {"units": {"0": {"selectionId": ["This field is required."]}}}},
     ),
     (
         "selection-id-twice",
-        _set("list.units[4].selectionId", "s4Riders"),
+        set_at("list.units[4].selectionId", "s4Riders"),
         {"list": {"units": {"4": {"selectionId": ['Selection id "s4Riders" is used twice.']}}}},
     ),
     (
         "joined-to-nothing",
-        _set("list.units[0].joinToUnit", "s9Gone"),
+        set_at("list.units[0].joinToUnit", "s9Gone"),
         {"list": {"units": {"0": {"joinToUnit": ['No unit with selection id "s9Gone" in the list.']}}}},
     ),
     (
         "halves-differ",
-        _set("list.units[2].selectedUpgrades", []),
+        set_at("list.units[2].selectedUpgrades", []),
         {
             "list": {
                 "units": {
@@ -602,7 +578,7 @@ MALFORMED_LISTS = [
     ),
     (
         "wrong-game-system",
-        _set("gameSystem", "gf"),
+        set_at("gameSystem", "gf"),
         {
             "gameSystem": [
                 'Army Forge game system "gf" is not one we build lists for (Age of Fantasy: aof, aofs or aofr).'
@@ -611,13 +587,13 @@ MALFORMED_LISTS = [
     ),
     (
         "other-save-version",
-        _set("saveVersion", 2),
+        set_at("saveVersion", 2),
         {"saveVersion": ["Army Forge files with saveVersion 3 can be imported, not 2."]},
     ),
-    ("no-units", _set("list.units", []), {"list": {"units": ["An Army Forge list needs its units."]}}),
+    ("no-units", set_at("list.units", []), {"list": {"units": ["An Army Forge list needs its units."]}}),
     (
         "two-army-books",
-        _set("list.units[4].armyId", "OtherBook000001"),
+        set_at("list.units[4].armyId", "OtherBook000001"),
         {
             "armyId": [
                 "The list uses units of several Army Forge books (EmbrFlk0AoF3xQ7a, OtherBook000001); "

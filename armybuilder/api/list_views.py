@@ -27,6 +27,7 @@ from armybuilder.lists import selectors, services
 from armybuilder.lists.imports import to_armylist
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.visitors import visitor_id
+from factions.armybook import json_has_nul
 from factions.models import Ruleset
 
 TEXT_KINDS = ("json", "text")
@@ -167,7 +168,7 @@ class ListImportView(APIView):
             import orjson
 
             raw = upload.read()
-            if b"\\u0000" in raw or b"\x00" in raw:
+            if json_has_nul(raw):
                 raise ValidationError(
                     {"file": ["The file contains a NUL character (\\u0000), which no field accepts."]}
                 )

@@ -21,6 +21,7 @@ from armybuilder.lists.imports import to_armylist
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.visitors import visitor_id
 from armybuilder.web import presenters
+from factions.armybook import json_has_nul
 from factions.models import CoreRule, Faction, Ruleset
 from factions.selectors import engine_book_get
 
@@ -123,7 +124,7 @@ def import_list(request: HttpRequest) -> HttpResponse:
         messages.error(request, "Choose an armylist/1 JSON file to import.")
         return redirect("my-lists")
     raw = upload.read()
-    if b"\\u0000" in raw or b"\x00" in raw:
+    if json_has_nul(raw):
         messages.error(request, f"{upload.name} contains a NUL character, which no field accepts.")
         return redirect("my-lists")
     try:
