@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from armybuilder.engine.loadout import stack_ratings, unit_loadout
+
 from armybuilder.engine import book_from_dict, list_from_dict, validate_list
 from factions.services import bundled_book_paths
 from tests.engine_helpers import DATA, ruleset_with_core_rules
@@ -44,7 +46,8 @@ def entry_errors(book, ruleset, unit_id: str, options: dict[str, int], points) -
 
 
 def required_picks(unit) -> dict[str, int]:
-    return {s.options[0].id: s.required_picks for s in unit.sections if s.required_picks}
+    allowances = unit_loadout(unit, {}, copies=1, combine_rules=stack_ratings, implied_rules=lambda u, m: []).allowances
+    return {s.options[0].id: allowances[s.id].required for s in unit.sections if allowances[s.id].required}
 
 
 def ids(paths):

@@ -83,7 +83,7 @@ BOOK = book(
                 section(
                     "T-two",
                     "upgrade",
-                    [option("vets", 4, [{"kind": "rule", "name": "Relentless"}])],
+                    [option("vets", 4, [{"kind": "item", "name": "Veteran Badge", "rules": ["Relentless"]}])],
                     affects={"type": "exactly", "value": 2},
                     select={"type": "any"},
                 ),
@@ -204,7 +204,7 @@ def test_replacing_some_models_keeps_the_rest():
 def test_affects_exactly_two_covers_two_models_a_pick():
     assert check({"id": "s", "unit": "spears", "options": {"vets": 5}}).valid
     issue = only(check({"id": "s", "unit": "spears", "options": {"vets": 6}}), "option_limit")
-    assert issue.message == 'Spears: "T-two" covers 12 models, but Spears has 10'
+    assert issue.message == 'Spears: "T-two" allows at most 5 picks (2 models a pick, of 10), but has 6'
 
 
 def test_affects_up_to_two_bounds_the_section():

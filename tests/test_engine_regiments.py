@@ -118,7 +118,10 @@ def test_combined_units_keep_their_row_width():
     result = run(R, BOOK, 500, listed)
     assert result.valid and result.entries[1].models == 20
     odd = [*entries("thane", 1), {"id": "w", "unit": "warriors", "combined": True, "options": {"vet": 1}}]
-    assert "11 models per copy" in only(run(R, BOOK, 500, odd), "invalid_formation").message
+    assert only(run(R, BOOK, 500, odd), "invalid_formation").message == (
+        "Warriors adds 1 model to two copies of 10, but no split of the added models gives both copies "
+        "3, 5, 6 or 10 models"
+    )
 
 
 @pytest.mark.parametrize("unit_id", ["troll", "thane"])

@@ -130,9 +130,22 @@ def test_options_that_would_break_a_section_limit_are_disabled_with_the_reason(a
     page = client.get(f"/lists/{army_list.pk}/?entry=e1").content.decode()
     assert 'name="s:HERO-1"' in page  # pick-one sections are radios
     act(client, army_list, action="add", unit="wardens")
-    act(client, army_list, action="options", entry="e2", **{"o:TROOPS-1a": "5", "o:TROOPS-1b": "5"})
     page = client.get(f"/lists/{army_list.pk}/?entry=e2").content.decode()
-    assert "has no more models to upgrade" in page  # 10 of 10 models upgraded: "+" is disabled
+    assert 'type="checkbox" name="c" value="TROOPS-1a"' in page  # a rule a unit has once: a checkbox
+
+
+def test_a_counter_stops_when_every_target_item_is_replaced(db, client):
+    from factions.services import BOOKS_DIR, armybook_import_file
+
+    armybook_import_file(path=BOOKS_DIR / "aof" / "human-empire.json")
+    assert client.post("/new/aof/", {"faction": "human-empire", "points": "1500"}).status_code == 302
+    army_list = ArmyList.objects.get()
+    act(client, army_list, action="add", unit="militia-rabble")
+    act(client, army_list, action="options", entry="e1", **{"o:J1a": "12", "o:J1b": "8"})
+    page = client.get(f"/lists/{army_list.pk}/?entry=e1").content.decode()
+    # Every Pitchfork replaced: both "+" buttons are disabled, with the reason.
+    reason = 'title="&quot;Replace any Pitchfork&quot; allows at most 20 picks (1 per Pitchfork carried)"'
+    assert page.count(reason) == 2
 
 
 def test_my_lists_clone_delete_and_import(army_list, client):

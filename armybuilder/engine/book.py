@@ -8,25 +8,34 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-_RULE_RE = re.compile(r"^(?P<name>.+?)(?:\((?P<rating>\+?\d+)\))?$")
+_RULE_RE = re.compile(r"^(?P<name>[^()]+?)\s*\((?P<param>[^()]*(?:\([^()]*\)[^()]*)*)\)$")
+_NUMBER_RE = re.compile(r"^\+?\d+$")
 
 
 class Rule(NamedTuple):
-    """A rule as written on a unit: `Tough(3)`, `Tough(+3)` (adds), `Fear`.
+    """A rule as written on a unit: `Tough(3)`, `Tough(+3)` (adds), `Fear`, or with a text
+    parameter, `Spawn(Beetle Swarms [3])` (shown as written, never stacked).
 
     A named tuple rather than a dataclass: the engine makes many of them per list."""
 
     name: str
-    rating: int | None = None
+    rating: int | str | None = None  # a whole number, or the text of a text parameter
     adds: bool = False  # written "+X": adds to the rule the model already has
 
     @classmethod
     def parse(cls, text: str) -> Rule:
-        match = _RULE_RE.match(text.strip())
-        if not match or match["rating"] is None:
-            return cls(text.strip())
-        rating = match["rating"]
-        return cls(match["name"], int(rating.lstrip("+")), rating.startswith("+"))
+        text = text.strip()
+        match = _RULE_RE.match(text)
+        if not match:
+            return cls(text)
+        param = match["param"].strip()
+        if _NUMBER_RE.match(param):
+            return cls(match["name"], int(param.lstrip("+")), param.startswith("+"))
+        return cls(match["name"], param)
+
+    @property
+    def numeric(self) -> bool:
+        return isinstance(self.rating, int)
 
     def __str__(self) -> str:
         if self.rating is None:
@@ -34,10 +43,34 @@ class Rule(NamedTuple):
         return f"{self.name}({'+' if self.adds else ''}{self.rating})"
 
 
+def name_forms(name: str) -> frozenset[str]:
+    """The name in lower case with the singular forms its last word may stand for, so
+    that "Spears" finds "Spear" and "Spear" finds "Spears" (targets and equipment are
+    written either way in real books)."""
+    text = " ".join(name.lower().split())
+    head, _, last = text.rpartition(" ")
+    prefix = f"{head} " if head else ""
+    forms = {text}
+    if last.endswith("ies") and len(last) > 3:
+        forms.add(prefix + last[:-3] + "y")
+    if last.endswith("ves") and len(last) > 3:
+        forms.update((prefix + last[:-3] + "f", prefix + last[:-3] + "fe"))
+    if last.endswith("es") and len(last) > 2:
+        forms.add(prefix + last[:-2])
+    if last.endswith("s") and not last.endswith("ss") and len(last) > 1:
+        forms.add(prefix + last[:-1])
+    return frozenset(forms)
+
+
+def same_name(a: str, b: str) -> bool:
+    """Two equipment names for the same thing, singular or plural either way."""
+    return a == b or not name_forms(a).isdisjoint(name_forms(b))
+
+
 @dataclass(frozen=True, slots=True)
 class Weapon:
     name: str
-    count: int | None  # None on a gain without a count: one per model the pick covers
+    count: int | None  # a unit's weapon: how many it carries; a gain's: per model or item covered
     range: int | None
     attacks: int | str | None
     rules: tuple[str, ...]
@@ -52,12 +85,23 @@ class Gain:
     weapons: tuple[Weapon, ...] = ()  # the weapon itself, an item's or a model's equipment
     mount: bool = False
     stats: Mapping[str, int] | None = None
+    count: int = 1  # weapons and items: how many per model or item the pick covers
 
 
 @dataclass(frozen=True, slots=True)
 class Count:
     type: str  # exactly | up to | all | any
     value: int | None = None
+    per: str | None = None  # select only: the limit holds per "model" or per "item"
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """What a replace or attachment section works on: `count` of the item called `name`
+    per pick ("Replace 2x Hand Weapon")."""
+
+    name: str
+    count: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +113,10 @@ class Option:
     command: str | None
     gains: tuple[Gain, ...]
     section_id: str
+    rule_only: bool = field(init=False)  # gives rules only: a unit takes it at most once
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rule_only", bool(self.gains) and all(g.kind == "rule" for g in self.gains))
 
     def cost_for(self, unit_id: str) -> int:
         return self.costs.get(unit_id, self.cost)
@@ -79,7 +127,7 @@ class Section:
     id: str
     label: str
     variant: str  # replace | upgrade | attachment | models
-    targets: tuple[str, ...]
+    targets: tuple[Target, ...]
     affects: Count | None
     select: Count | None
     optional: bool
@@ -88,31 +136,27 @@ class Section:
     # Worked out once from the fields above (see __post_init__).
     whole_unit: bool = field(init=False)
     command_only: bool = field(init=False)
-    max_picks: int | None = field(init=False)
-    required_picks: int = field(init=False)
     per_pick: int = field(init=False)
+    counted: bool = field(init=False)  # affects any / up to: each pick covers one model or item
 
     def __post_init__(self) -> None:
-        affects, select = self.affects, self.select
+        affects = self.affects
         # A whole-unit section applies to every model (bought for both copies of a
         # combined unit); adding models never does: each added model is bought once.
         whole = self.variant != "models" and (affects is None or affects.type == "all")
-        if select is None:
-            max_picks = 1  # one pick at most
-        elif select.type in ("exactly", "up to"):
-            max_picks = select.value
-        else:
-            max_picks = None
-        required = select.value if select and select.type == "exactly" and not self.optional else 0
         per_pick = affects.value if affects is not None and affects.type == "exactly" else 1
         for name, value in (
             ("whole_unit", whole),
             ("command_only", all(o.command for o in self.options)),
-            ("max_picks", max_picks),
-            ("required_picks", required or 0),
             ("per_pick", per_pick),
+            ("counted", affects is not None and affects.type in ("any", "up to")),
         ):
             object.__setattr__(self, name, value)
+
+    @property
+    def on_items(self) -> bool:
+        """Picks cover carried items (replace, attachment) rather than models."""
+        return self.variant in ("replace", "attachment")
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +171,7 @@ class Unit:
     equipment: tuple[Weapon, ...]
     sections: tuple[Section, ...]
     options: Mapping[str, tuple[Section, Option]]  # every option the unit can take
+    items: tuple[Gain, ...] = ()  # what it starts with besides weapons (a mount): replaceable
 
     @property
     def is_hero(self) -> bool:
@@ -206,7 +251,7 @@ def _weapon(data: Mapping[str, Any]) -> Weapon:
 def _gain(data: Mapping[str, Any]) -> Gain:
     kind = data["kind"]
     if kind == "weapon":
-        return Gain(kind, data["name"], weapons=(_weapon(data),))
+        return Gain(kind, data["name"], weapons=(_weapon({**data, "count": 1}),), count=data.get("count", 1))
     if kind == "rule":
         rule = Rule.parse(data["name"])
         return Gain(kind, rule.name, rules=(rule,))
@@ -217,11 +262,18 @@ def _gain(data: Mapping[str, Any]) -> Gain:
         weapons=tuple(_weapon(w) for w in data.get("equipment", ())),
         mount=bool(data.get("mount", False)),
         stats=data.get("stats"),
+        count=data.get("count", 1),
     )
 
 
 def _count(data: Mapping[str, Any] | None) -> Count | None:
-    return Count(data["type"], data.get("value")) if data else None
+    return Count(data["type"], data.get("value"), data.get("per")) if data else None
+
+
+def _target(data: str | Mapping[str, Any]) -> Target:
+    if isinstance(data, str):
+        return Target(data)
+    return Target(data["name"], data.get("count", 1))
 
 
 def _section(data: Mapping[str, Any]) -> Section:
@@ -229,7 +281,7 @@ def _section(data: Mapping[str, Any]) -> Section:
         id=data["id"],
         label=data["label"],
         variant=data["variant"],
-        targets=tuple(data.get("targets", ())),
+        targets=tuple(_target(t) for t in data.get("targets", ())),
         affects=_count(data.get("affects")),
         select=_count(data.get("select")),
         optional=bool(data.get("optional", False)),
@@ -248,14 +300,29 @@ def _section(data: Mapping[str, Any]) -> Section:
     )
 
 
+def unit_packages(upgrades: list[Any]) -> list[tuple[str, frozenset[str]]]:
+    """A unit's `upgrades` as (package id, ids of the sections it does without)."""
+    out = []
+    for entry in upgrades:
+        if isinstance(entry, str):
+            out.append((entry, frozenset()))
+        else:
+            out.append((entry["package"], frozenset(entry.get("without", ()))))
+    return out
+
+
 def book_from_dict(data: Mapping[str, Any]) -> Book:
     """Build the engine's book from a (checked) armybook/1 document."""
     packages = {p["id"]: tuple(_section(s) for s in p["sections"]) for p in data["packages"]}
     units = {}
     for u in data["units"]:
         sections: list[Section] = []
-        for package_id in dict.fromkeys(u["upgrades"]):
-            sections.extend(packages.get(package_id, ()))
+        seen: set[str] = set()
+        for package_id, without in unit_packages(u["upgrades"]):
+            if package_id in seen:
+                continue
+            seen.add(package_id)
+            sections.extend(s for s in packages.get(package_id, ()) if s.id not in without)
         units[u["id"]] = Unit(
             id=u["id"],
             name=u["name"],
@@ -267,6 +334,7 @@ def book_from_dict(data: Mapping[str, Any]) -> Book:
             equipment=tuple(_weapon(w) for w in u["equipment"]),
             sections=tuple(sections),
             options={o.id: (s, o) for s in sections for o in s.options},
+            items=tuple(_gain({"kind": "item", **item}) for item in u.get("items", ())),
         )
     card = data.get("composition")
     composition = None

@@ -122,15 +122,37 @@ def _formation(ctx: Context, limit: Limit) -> None:
     sizes = limit.params["sizes"]
     legal = ", ".join(str(s) for s in sizes[:-1]) + f" or {sizes[-1]}"
     for result in ctx.known:
-        for size in dict.fromkeys(result.loadout.copy_sizes):
+        loadout = result.loadout
+        if result.entry.combined:
+            split = legal_split(result.unit.size, loadout.added_models, loadout.added_per_copy, sizes)
+            if split is not None:
+                loadout.copy_sizes = split
+                continue
+        for size in dict.fromkeys(loadout.copy_sizes):
             if size > 1 and size not in sizes:
-                each = " per copy" if result.entry.combined else ""
-                _report(
-                    ctx,
-                    limit,
-                    f"{result.label} has {size} models{each}, but a unit must have {legal} models",
-                    entry=result.entry.id,
-                )
+                if result.entry.combined and loadout.added_models:
+                    message = (
+                        f"{result.label} adds {_n(loadout.added_models, 'model', 'models')} to two copies of "
+                        f"{result.unit.size}, but no split of the added models gives both copies {legal} models"
+                    )
+                else:
+                    each = " per copy" if result.entry.combined else ""
+                    message = f"{result.label} has {size} models{each}, but a unit must have {legal} models"
+                _report(ctx, limit, message, entry=result.entry.id)
+                break
+
+
+def legal_split(size: int, added: int, per_copy: int | None, sizes: list[int]) -> tuple[int, int] | None:
+    """Copy sizes of a combined unit whose `added` models can be shared between its two
+    copies (each adding at most `per_copy`) so that both have a legal formation, the most
+    even such split first; None if there is none."""
+    most = added if per_copy is None else min(added, per_copy)
+    first = [a for a in range(added - most, most + 1) if a >= 0]
+    for a in sorted(first, key=lambda a: (abs(2 * a - added), -a)):
+        pair = (size + a, size + added - a)
+        if all(n <= 1 or n in sizes for n in pair):
+            return (max(pair), min(pair))
+    return None
 
 
 def _command_group(ctx: Context, limit: Limit) -> None:

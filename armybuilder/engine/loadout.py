@@ -3,6 +3,9 @@ its picks (unknown options, section limits, replacing what is not there).
 
 Picks are applied in book order (package, section, option), not in the order the list
 happens to spell them, so the same list always gives the same loadout.
+
+How many picks a section allows an entry (`Allowance`) is worked out here, once, while
+the picks are applied: the validator reports against it and the builder page shows it.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from armybuilder.engine.book import Option, Rule, Section, Unit, Weapon
+from armybuilder.engine.book import Gain, Option, Rule, Section, Unit, Weapon, same_name
 
 
 @dataclass(slots=True)
@@ -40,6 +43,26 @@ class Problem:
     message: str
 
 
+@dataclass(frozen=True, slots=True)
+class Allowance:
+    """What one section allows one entry, in picks.
+
+    `most`: picks in all (None: no limit); `each`: picks of any one option (None: up to
+    `most`); `required`: picks it needs; `basis`: what the limit counts, in words
+    ("1 per model", "1 per Hand Weapon carried"), for messages."""
+
+    most: int | None
+    each: int | None
+    required: int
+    basis: str = ""
+    by_items: bool = False  # `most` is what the unit carries: going past it is replace_missing
+
+    def option_most(self, option: Option) -> int | None:
+        """How many picks of `option` the section allows on its own."""
+        limits = [n for n in (self.most, self.each, 1 if option.rule_only else None) if n is not None]
+        return min(limits) if limits else None
+
+
 @dataclass(slots=True)
 class Loadout:
     models: int
@@ -52,10 +75,13 @@ class Loadout:
     command: dict[str, int]  # command-group upgrade -> picks
     mounted: bool
     problems: list[Problem] = field(default_factory=list)
+    allowances: dict[str, Allowance] = field(default_factory=dict)  # section id -> what it allows
+    added_models: int = 0
+    added_per_copy: int | None = None  # most models one copy can add (None: no limit)
 
     def rating(self, name: str) -> int | None:
         for rule in self.rules:
-            if rule.name == name:
+            if rule.name == name and isinstance(rule.rating, int):
                 return rule.rating
         return None
 
@@ -64,42 +90,70 @@ class Loadout:
 
 
 class _Carried:
-    """Mutable stock of weapons and items while picks are applied."""
+    """Mutable stock of weapons and items while picks are applied.
+
+    A weapon line is [Weapon, count, item]: `item` names the item it comes with (a
+    mount's claws), so that replacing the item takes its weapons away too. An item line
+    is [name, count, rules, mount, weapons]."""
 
     __slots__ = ("weapons", "items")
 
-    def __init__(self, weapons: list[list[Any]]):
-        self.weapons = weapons  # [Weapon, count]
-        self.items: list[list[Any]] = []  # [name, count, rules, mount]
+    def __init__(self, unit: Unit, copies: int):
+        self.weapons: list[list[Any]] = [[w, (w.count or 1) * copies, None] for w in unit.equipment]
+        self.items: list[list[Any]] = []
+        for item in unit.items:
+            self.add_item(item.name, item.count * copies, item.rules, item.mount, item.weapons)
+
+    def add_item(self, name: str, count: int, rules: tuple[Rule, ...], mount: bool, weapons: tuple[Weapon, ...]):
+        self.items.append([name, count, rules, mount, weapons])
+        for weapon in weapons:
+            self.weapons.append([weapon, (weapon.count or 1) * count, name])
 
     def count(self, name: str) -> int:
-        return sum(c for w, c in self.weapons if w.name == name) + sum(i[1] for i in self.items if i[0] == name)
+        return sum(line[1] for line in self.weapons if same_name(line[0].name, name)) + sum(
+            line[1] for line in self.items if same_name(line[0], name)
+        )
 
-    def attach(self, name: str, amount: int, rules: list[Rule]) -> bool:
-        """Give `amount` of the weapons called `name` the extra `rules`; False if `name`
-        is not a weapon (an item), so the caller treats the rules as the unit's."""
-        lines = [line for line in self.weapons if line[0].name == name and line[1] > 0]
-        if not lines:
-            return False
-        for line in lines:
+    def is_weapon(self, name: str) -> bool:
+        return any(line[1] > 0 and same_name(line[0].name, name) for line in self.weapons)
+
+    def attach(self, name: str, amount: int, rules: list[Rule]) -> None:
+        """Give `amount` of the weapons called `name` the extra `rules`."""
+        for line in [line for line in self.weapons if line[1] > 0 and same_name(line[0].name, name)]:
             if amount <= 0:
                 break
             taken = min(line[1], amount)
             line[1] -= taken
             amount -= taken
             weapon = line[0]
-            self.weapons.append([replace(weapon, rules=_with_rules(weapon.rules, rules)), taken])
-        return True
+            self.weapons.append([replace(weapon, rules=_with_rules(weapon.rules, rules)), taken, line[2]])
 
     def remove(self, name: str, amount: int) -> None:
-        for stock in (self.weapons, self.items):
-            for line in stock:
-                if amount <= 0:
-                    return
-                if (line[0].name if stock is self.weapons else line[0]) == name and line[1] > 0:
-                    taken = min(line[1], amount)
-                    line[1] -= taken
-                    amount -= taken
+        for line in self.weapons:
+            if amount <= 0:
+                return
+            if line[1] > 0 and same_name(line[0].name, name):
+                taken = min(line[1], amount)
+                line[1] -= taken
+                amount -= taken
+        for line in self.items:
+            if amount <= 0:
+                return
+            if line[1] > 0 and same_name(line[0], name):
+                taken = min(line[1], amount)
+                line[1] -= taken
+                amount -= taken
+                for weapon in line[4]:  # the item's own weapons go with it
+                    self._remove_from_item(line[0], weapon.name, (weapon.count or 1) * taken)
+
+    def _remove_from_item(self, item: str, name: str, amount: int) -> None:
+        for line in self.weapons:
+            if amount <= 0:
+                return
+            if line[2] == item and line[0].name == name and line[1] > 0:
+                taken = min(line[1], amount)
+                line[1] -= taken
+                amount -= taken
 
 
 StackingFn = Callable[[Iterable[tuple[Rule, bool]]], list[Rule]]
@@ -120,45 +174,34 @@ def unit_loadout(
         if picks and option_id not in unit_options:
             problems.append(Problem("unknown_option", f'{unit.name} has no option "{option_id}"'))
 
-    stock = _Carried([[w, (w.count or 1) * copies] for w in unit.equipment])
+    added_models, added_per_copy = _added_models(unit, options)
+    models = unit.size * copies + added_models
+    stock = _Carried(unit, copies)
     rule_sources: list[tuple[Rule, bool]] = [(r, False) for r in unit.rules]
     upgrades: list[tuple[str, int]] = []
     command: dict[str, int] = {}
+    allowances: dict[str, Allowance] = {}
     cost = unit.cost * copies
-    added_models = 0
-    capacity_checks: list[tuple[Section, int]] = []
 
     for section in unit.sections:
-        if options:
-            chosen = [(o, options[o.id]) for o in section.options if options.get(o.id)]
-        else:
-            chosen = ()
-        if chosen or section.required_picks:
-            total = sum(n for _, n in chosen)
-            _section_limits(section, chosen, total, copies, problems)
+        allowance = section_allowance(section, copies=copies, models=models, stock=stock)
+        allowances[section.id] = allowance
+        chosen = [(o, options[o.id]) for o in section.options if options.get(o.id)] if options else []
+        over = bool(chosen or allowance.required) and _check_picks(section, allowance, chosen, problems)
         if not chosen:
             continue
-        if not section.whole_unit and section.variant in ("upgrade", "attachment"):
-            capacity_checks.append((section, total))
         multiplier = copies if section.whole_unit else 1
         for option, picks in chosen:
             upgrades.append((option.label, picks))
             cost += option.costs.get(unit.id, option.cost) * picks * multiplier
             if option.command:
                 command[option.command] = command.get(option.command, 0) + picks
-            added_models += _apply(unit, section, option, picks, copies, stock, rule_sources, problems)
-
-    models = unit.size * copies + added_models
-    for section, total in capacity_checks:
-        covered = total * section.per_pick
-        if covered > models:
-            problems.append(
-                Problem("option_limit", f'"{section.label}" covers {covered} models, but {unit.name} has {models}')
-            )
+            # Past its limit the section is reported once, not again for each shortfall.
+            _apply(unit, section, option, picks, copies, models, stock, rule_sources, [] if over else problems)
 
     mounted = False
     items = []
-    for name, count, rules, mount in stock.items:
+    for name, count, rules, mount, _weapons in stock.items:
         if count > 0:
             mounted = mounted or mount
             rule_sources.extend((r, mount) for r in rules)
@@ -174,7 +217,7 @@ def unit_loadout(
     return Loadout(
         models=models,
         copy_sizes=copy_sizes,
-        cost=cost,
+        cost=max(cost, 0),  # a cheaper swap never makes an entry worth less than nothing
         weapons=_merge_weapons(stock.weapons),
         rules=combine_rules(rule_sources),
         items=items,
@@ -182,40 +225,142 @@ def unit_loadout(
         command=command,
         mounted=mounted,
         problems=problems,
+        allowances=allowances,
+        added_models=added_models,
+        added_per_copy=added_per_copy,
     )
 
 
-def _section_limits(
-    section: Section, chosen: Iterable[tuple[Option, int]], total: int, copies: int, problems: list[Problem]
-) -> None:
-    label = section.label
-    limit = section.max_picks
-    if section.whole_unit:
-        for option, picks in chosen:
-            if picks > 1:
-                problems.append(
-                    Problem(
-                        "option_limit",
-                        f'"{option.label}" applies to the whole unit and can be taken once, not {picks} times',
-                    )
-                )
+def _added_models(unit: Unit, options: dict[str, int]) -> tuple[int, int | None]:
+    """Models the picks add, and the most that one copy of the unit could add."""
+    added, per_copy = 0, 0
+    for section in unit.sections:
+        if section.variant != "models":
+            continue
+        if options:
+            added += sum(options.get(o.id, 0) for o in section.options)
+        select = section.select
+        if per_copy is not None:
+            if select is None:
+                per_copy += 1
+            elif select.type in ("exactly", "up to") and select.per is None:
+                per_copy += select.value
+            else:
+                per_copy = None
+    return added, per_copy
+
+
+def _sets(section: Section, stock: _Carried) -> int:
+    """How many times over the unit carries what the section's picks work on."""
+    counts = [stock.count(t.name) // t.count for t in section.targets]
+    if section.variant == "attachment":
+        return max(counts, default=0)  # attaches to whichever target is carried
+    return min(counts, default=0)
+
+
+def _target_words(section: Section) -> str:
+    names = [t.name if t.count == 1 else f"{t.count}x {t.name}" for t in section.targets]
+    return " and ".join(names) if section.variant == "replace" else " or ".join(names)
+
+
+def section_allowance(section: Section, *, copies: int, models: int, stock: _Carried | None = None) -> Allowance:
+    """How many picks `section` allows an entry of `models` models (`copies` 2 when
+    combined), carrying `stock` (what is left after the sections before it).
+
+    - No `select`: one pick (one per copy of a combined unit); with `affects` any or up to
+      N, one pick per model (or target item) there is to cover.
+    - `select` exactly / up to N: N picks (per copy); `per: model` or `per: item` makes it
+      N for each model or target item; `affects` any / up to N caps what there is to cover.
+    - `select` any: any number of picks; with `affects` any or up to N, one per model or
+      item. `per: option`: each option at most N times (per copy).
+    A combined unit doubles the limits of sections that do not apply to the whole unit,
+    except command-group upgrades, which stay at one unit's limit."""
+    affects, select = section.affects, section.select
+    per_copy = copies if not section.whole_unit and not section.command_only else 1
+    counted = section.counted
+    # What one pick at a time can cover: target items still carried, or models.
+    if section.on_items and stock is not None:
+        cover, what = _sets(section, stock), f"{_target_words(section)} carried"
+        carried = True
     else:
-        if limit is not None and not section.command_only:
-            limit *= copies
-        if section.affects is not None and section.affects.type == "up to":
-            bound = section.affects.value * copies
-            limit = bound if limit is None else min(limit, bound)
-    if limit is not None and total > limit:
-        problems.append(Problem("option_limit", f'"{label}" allows at most {limit} {_picks(limit)}, but has {total}'))
-    required = section.required_picks
+        cover, what, carried = models, "model", False
+    if affects is not None and affects.type == "up to" and affects.value * copies < cover:
+        cover = affects.value * copies
+        what = f"{_target_words(section) if section.on_items else 'model'} (up to {cover})"
+        carried = False
+
+    most: int | None
+    each: int | None = None
+    basis = ""
+    by_cover = False  # the limit is what there is to cover
+    if select is None or select.type == "any":
+        if counted:
+            most, basis, by_cover = cover, f"1 per {what}", True
+        else:
+            most = per_copy if select is None else None
+    elif select.per == "option":
+        each = select.value * per_copy
+        most, basis = each * len(section.options), f"{_times(each)} each"
+    elif select.per is not None:
+        if select.per == "model":
+            base = min(models, cover) if counted else models
+            what = "model" if base == models else what
+        else:
+            base = cover
+        most, basis = select.value * base, f"{select.value} per {what}"
+    else:
+        most = select.value * per_copy
+        if counted and cover < most:
+            most, basis, by_cover = cover, f"1 per {what}", True
+    if affects is not None and affects.type == "exactly" and not section.on_items:
+        fits = models // affects.value  # each pick covers that many models
+        if most is None or fits < most:
+            most, basis, by_cover = fits, f"{affects.value} models a pick, of {models}", False
+    required = 0
+    if select is not None and select.type == "exactly" and not section.optional:
+        required = most if most is not None else 0
+    return Allowance(most=most, each=each, required=required, basis=basis, by_items=by_cover and carried)
+
+
+def _check_picks(section: Section, allowance: Allowance, chosen: list[tuple[Option, int]], problems) -> bool:
+    """Report picks beyond what the section allows (or short of what it needs); True
+    when there are more picks than it allows in all."""
+    label = section.label
+    total = sum(n for _, n in chosen)
+    most = allowance.most
+    over = most is not None and total > most and not allowance.by_items
+    if over:
+        why = f" ({allowance.basis})" if allowance.basis else ""
+        problems.append(
+            Problem("option_limit", f'"{label}" allows at most {most} {_picks(most)}{why}, but has {total}')
+        )
+    for option, picks in chosen:
+        if option.rule_only and picks > 1:
+            problems.append(
+                Problem("option_limit", f'"{option.label}" gives a rule, which a unit has once; it is taken {picks} times')
+            )
+        elif allowance.each is not None and picks > allowance.each:
+            problems.append(
+                Problem(
+                    "option_limit",
+                    f'"{label}" allows each option at most {_times(allowance.each)}, but "{option.label}" is taken '
+                    f"{picks} times",
+                )
+            )
+    required = allowance.required
     if total < required:
         problems.append(
             Problem("option_required", f'"{label}" needs exactly {required} {_picks(required)}, but has {total}')
         )
+    return over
 
 
 def _picks(n: int) -> str:
     return "pick" if n == 1 else "picks"
+
+
+def _times(n: int) -> str:
+    return "once" if n == 1 else "twice" if n == 2 else f"{n} times"
 
 
 def _apply(
@@ -224,72 +369,88 @@ def _apply(
     option: Option,
     picks: int,
     copies: int,
+    models: int,
     stock: _Carried,
     rule_sources: list[tuple[Rule, bool]],
     problems: list[Problem],
-) -> int:
-    """Apply `picks` of `option`; return the number of models it adds."""
+) -> None:
+    """Apply `picks` of `option`: what they take away and what they give."""
     whole = section.whole_unit
-    covered = section.per_pick * picks  # models or items the picks stand for
+    # How many models or target items the picks cover; gains are given per covered one.
+    covered = section.per_pick * picks
+    per_each = section.select is not None and section.select.per is not None  # limits checked already
 
     if section.variant == "replace":
-        for i, target in enumerate(section.targets):
-            have = stock.count(target)
-            need = have if whole else covered
-            if need > have or have == 0:
-                problems.append(
-                    Problem(
-                        "replace_missing",
-                        f'"{option.label}" replaces {need or picks} {target}, but {unit.name} has only {have} left',
-                    )
-                )
-            stock.remove(target, need)
-            if i == 0 and whole:
-                covered = have
-    elif section.variant == "attachment":
-        carried = [t for t in section.targets if stock.count(t)]
-        if not carried:
+        have = _sets(section, stock)
+        if per_each:
+            covered = min(covered, have)
+        if whole:
+            covered = have
+        if covered > have or have == 0:
             problems.append(
                 Problem(
                     "replace_missing",
-                    f'"{option.label}" attaches to {" or ".join(section.targets)}, but {unit.name} carries none',
+                    f'"{option.label}" replaces {covered or picks} {_target_words(section)}, '
+                    f"but {unit.name} has only {have} left",
                 )
             )
-        else:
-            target = carried[0]
-            if whole:
-                covered = stock.count(target)
+        for target in section.targets:
+            stock.remove(target.name, min(covered, have) * target.count)
+    elif section.variant == "attachment":
+        target = next((t for t in section.targets if stock.count(t.name) >= t.count), None)
+        if target is None:
+            problems.append(
+                Problem(
+                    "replace_missing",
+                    f'"{option.label}" attaches to {_target_words(section)}, but {unit.name} carries none',
+                )
+            )
+            return
+        have = stock.count(target.name) // target.count
+        if whole or per_each:
+            covered = min(covered, have) if not whole else have
+        elif covered > have:
+            problems.append(
+                Problem(
+                    "replace_missing",
+                    f'"{option.label}" attaches to {covered} {target.name}, but {unit.name} has only {have}',
+                )
+            )
+            covered = have
+        if stock.is_weapon(target.name):
             # What is attached to a weapon changes that weapon, not the whole unit.
             attached = [r for gain in option.gains if gain.kind in ("item", "rule") for r in gain.rules]
-            if attached and stock.attach(target, covered, attached):
-                for gain in option.gains:
-                    if gain.kind == "item":
-                        stock.items.append([f"{gain.name} ({target})", 1 if whole else covered, (), False])
-                    for weapon in gain.weapons:
-                        stock.weapons.append([weapon, weapon.count * picks if weapon.count else covered])
-                return 0
+            if attached:
+                stock.attach(target.name, covered * target.count, attached)
+            for gain in option.gains:
+                if gain.kind == "item":
+                    stock.items.append([f"{gain.name} ({target.name})", gain.count * covered, (), False, ()])
+                for weapon in gain.weapons:
+                    stock.weapons.append([weapon, (weapon.count or 1) * gain.count * covered, None])
+            return
     elif whole:
-        covered = unit.size * copies
+        # The whole unit: every model when `affects` is all, else the unit's one set.
+        covered = models if section.affects is not None else copies
 
-    added = 0
     for gain in option.gains:
-        if gain.kind == "model":
-            added += picks
-            covered_here = picks
-        else:
-            covered_here = covered
+        _gain(gain, picks if gain.kind == "model" else covered, stock, rule_sources)
+
+
+def _gain(gain: Gain, covered: int, stock: _Carried, rule_sources: list[tuple[Rule, bool]]) -> None:
+    kind = gain.kind
+    if kind == "weapon":
         for weapon in gain.weapons:
-            count = weapon.count * picks if weapon.count else covered_here
-            stock.weapons.append([weapon, count])
-        if gain.kind == "item":
-            stock.items.append([gain.name, covered if not whole else 1, gain.rules, gain.mount])
-        elif gain.kind == "model":
-            # An added model shares the unit's profile: its rules are not a second helping.
-            known = {rule.name for rule, _mount in rule_sources}
-            rule_sources.extend((r, False) for r in gain.rules if r.name not in known)
-        else:
-            rule_sources.extend((r, False) for r in gain.rules)
-    return added
+            stock.weapons.append([weapon, gain.count * covered, None])
+    elif kind == "item":
+        stock.add_item(gain.name, gain.count * covered, gain.rules, gain.mount, gain.weapons)
+    elif kind == "model":
+        for weapon in gain.weapons:
+            stock.weapons.append([weapon, (weapon.count or 1) * covered, None])
+        # An added model shares the unit's profile: its rules are not a second helping.
+        known = {rule.name for rule, _mount in rule_sources}
+        rule_sources.extend((r, False) for r in gain.rules if r.name not in known)
+    else:
+        rule_sources.extend((r, False) for r in gain.rules)
 
 
 def _with_rules(current: tuple[str, ...], extra: list[Rule]) -> tuple[str, ...]:
@@ -298,7 +459,7 @@ def _with_rules(current: tuple[str, ...], extra: list[Rule]) -> tuple[str, ...]:
     rules = [Rule.parse(text) for text in current]
     for new in extra:
         for i, old in enumerate(rules):
-            if old.name == new.name and old.rating is not None and new.rating is not None:
+            if old.name == new.name and old.numeric and new.numeric:
                 rating = old.rating + new.rating if new.adds else max(old.rating, new.rating)
                 rules[i] = Rule(old.name, rating)
                 break
@@ -309,7 +470,7 @@ def _with_rules(current: tuple[str, ...], extra: list[Rule]) -> tuple[str, ...]:
 
 def _merge_weapons(lines: list[list[Any]]) -> list[WeaponLine]:
     merged: dict[tuple, WeaponLine] = {}
-    for weapon, count in lines:
+    for weapon, count, _item in lines:
         if count <= 0:
             continue
         weapon: Weapon
@@ -325,35 +486,48 @@ def _merge_weapons(lines: list[list[Any]]) -> list[WeaponLine]:
 
 
 def stack_ratings(sources: Iterable[tuple[Rule, bool]]) -> list[Rule]:
-    """Ratings of the same rule add up (AoF, Skirmish: "rules with (X) stack")."""
-    totals: dict[str, int | None] = {}
+    """Ratings of the same rule add up (AoF, Skirmish: "rules with (X) stack"). A text
+    parameter never stacks: each one is kept as written."""
+    totals: dict[Any, int | str | None] = {}
     for rule, _mount in sources:
         rating = rule.rating
         if rating is None:
             if rule.name not in totals:
                 totals[rule.name] = None
+        elif isinstance(rating, str):
+            totals[(rule.name, rating)] = rating
         else:
-            totals[rule.name] = (totals.get(rule.name) or 0) + rating
-    return [Rule(name, rating) for name, rating in totals.items()]
+            current = totals.get(rule.name)
+            totals[rule.name] = (current if isinstance(current, int) else 0) + rating
+    return [Rule(key[0], rating) if isinstance(key, tuple) else Rule(key, rating) for key, rating in totals.items()]
 
 
 def highest_rating(sources: Iterable[tuple[Rule, bool]]) -> list[Rule]:
     """The same rule twice counts once, at its highest rating; only "+X" ratings and a
-    mount's Tough add to it (Regiments, OPF, Arena: rules are not cumulative)."""
-    base: dict[str, int | None] = {}
+    mount's Tough add to it (Regiments, OPF, Arena: rules are not cumulative). A text
+    parameter is kept as written."""
+    base: dict[Any, int | str | None] = {}
     extra: dict[str, int] = {}
     for rule, mount in sources:
         name, rating = rule.name, rule.rating
         if rating is None:
             if name not in base:
                 base[name] = None
+        elif isinstance(rating, str):
+            base[(name, rating)] = rating
         elif rule.adds or (mount and name == "Tough"):
             if name not in base:
                 base[name] = None
             extra[name] = extra.get(name, 0) + rating
         else:
             current = base.get(name)
-            base[name] = rating if current is None else max(current, rating)
-    if not extra:
-        return [Rule(name, rating) for name, rating in base.items()]
-    return [Rule(name, (rating or 0) + extra[name] if name in extra else rating) for name, rating in base.items()]
+            base[name] = rating if not isinstance(current, int) else max(current, rating)
+    out = []
+    for key, rating in base.items():
+        if isinstance(key, tuple):
+            out.append(Rule(key[0], rating))
+        elif key in extra:
+            out.append(Rule(key, (rating if isinstance(rating, int) else 0) + extra[key]))
+        else:
+            out.append(Rule(key, rating))
+    return out

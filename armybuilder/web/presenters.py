@@ -177,45 +177,45 @@ def _weapon_row(weapon, *, hexes: bool = False) -> dict[str, Any]:
 
 def section_views(result: EntryResult) -> list[SectionView]:
     """The upgrade controls of one entry, with options that would break a section's limit
-    disabled and the reason given."""
+    disabled and the reason given. The limits are the engine's (`Loadout.allowances`),
+    worked out while the entry was validated."""
     unit, entry = result.unit, result.entry
     if unit is None:
         return []
-    copies = entry.copies
-    models = result.models
+    allowances = result.loadout.allowances
     views = []
     for section in unit.sections:
+        allowance = allowances[section.id]
         picks = {o.id: entry.options.get(o.id, 0) for o in section.options}
         total = sum(picks.values())
-        limit = section.max_picks
-        if limit is not None and not section.whole_unit and not section.command_only:
-            limit *= copies
-        if section.affects is not None and section.affects.type == "up to" and not section.whole_unit:
-            bound = section.affects.value * copies
-            limit = bound if limit is None else min(limit, bound)
-        if section.max_picks == 1 and section.whole_unit or (limit == 1):
+        limit = allowance.most
+        option_limits = {o.id: allowance.option_most(o) for o in section.options}
+        if limit == 1 and len(section.options) >= 1 and all(n in (1, None) for n in option_limits.values()):
             control = "radio"
-        elif section.whole_unit:
+        elif all(n == 1 for n in option_limits.values()):
             control = "checkbox"
         else:
             control = "counter"
-        capacity = None
-        if not section.whole_unit and section.variant in ("upgrade", "attachment"):
-            capacity = models // max(section.per_pick, 1)
+        full = limit is not None and total >= limit
+        if full:
+            reason = f'"{section.label}" allows at most {limit} {_picks(limit)}' + (
+                f" ({allowance.basis})" if allowance.basis else ""
+            )
         options = []
         for option in section.options:
             view = OptionView(option, option.cost_for(unit.id), picks[option.id])
-            full = limit is not None and total >= limit
-            if control == "checkbox" and full and not view.picks:
-                view.disabled, view.reason = True, f'"{section.label}" allows at most {limit} {_picks(limit)}'
-            if control == "counter":
+            own = option_limits[option.id]
+            if control == "checkbox":
+                if not view.picks and full:
+                    view.disabled, view.reason = True, reason
+            elif control == "counter":
                 if full:
-                    view.can_add, view.add_reason = False, f'"{section.label}" allows at most {limit} {_picks(limit)}'
-                elif capacity is not None and total >= capacity:
-                    view.can_add, view.add_reason = False, f"{unit.name} has no more models to upgrade"
+                    view.can_add, view.add_reason = False, reason
+                elif own is not None and view.picks >= own:
+                    view.can_add, view.add_reason = False, f'"{option.label}" can be taken at most {_times(own)}'
             options.append(view)
-        note = _section_note(section, limit)
-        views.append(SectionView(section, control, options, total, limit, section.required_picks > 0, note))
+        note = _section_note(allowance)
+        views.append(SectionView(section, control, options, total, limit, allowance.required > 0, note))
     return views
 
 
@@ -223,11 +223,18 @@ def _picks(n: int) -> str:
     return "pick" if n == 1 else "picks"
 
 
-def _section_note(section: Section, limit: int | None) -> str:
-    if section.required_picks:
-        return f"pick exactly {section.required_picks}"
+def _times(n: int) -> str:
+    return "once" if n == 1 else "twice" if n == 2 else f"{n} times"
+
+
+def _section_note(allowance) -> str:
+    if allowance.required:
+        return f"pick exactly {allowance.required}"
+    limit = allowance.most
     if limit is None:
-        return "any number"
+        return "any number" if allowance.each is None else f"each option up to {_times(allowance.each)}"
     if limit == 1:
         return "pick one"
-    return f"up to {limit}"
+    if allowance.each == 1:
+        return "each option once"
+    return f"up to {limit}" + (f" ({allowance.basis})" if allowance.basis else "")

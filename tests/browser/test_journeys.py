@@ -90,7 +90,7 @@ def test_a_visitor_builds_a_1500_point_age_of_fantasy_list(page: Page, javascrip
     expect(page.locator("article.entry")).to_have_count(8)
 
     open_upgrades(page, "Pike Levy")
-    act(page, lambda: page.get_by_role("button", name="One more Sergeant").click())
+    choose(page, javascript, lambda: page.get_by_label("Sergeant").check())
     choose(page, javascript, lambda: page.get_by_label("Halberds").check())
     act(page, lambda: entry(page, "Pike Levy").get_by_role("button", name="Combine ×2").click())
     join(page, javascript, "Marshal", "Pike Levy")
@@ -118,7 +118,7 @@ def test_a_visitor_builds_a_regiments_list(page: Page, javascript, chromium_brow
     for unit in ["Thane", "Hold Warriors", "Tunnel Rangers", "Bolt Engine"]:
         add(page, unit)
     open_upgrades(page, "Hold Warriors")
-    act(page, lambda: page.get_by_role("button", name="One more Sergeant").click())
+    choose(page, javascript, lambda: page.get_by_label("Sergeant").check())
     act(page, lambda: entry(page, "Hold Warriors").get_by_role("button", name="Combine ×2").click())
     join(page, javascript, "Thane", "Hold Warriors")
     expect(entry(page, "Hold Warriors")).to_contain_text("[20]")
@@ -140,7 +140,7 @@ def test_a_visitor_builds_an_arena_warband(page: Page, javascript, chromium_brow
     for unit in ["Ironguard Warrior", "Ironguard Warrior", "Quarreller"]:
         add(page, unit)
     open_upgrades(page, "Forge Warden")
-    choose(page, javascript, lambda: page.locator("#editor input[type=checkbox]").first.check())
+    act(page, lambda: page.get_by_role("button", name="One more Ironbound Shield (Shield Wall)").click())
     expect(page.locator("#status")).to_contain_text("legal")
     expect(page.locator("#points")).to_have_text("Warband")
 
