@@ -5,6 +5,7 @@ import json
 
 from django.contrib import admin
 from django.http import HttpResponse
+from django.utils.html import format_html_join
 
 from factions import models
 from factions.selectors import faction_book, faction_get_with_book
@@ -102,11 +103,24 @@ def export_books(modeladmin, request, queryset):
 
 @admin.register(models.Faction)
 class FactionAdmin(CatalogueAdmin):
-    list_display = ["name", "ruleset", "slug", "version", "imported_at"]
+    list_display = ["name", "ruleset", "slug", "version", "imported_at", "warning_count"]
     list_filter = ["ruleset"]
     search_fields = ["name", "slug"]
+    readonly_fields = ["import_warnings_list"]
+    exclude = ["import_warnings"]
     inlines = [FactionRuleInline, SpellInline]
     actions = [export_books]
+
+    @admin.display(description="import warnings")
+    def warning_count(self, faction: models.Faction) -> int:
+        return len(faction.import_warnings)
+
+    @admin.display(description="Import warnings")
+    def import_warnings_list(self, faction: models.Faction) -> str:
+        """What the last import brought in but needs a reader's eye, one per line."""
+        if not faction.import_warnings:
+            return "None"
+        return format_html_join("", "<p>{}</p>", ((w,) for w in faction.import_warnings))
 
 
 class EquipmentInline(admin.TabularInline):
@@ -118,7 +132,7 @@ class EquipmentInline(admin.TabularInline):
 class UnitPackageInline(admin.TabularInline):
     model = models.UnitPackage
     extra = 0
-    fields = ["order", "package"]
+    fields = ["order", "package", "without"]
     autocomplete_fields = ["package"]
 
 
@@ -144,6 +158,7 @@ class SectionInline(admin.TabularInline):
         "affects_value",
         "select_type",
         "select_value",
+        "select_per",
         "optional",
     ]
     show_change_link = True

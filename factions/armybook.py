@@ -4,9 +4,13 @@ Two passes, both collecting every problem rather than stopping at the first:
 1. the JSON Schema in factions/schema/ (shapes, types, extra keys);
 2. checks that need the ruleset's catalogue: stat keys and unit types of the ruleset,
    rule names (core or the book's own) and their ratings, package references, duplicate
-   ids, replace/attachment targets, fields that belong to another ruleset.
+   ids, replace/attachment targets, fields that belong to another ruleset. These run on
+   every part of the book the schema let through, so one answer names every problem.
 
-Each problem names the path in the document, e.g. `units[3].upgrades[0]`.
+What stops a book is an error; what was imported but needs a reader's eye (a book rule
+that overrides a core rule, a rated rule given without its value, a section a unit does
+without that is not there) is a warning. Each names the path in the document, e.g.
+`units[3].upgrades[0]`.
 """
 
 from __future__ import annotations
@@ -22,8 +26,11 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from armybuilder.engine.book import same_name
+
 SCHEMA_PATH = Path(__file__).resolve().parent / "schema" / "armybook-1.schema.json"
-RULE_RE = re.compile(r"^(?P<name>[A-Za-z][A-Za-z0-9 '&/-]*?)(?:\((?P<rating>\+?\d+)\))?$")
+RULE_RE = re.compile(r"^(?P<name>[^()]+?)\s*(?:\((?P<rating>[^()]+)\))?$")
+NUMBER_RE = re.compile(r"^\+?\d+$")
 
 # Weapon profile fields that only some rulesets use; every other ruleset must not.
 OPF_WEAPON_FIELDS = frozenset({"strength", "weapon_type"})
@@ -43,10 +50,12 @@ class Problem:
 
 
 class ArmyBookError(Exception):
-    """A book that cannot be imported; `problems` lists every reason, first first."""
+    """A book that cannot be imported; `problems` lists every reason, first first, and
+    `warnings` what would have needed a reader's eye had it been imported."""
 
-    def __init__(self, problems: list[Problem]):
+    def __init__(self, problems: list[Problem], warnings: list[Problem] | None = None):
         self.problems = problems
+        self.warnings = warnings or []
         first = str(problems[0]) if problems else "invalid army book"
         more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
         super().__init__(first + more)
@@ -73,8 +82,9 @@ def format_path(parts: Iterable[str | int]) -> str:
 
 
 def parse_rule(text: str) -> tuple[str, str | None]:
-    """ "AP(+2)" -> ("AP", "+2"); "Fear" -> ("Fear", None)."""
-    match = RULE_RE.match(text)
+    """ "AP(+2)" -> ("AP", "+2"); "Fear" -> ("Fear", None); "Spawn(Imps [3])" ->
+    ("Spawn", "Imps [3]")."""
+    match = RULE_RE.match(text.strip())
     if not match:
         return text, None
     return match["name"], match["rating"]
@@ -118,15 +128,41 @@ def _path_key(path: Iterable[str | int]) -> list[tuple[int, int | str]]:
     return [(0, p) if isinstance(p, int) else (1, p) for p in path]
 
 
-def validate_armybook(data: Any, rulesets: Mapping[str, RulesetInfo]) -> list[Problem]:
-    """Every problem with `data` as a book for one of `rulesets`; empty when it is fine."""
-    problems = check_schema(data)
-    if problems:
-        return problems
-    ruleset = rulesets.get(data["system"])
+@dataclass
+class BookCheck:
+    errors: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+
+
+def check_armybook(data: Any, rulesets: Mapping[str, RulesetInfo]) -> BookCheck:
+    """Every error and warning of `data` as a book for one of `rulesets`: the schema's
+    first, then the catalogue checks of every part the schema let through."""
+    check = BookCheck(errors=check_schema(data))
+    if not isinstance(data, dict):
+        return check
+    system = data.get("system")
+    ruleset = rulesets.get(system) if isinstance(system, str) else None
     if ruleset is None:
-        return [Problem("system", f'unknown system "{data["system"]}"')]
-    return list(_BookChecker(data, ruleset).problems())
+        if isinstance(system, str) and not any(p.path == "system" for p in check.errors):
+            check.errors.append(Problem("system", f'unknown system "{system}"'))
+        return check
+    broken = {_top_item(p.path) for p in check.errors}
+    checker = _BookChecker(data, ruleset, broken)
+    for problem in checker.problems():
+        check.errors.append(problem)
+    check.warnings.extend(checker.warnings)
+    return check
+
+
+def validate_armybook(data: Any, rulesets: Mapping[str, RulesetInfo]) -> list[Problem]:
+    """Every error of `data` as a book for one of `rulesets`; empty when it can be imported."""
+    return check_armybook(data, rulesets).errors
+
+
+def _top_item(path: str) -> str:
+    """ "units[3].stats.quality" -> "units[3]"; "name" -> "name"."""
+    match = re.match(r"^[A-Za-z_]+(\[\d+\])?", path)
+    return match.group(0) if match else path
 
 
 def _fmt(names: Iterable[str]) -> str:
@@ -134,23 +170,55 @@ def _fmt(names: Iterable[str]) -> str:
     return ", ".join(names) if names else "none"
 
 
+def _items(book: dict[str, Any], key: str, broken: set[str]) -> list[tuple[int, dict[str, Any]]]:
+    """(index, item) of the list `key` of `book` whose schema checks passed."""
+    value = book.get(key)
+    if not isinstance(value, list) or key in broken:
+        return []
+    return [(i, item) for i, item in enumerate(value) if f"{key}[{i}]" not in broken and isinstance(item, dict)]
+
+
+def _ids(book: dict[str, Any], key: str) -> set[str]:
+    value = book.get(key)
+    if not isinstance(value, list):
+        return set()
+    return {item["id"] for item in value if isinstance(item, dict) and isinstance(item.get("id"), str)}
+
+
+def package_ref(entry: Any) -> tuple[str, list[str]]:
+    """A unit's `upgrades` entry as (package id, section ids it does without)."""
+    if isinstance(entry, dict):
+        return entry["package"], list(entry.get("without", ()))
+    return entry, []
+
+
 class _BookChecker:
-    def __init__(self, book: dict[str, Any], ruleset: RulesetInfo):
+    def __init__(self, book: dict[str, Any], ruleset: RulesetInfo, broken: set[str] | None = None):
         self.book = book
         self.ruleset = ruleset
-        self.faction_rules = {r["name"]: r["rated"] for r in book["rules"]}
-        self.units = {u["id"]: u for u in book["units"]}
-        self.package_ids = {p["id"] for p in book["packages"]}
-        self.gained_names = _gained_names(book)
+        self.broken = broken or set()
+        self.rules = _items(book, "rules", self.broken)
+        self.units_list = _items(book, "units", self.broken)
+        self.packages_list = _items(book, "packages", self.broken)
+        self.faction_rules = {r["name"]: r["rated"] for _, r in self.rules}
+        self.units = {u["id"]: u for _, u in self.units_list}
+        self.package_ids = _ids(book, "packages")
+        self.sections_of = {p["id"]: {s["id"] for s in p["sections"]} for _, p in self.packages_list}
+        self.gained_names = _gained_names([p for _, p in self.packages_list])
+        self.warnings: list[Problem] = []
+
+    def warn(self, path: str, message: str) -> None:
+        self.warnings.append(Problem(path, message))
 
     def problems(self) -> Iterator[Problem]:
         yield from self._duplicates()
-        yield from self._faction_rules()
-        for i, unit in enumerate(self.book["units"]):
+        self._faction_rules()
+        for i, unit in self.units_list:
             yield from self._unit(f"units[{i}]", unit)
-        for i, package in enumerate(self.book["packages"]):
+        for i, package in self.packages_list:
             yield from self._package(f"packages[{i}]", package)
-        yield from self._composition()
+        if "composition" not in self.broken:
+            yield from self._composition()
 
     # -- ids -------------------------------------------------------------------------
     def _duplicates(self) -> Iterator[Problem]:
@@ -162,26 +230,36 @@ class _BookChecker:
                 else:
                     seen[ident] = path
 
-        book = self.book
-        yield from dupes([(f"units[{i}].id", u["id"]) for i, u in enumerate(book["units"])], "unit id")
-        yield from dupes([(f"packages[{i}].id", p["id"]) for i, p in enumerate(book["packages"])], "package id")
+        yield from dupes([(f"units[{i}].id", u["id"]) for i, u in self.units_list], "unit id")
+        yield from dupes([(f"packages[{i}].id", p["id"]) for i, p in self.packages_list], "package id")
         sections, options = [], []
-        for i, package in enumerate(book["packages"]):
+        for i, package in self.packages_list:
             for j, section in enumerate(package["sections"]):
                 sections.append((f"packages[{i}].sections[{j}].id", section["id"]))
                 for k, option in enumerate(section["options"]):
                     options.append((f"packages[{i}].sections[{j}].options[{k}].id", option["id"]))
         yield from dupes(sections, "section id")
         yield from dupes(options, "option id")
-        yield from dupes([(f"rules[{i}].name", r["name"]) for i, r in enumerate(book["rules"])], "rule")
-        yield from dupes([(f"spells[{i}].name", s["name"]) for i, s in enumerate(book["spells"])], "spell")
+        yield from dupes([(f"rules[{i}].name", r["name"]) for i, r in self.rules], "rule")
+        yield from dupes(
+            [(f"spells[{i}].name", s["name"]) for i, s in _items(self.book, "spells", self.broken)], "spell"
+        )
 
-    def _faction_rules(self) -> Iterator[Problem]:
-        for i, rule in enumerate(self.book["rules"]):
-            if rule["name"] in self.ruleset.core_rules:
-                yield Problem(
+    def _faction_rules(self) -> None:
+        for i, rule in self.rules:
+            core = self.ruleset.core_rules.get(rule["name"])
+            if core is not None:
+                how = (
+                    "with a value"
+                    if rule["rated"] and not core
+                    else "without a value"
+                    if core and not rule["rated"]
+                    else ""
+                )
+                self.warn(
                     f"rules[{i}].name",
-                    f'"{rule["name"]}" is a core rule of {self.ruleset.slug}; a book may not redefine it',
+                    f'"{rule["name"]}" is a core rule of {self.ruleset.slug}; this book defines it {how} '
+                    "and its definition is used for this faction".replace("  ", " "),
                 )
 
     # -- rules -----------------------------------------------------------------------
@@ -191,14 +269,15 @@ class _BookChecker:
 
     def _rule_string(self, path: str, text: str) -> Iterator[Problem]:
         name, rating = parse_rule(text)
-        rated = self.ruleset.core_rules.get(name, self.faction_rules.get(name))
+        # The book's own definition comes first: it may override a core rule.
+        rated = self.faction_rules.get(name, self.ruleset.core_rules.get(name))
         if rated is None:
             yield Problem(
                 path,
                 f'unknown rule "{name}": not a core rule of {self.ruleset.slug} and not in the book\'s rules',
             )
         elif rated and rating is None:
-            yield Problem(path, f'rule "{name}" needs a value, e.g. {name}(1)')
+            self.warn(path, f'rule "{name}" takes a value, but "{text}" gives none; it is shown as written')
         elif not rated and rating is not None:
             yield Problem(path, f'rule "{name}" takes no value, but "{text}" gives one')
 
@@ -225,10 +304,29 @@ class _BookChecker:
                 yield Problem(f"{path}.size", "an Arena profile is one model: use size 1")
         for i, weapon in enumerate(unit["equipment"]):
             yield from self._weapon(f"{path}.equipment[{i}]", weapon)
-        for i, package_id in enumerate(unit["upgrades"]):
+        for i, item in enumerate(unit.get("items", [])):
+            item_path = f"{path}.items[{i}]"
+            yield from self._rule_strings(f"{item_path}.rules", item["rules"])
+            for j, weapon in enumerate(item.get("equipment", [])):
+                yield from self._weapon(f"{item_path}.equipment[{j}]", weapon)
+        packages = []
+        for i, entry in enumerate(unit["upgrades"]):
+            package_id, without = package_ref(entry)
+            packages.append(package_id)
+            entry_path = f"{path}.upgrades[{i}]"
             if package_id not in self.package_ids:
-                yield Problem(f"{path}.upgrades[{i}]", f'unknown package "{package_id}"')
-        yield from _no_repeats(f"{path}.upgrades", unit["upgrades"], "package")
+                yield Problem(
+                    entry_path if isinstance(entry, str) else f"{entry_path}.package", f'unknown package "{package_id}"'
+                )
+                continue
+            sections = self.sections_of.get(package_id, set())
+            for j, section_id in enumerate(without):
+                if section_id not in sections:
+                    self.warn(
+                        f"{entry_path}.without[{j}]",
+                        f'package "{package_id}" has no section "{section_id}"; nothing is left out for it',
+                    )
+        yield from _no_repeats(f"{path}.upgrades", packages, "package")
 
     def _stats(self, path: str, stats: dict[str, Any]) -> Iterator[Problem]:
         expected = self.ruleset.stat_fields
@@ -265,8 +363,11 @@ class _BookChecker:
 
     # -- packages --------------------------------------------------------------------
     def _package(self, path: str, package: dict[str, Any]) -> Iterator[Problem]:
-        users = [u for u in self.book["units"] if package["id"] in u["upgrades"]]
-        carried = {w["name"] for u in users for w in u["equipment"]} | self.gained_names
+        users = [u for u in self.units.values() if package["id"] in (package_ref(e)[0] for e in u["upgrades"])]
+        carried = {w["name"] for u in users for w in u["equipment"]}
+        carried |= {i["name"] for u in users for i in u.get("items", [])}
+        carried |= {w["name"] for u in users for i in u.get("items", []) for w in i.get("equipment", [])}
+        carried |= self.gained_names
         user_ids = {u["id"] for u in users}
         for i, section in enumerate(package["sections"]):
             yield from self._section(f"{path}.sections[{i}]", section, package["id"], carried, user_ids)
@@ -280,10 +381,11 @@ class _BookChecker:
             if not targets:
                 yield Problem(f"{path}.targets", f"a {variant} section needs targets (what it {_verb(variant)})")
             for i, target in enumerate(targets or []):
-                if target not in carried:
+                name = target if isinstance(target, str) else target["name"]
+                if not any(same_name(name, have) for have in carried):
                     yield Problem(
                         f"{path}.targets[{i}]",
-                        f'"{target}" is not carried by any unit that takes package "{package_id}" '
+                        f'"{name}" is not carried by any unit that takes package "{package_id}" '
                         "nor gained from any option",
                     )
         elif targets is not None:
@@ -291,6 +393,8 @@ class _BookChecker:
         select = section.get("select")
         if section.get("optional") and (select is None or select["type"] != "exactly"):
             yield Problem(f"{path}.optional", 'optional only applies to a select of type "exactly"')
+        if select is not None and select.get("per") == "item" and variant not in ("replace", "attachment"):
+            yield Problem(f"{path}.select.per", "a limit per item needs a replace or attachment section")
         for i, option in enumerate(section["options"]):
             yield from self._option(f"{path}.options[{i}]", option, variant, user_ids)
 
@@ -345,17 +449,17 @@ class _BookChecker:
                 grouped[unit_id] += 1
                 if unit_id not in self.units:
                     yield Problem(f"{path}.units[{j}]", f'unknown unit "{unit_id}"')
-        for i, unit in enumerate(self.book["units"]):
+        for i, unit in self.units_list:
             if grouped[unit["id"]] > 1:
                 yield Problem(f"units[{i}]", f'unit "{unit["id"]}" is in more than one composition group')
             elif not grouped[unit["id"]]:
                 yield Problem(f"units[{i}]", f'unit "{unit["id"]}" is in no composition group')
 
 
-def _gained_names(book: dict[str, Any]) -> set[str]:
+def _gained_names(packages: list[dict[str, Any]]) -> set[str]:
     """Names of every weapon and item any option can give (a replace may target them)."""
     names = set()
-    for package in book["packages"]:
+    for package in packages:
         for section in package["sections"]:
             for option in section["options"]:
                 for gain in option["gains"]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.text import slugify
@@ -101,17 +102,52 @@ def our_id(armyforge_id: str) -> str:
     return armyforge_id if _ID_RE.match(armyforge_id) else f"af.{armyforge_id}"
 
 
+# Rules of newer One Page Rules rulebooks than ours that Army Forge books use as if they
+# were core: each becomes a rule of the book (the book's own text when it has one).
+NEWER_CORE_RULES = {
+    "aof": ("Thrust", "Bane", "Artillery", "Takedown", "Unstoppable"),
+    "aof-skirmish": (
+        "Thrust",
+        "Bane",
+        "Artillery",
+        "Takedown",
+        "Unstoppable",
+        "Counter",
+        "Reliable",
+        "Limited",
+        "Relentless",
+    ),
+}
+NEWER_RULE_NOTE = "{name}: a rule from a newer rulebook than this site's; its text is not in this book."
+MISSING_RULE_NOTE = "{name}: this Army Forge book uses the rule but does not describe it."
+MAX_RULE_TEXT = 2000
+MAX_NAME = 200
+_COUNT_PREFIX_RE = re.compile(r"^\s*(\d+)\s*[x×]\s+(.+)$")
+
+
+@dataclass
+class Conversion:
+    """An Army Forge book read as armybook/1: `errors` stop the import, `warnings` are
+    what was imported but needs a reader's eye. `book` holds every part that could be
+    read, so that the armybook/1 checks can report on it too."""
+
+    book: dict[str, Any]
+    errors: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+
+
 def armybook_from_armyforge(
     data: dict[str, Any],
     *,
     rulesets: Mapping[str, RulesetInfo],
     system: str | None = None,
     existing_slug: SlugLookup | None = None,
-) -> dict[str, Any]:
+) -> Conversion:
     """The Army Forge book `data` as an armybook/1 dict for `system` (needed when the
     book is enabled for several of our rulesets and names none). `existing_slug(system,
     uid)` gives the slug of a faction already imported from this book, so a renamed book
-    replaces it. Raises ArmyBookError with every problem found."""
+    replaces it. Raises ArmyBookError when the book cannot be read at all (no ruleset,
+    no units); otherwise every problem found comes back in the Conversion."""
     return _BookConverter(data, rulesets, system, existing_slug).convert()
 
 
@@ -128,15 +164,17 @@ class _BookConverter:
         self.requested = system
         self.existing_slug = existing_slug
         self.problems: list[Problem] = []
+        self.warnings: list[Problem] = []
+        self.used_rules: dict[str, dict[str, Any]] = {}  # name -> {rated, unrated, path}
 
     def problem(self, path: str, message: str) -> None:
         self.problems.append(Problem(path, message))
 
-    def fail(self) -> ArmyBookError:
-        return ArmyBookError(self.problems)
+    def warn(self, path: str, message: str) -> None:
+        self.warnings.append(Problem(path, message))
 
     # -- the whole book ----------------------------------------------------------------
-    def convert(self) -> dict[str, Any]:
+    def convert(self) -> Conversion:
         data = self.data
         system = self._system()
         uid = self._string(data, "uid", "uid")
@@ -147,7 +185,8 @@ class _BookConverter:
         special_rules = self._list(data, "specialRules", "specialRules")
         spells = self._list(data, "spells", "spells")
         if self.problems or system is None:
-            raise self.fail()
+            raise ArmyBookError(self.problems)
+        self.system = system
         self.ruleset = self.rulesets[system]
         self.aliases = {
             source: target
@@ -155,6 +194,9 @@ class _BookConverter:
             if source not in self.ruleset.core_rules and target in self.ruleset.core_rules
         }
         self.hero_is_core = "Hero" in self.ruleset.core_rules
+        self.section_uids = self._section_index(packages)
+        self.users = self._package_users(units)
+        self.emitted_sections: set[str] = set()
 
         book: dict[str, Any] = {
             "format": "armybook/1",
@@ -165,19 +207,50 @@ class _BookConverter:
         }
         description = data.get("background")
         if isinstance(description, str) and description.strip():
-            description = description.strip()
-            if len(description) > MAX_DESCRIPTION:
-                description = description[: MAX_DESCRIPTION - 1] + "…"
-            book["description"] = description
+            book["description"] = _cut(description.strip(), MAX_DESCRIPTION)
         book["armyforge_id"] = uid
-        book["rules"] = self._faction_rules(special_rules)
         book["spells"] = [s for i, spell in enumerate(spells) if (s := self._spell(f"spells[{i}]", spell))]
-        book["units"] = [u for i, unit in enumerate(units) if (u := self._unit(f"units[{i}]", unit))]
+        # Packages before units: a unit leaves out only sections that were imported.
         book["packages"] = [p for i, pkg in enumerate(packages) if (p := self._package(f"upgradePackages[{i}]", pkg))]
-        if self.problems:
-            raise self.fail()
-        _resolve_targets(book)
-        return book
+        book["units"] = [u for i, unit in enumerate(units) if (u := self._unit(f"units[{i}]", unit))]
+        # Rules last: which the book needs is known once every unit and option is read.
+        book["rules"] = self._faction_rules(special_rules)
+        order = ("format", "system", "slug", "name", "version", "description", "armyforge_id", "rules", "spells")
+        book = {key: book[key] for key in (*order, "units", "packages") if key in book}
+        return Conversion(book, self.problems, self.warnings)
+
+    def _section_index(self, packages: list[Any]) -> dict[str, tuple[str, str]]:
+        """Each section's Army Forge uid and id -> (package uid, our section id)."""
+        index: dict[str, tuple[str, str]] = {}
+        for package in packages:
+            if not isinstance(package, dict) or not isinstance(package.get("uid"), str):
+                continue
+            for section in _as_list(package.get("sections")):
+                section_id = _uid(section) if isinstance(section, dict) else None
+                if section_id is None:
+                    continue
+                for key in ("uid", "id"):
+                    if isinstance(section.get(key), str):
+                        index[section[key]] = (package["uid"], our_id(section_id))
+        return index
+
+    def _disabled(self, unit: dict[str, Any]) -> list[str]:
+        ids = []
+        for key in ("disabledSections", "disabledUpgradeSections"):
+            ids.extend(x for x in _as_list(unit.get(key)) if isinstance(x, str) and x)
+        return ids
+
+    def _package_users(self, units: list[Any]) -> dict[str, list[tuple[str, frozenset[str]]]]:
+        """Package uid -> the units taking it, each with the section ids it does without."""
+        users: dict[str, list[tuple[str, frozenset[str]]]] = {}
+        for unit in units:
+            if not isinstance(unit, dict) or not isinstance(unit.get("id"), str):
+                continue
+            without = frozenset(self.section_uids[x][1] for x in self._disabled(unit) if x in self.section_uids)
+            for package in _as_list(unit.get("upgrades")):
+                if isinstance(package, str):
+                    users.setdefault(package, []).append((our_id(unit["id"]), without))
+        return users
 
     def _system(self) -> str | None:
         data, requested = self.data, self.requested
@@ -245,70 +318,122 @@ class _BookConverter:
         return self.aliases.get(name, name)
 
     def _faction_rules(self, special_rules: list[Any]) -> list[dict[str, Any]]:
-        rules = []
+        """The book's rules: its `specialRules` that are not core rules here, any core
+        rule it uses with a value where ours has none (it overrides ours for this book),
+        and every rule it uses but does not describe (with a note and a warning)."""
+        core = self.ruleset.core_rules
+        rules: dict[str, dict[str, Any]] = {}
         for i, rule in enumerate(special_rules):
             path = f"specialRules[{i}]"
             if not isinstance(rule, dict):
-                self.problem(path, "should be an object")
+                self.warn(path, "not a rule object: left out")
                 continue
-            name = self._string(rule, "name", f"{path}.name")
-            if not name:
+            name = rule.get("name")
+            if not isinstance(name, str) or not name.strip():
+                self.warn(f"{path}.name", "a rule without a name: left out")
                 continue
-            # Core rules are the ruleset's own; an alias or Hero (a unit type here) maps
-            # onto one of ours.
-            if name in self.ruleset.core_rules or name in self.aliases or (name == "Hero" and not self.hero_is_core):
+            name = name.strip()
+            # An alias or Hero (a unit type here) maps onto one of ours.
+            if name in self.aliases or (name == "Hero" and not self.hero_is_core) or name in rules:
                 continue
+            used = self.used_rules.get(name, {})
+            if name in core and not (used.get("rated") and not core[name]):
+                continue  # the ruleset's own rule
             description = rule.get("description")
             text = description.strip() if isinstance(description, str) else ""
-            rules.append(
-                {
-                    "name": name,
-                    "rated": bool(rule.get("hasRating")),
-                    "text": text or f"{name}: no description in the Army Forge book.",
-                }
-            )
-        return rules
+            if not text:
+                text = MISSING_RULE_NOTE.format(name=name)
+                self.warn(f"{path}.description", f'rule "{name}" has no description: imported with a note saying so')
+            rated = bool(rule.get("hasRating")) or bool(used.get("rated"))
+            if used.get("rated") and not rule.get("hasRating"):
+                self.warn(
+                    f"{path}.hasRating",
+                    f'rule "{name}" is described as taking no value but is used with one '
+                    f"(at {used['rated']}): imported as taking a value",
+                )
+            rules[name] = {"name": name, "rated": rated, "text": self._rule_text_cut(path, name, text)}
+        for name, used in self.used_rules.items():
+            if name in rules or (name in core and not (used.get("rated") and not core[name])):
+                continue
+            if name in core:
+                note = MISSING_RULE_NOTE.format(name=name)
+                self.warn(
+                    used["rated"],
+                    f'"{name}" is used with a value, but the core {name} of {self.system} takes none and this book '
+                    "does not describe its own: imported as the book's rule, with a note",
+                )
+            elif name in NEWER_CORE_RULES.get(self.system, ()):
+                note = NEWER_RULE_NOTE.format(name=name)
+                self.warn(
+                    used["path"],
+                    f'"{name}" is a rule from a newer rulebook and this book does not describe it: '
+                    "imported as the book's rule, with a note saying so",
+                )
+            else:
+                note = MISSING_RULE_NOTE.format(name=name)
+                self.warn(
+                    used["path"],
+                    f'"{name}" is not a core rule of {self.system} and this book does not describe it: '
+                    "imported as the book's rule, with a note saying so",
+                )
+            rules[name] = {"name": name, "rated": bool(used.get("rated")), "text": note}
+        return list(rules.values())
+
+    def _rule_text_cut(self, path: str, name: str, text: str) -> str:
+        if len(text) > MAX_RULE_TEXT:
+            self.warn(f"{path}.description", f'the text of "{name}" is cut to {MAX_RULE_TEXT} characters')
+        return _cut(text, MAX_RULE_TEXT)
 
     def _rule_text(self, path: str, rule: Any) -> str | None:
-        """ "AP" rated 1 -> "AP(1)"; None (and a problem) if it is not a rule."""
+        """ "AP" rated 1 -> "AP(1)"; None (and a warning) if it is not a rule. Every use
+        is noted, so that the rules the book needs can be defined afterwards."""
         if not isinstance(rule, dict):
-            self.problem(path, "should be a rule object with a name")
+            self.warn(path, "not a rule object: left out")
             return None
-        name = self._string(rule, "name", f"{path}.name")
-        if not name:
+        name = rule.get("name")
+        if not isinstance(name, str) or not name.strip():
+            self.warn(f"{path}.name", "a rule without a name: left out")
             return None
-        name = self._rule_name(name)
+        name = self._rule_name(" ".join(name.split()).replace("(", "[").replace(")", "]"))
         rating = rule.get("rating")
-        if rating is None or rating == "":
-            return name
         if isinstance(rating, float) and rating.is_integer():
             rating = int(rating)
-        return f"{name}({str(rating).strip()})"
+        text = str(rating).strip() if rating is not None and not isinstance(rating, bool) else ""
+        if re.fullmatch(r"0*\d+", text):
+            text = str(int(text))
+        used = self.used_rules.setdefault(name, {"path": path, "rated": None})
+        if not text:
+            return name
+        if used["rated"] is None:
+            used["rated"] = path
+        # Parentheses inside a text parameter would end it early: written as brackets.
+        return f"{name}({text.replace('(', '[').replace(')', ']')})"
 
     def _rules(self, path: str, rules: Iterable[Any]) -> list[str]:
         texts = []
         for i, rule in enumerate(rules):
             text = self._rule_text(f"{path}[{i}]", rule)
-            if text is not None:
+            if text is not None and text not in texts:
                 texts.append(text)
         return texts
 
     # -- spells ------------------------------------------------------------------------
     def _spell(self, path: str, spell: Any) -> dict[str, Any] | None:
         if not isinstance(spell, dict):
-            self.problem(path, "should be an object")
+            self.warn(path, "not a spell object: left out")
             return None
-        name = self._string(spell, "name", f"{path}.name")
-        cost = self._integer(spell, "threshold", f"{path}.threshold")
+        name = spell.get("name")
+        cost = _whole(spell.get("threshold"))
         effect = spell.get("effect")
-        if self.ruleset.slug == "aof-skirmish" and isinstance(spell.get("effectSkirmish"), str):
+        if self.system == "aof-skirmish" and isinstance(spell.get("effectSkirmish"), str):
             effect = spell["effectSkirmish"].strip() or effect
+        if not isinstance(name, str) or not name.strip() or cost is None or cost < 0:
+            self.warn(path, f"spell {name!r} has no name or no whole-number threshold: left out")
+            return None
         if not isinstance(effect, str) or not effect.strip():
-            self.problem(f"{path}.effect", "a spell needs its effect")
+            self.warn(f"{path}.effect", f'spell "{name.strip()}" has no effect text: left out')
             return None
-        if not name or cost is None:
-            return None
-        return {"name": name, "cost": cost, "text": effect.strip()}
+        return {"name": _cut(name.strip(), MAX_NAME), "cost": min(cost, 20), "text": _cut(effect.strip(), 2000)}
 
     # -- units -------------------------------------------------------------------------
     def _unit(self, path: str, unit: Any) -> dict[str, Any] | None:
@@ -326,13 +451,6 @@ class _BookConverter:
         raw_rules = self._list(unit, "rules", f"{path}.rules")
         items = self._list(unit, "items", f"{path}.items")
         upgrades = self._list(unit, "upgrades", f"{path}.upgrades")
-        for key in ("disabledUpgradeSections", "disabledSections"):
-            if unit.get(key):
-                self.problem(
-                    f"{path}.{key}",
-                    f"{name or 'this unit'} switches off upgrade sections {unit[key]}; "
-                    "a unit here takes whole packages, so this cannot be represented",
-                )
         if len(self.problems) > before:
             return None
 
@@ -341,31 +459,47 @@ class _BookConverter:
         if is_hero and not self.hero_is_core:
             rules.remove("Hero")  # a hero is a unit type in this ruleset, not a rule
         equipment = [w for i, weapon in enumerate(weapons) if (w := self._weapon(f"{path}.weapons[{i}]", weapon, size))]
-        # Army Forge items a unit starts with (a mount, a banner): their rules are the
-        # unit's, their weapons its equipment. The item's own name is not kept.
-        for i, item in enumerate(items):
-            item_path = f"{path}.items[{i}]"
-            gain = self._item(item_path, item)
-            if gain is None:
-                continue
-            rules.extend(gain["rules"])
-            copies = item.get("count") if isinstance(item.get("count"), int) and item["count"] > 0 else 1
-            for weapon in gain.get("equipment", []):
-                equipment.append({"name": weapon["name"], "count": weapon.get("count", 1) * copies, **_profile(weapon)})
-        for i, package in enumerate(upgrades):
-            if not isinstance(package, str) or not package:
-                self.problem(f"{path}.upgrades[{i}]", "should be a package uid")
-        return {
+        out: dict[str, Any] = {
             "id": our_id(unit_id),
-            "name": name,
+            "name": _cut(name, MAX_NAME),
             "type": self._unit_type(unit, is_hero),
             "size": size,
             "cost": cost,
             "stats": {"quality": quality, "defense": defense},
             "rules": rules,
             "equipment": equipment,
-            "upgrades": [our_id(p) for p in upgrades if isinstance(p, str) and p],
         }
+        # Items it starts with (a mount, a relic): their rules and weapons are the unit's
+        # while it carries them, and a replace section may swap them.
+        starting = [g for i, item in enumerate(items) if (g := self._item(f"{path}.items[{i}]", item))]
+        if starting:
+            out["items"] = [{k: v for k, v in g.items() if k != "kind"} for g in starting]
+        out["upgrades"] = self._unit_upgrades(path, unit, name, upgrades)
+        return out
+
+    def _unit_upgrades(self, path: str, unit: dict[str, Any], name: str, upgrades: list[Any]) -> list[Any]:
+        """The unit's packages, each without the sections Army Forge switches off for it."""
+        packages = []
+        for i, package in enumerate(upgrades):
+            if not isinstance(package, str) or not package:
+                self.problem(f"{path}.upgrades[{i}]", "should be a package uid")
+            elif package not in packages:
+                packages.append(package)
+        without: dict[str, list[str]] = {}
+        for key in ("disabledSections", "disabledUpgradeSections"):
+            for i, ident in enumerate(_as_list(unit.get(key))):
+                found = self.section_uids.get(ident) if isinstance(ident, str) else None
+                if found is not None and found[0] in packages:
+                    if found[1] in self.emitted_sections:
+                        without.setdefault(found[0], []).append(found[1])
+                elif isinstance(ident, str) and ident in packages and key == "disabledUpgradeSections":
+                    packages.remove(ident)  # a whole package switched off
+                else:
+                    self.warn(
+                        f"{path}.{key}[{i}]",
+                        f"{name} switches off upgrade section {ident!r}, which is not in any of its packages: ignored",
+                    )
+        return [{"package": our_id(p), "without": without[p]} if without.get(p) else our_id(p) for p in packages]
 
     def _unit_type(self, unit: dict[str, Any], is_hero: bool) -> str:
         """Army Forge has no unit type: a unit with the Hero rule is a hero; otherwise a
@@ -381,46 +515,56 @@ class _BookConverter:
         return "infantry"
 
     def _weapon(self, path: str, weapon: Any, default_count: int | None) -> dict[str, Any] | None:
-        """A weapon a unit starts with (`default_count` = models) or that an option
-        gains (None: one per model the pick covers)."""
+        """A weapon a unit starts with (`default_count` = models) or that an option or
+        item gives (`count` per model or item covered)."""
         if not isinstance(weapon, dict):
-            self.problem(path, "should be a weapon object")
+            self.warn(path, "not a weapon object: left out")
             return None
-        kind = weapon.get("type") or "ArmyBookWeapon"
-        if kind != "ArmyBookWeapon":
-            self.problem(
-                f"{path}.type", f'"{weapon.get("name")}" is a {kind}; only ArmyBookWeapon can be a weapon here'
-            )
+        name = weapon.get("name")
+        if not isinstance(name, str) or not name.strip():
+            self.warn(f"{path}.name", "a weapon without a name: left out")
             return None
-        name = self._string(weapon, "name", f"{path}.name")
+        name = _cut(" ".join(name.split()), MAX_NAME)
         attacks = weapon.get("attacks")
         if isinstance(attacks, str) and attacks.strip().isdigit():
             attacks = int(attacks)
-        if attacks is None or isinstance(attacks, bool):
-            self.problem(f"{path}.attacks", f'weapon "{name}" has no attacks value')
-            return None
-        multiplier = weapon.get("attacksMultiplier", 1)
+        elif isinstance(attacks, str):
+            attacks = attacks.strip().upper()
+        if attacks is None or isinstance(attacks, bool) or attacks == "":
+            self.warn(f"{path}.attacks", f'weapon "{name}" has no attacks value: 0 is used')
+            attacks = 0
+        elif isinstance(attacks, str) and not re.fullmatch(r"\d*D\d+([+-]\d+)?", attacks):
+            self.warn(f"{path}.attacks", f'weapon "{name}" has attacks {attacks!r}, which is not a number: 0 is used')
+            attacks = 0
+        multiplier = _whole(weapon.get("attacksMultiplier"))
         if multiplier not in (None, 1):
-            self.problem(
-                f"{path}.attacksMultiplier",
-                f'weapon "{name}" multiplies its attacks by {multiplier}; this cannot be represented',
-            )
-        count = weapon.get("count")
-        if count is not None and (isinstance(count, bool) or not isinstance(count, int) or count < 1):
-            self.problem(f"{path}.count", f"should be a whole number of weapons, not {count!r}")
-            return None
-        if not name:
-            return None
+            if isinstance(attacks, int) and multiplier is not None and multiplier > 0:
+                self.warn(
+                    f"{path}.attacksMultiplier",
+                    f'weapon "{name}" multiplies its {attacks} attacks by {multiplier}: '
+                    f"shown as {attacks * multiplier}",
+                )
+                attacks *= multiplier
+            else:
+                self.warn(
+                    f"{path}.attacksMultiplier",
+                    f'weapon "{name}" multiplies its attacks ({attacks}) by {weapon.get("attacksMultiplier")!r}, '
+                    "which cannot be shown: the attacks are kept as they are",
+                )
+        count = _whole(weapon.get("count"))
+        if weapon.get("count") is not None and (count is None or count < 1):
+            self.warn(f"{path}.count", f'weapon "{name}" has count {weapon.get("count")!r}: 1 is used')
+            count = None
         out: dict[str, Any] = {"name": name}
         if default_count is not None:
             out["count"] = count or default_count
         elif count and count > 1:
             out["count"] = count
-        range_ = weapon.get("range")
-        if isinstance(range_, int) and not isinstance(range_, bool) and range_ > 0:
+        range_ = _whole(weapon.get("range"))
+        if range_ is not None and range_ > 0:
             out["range"] = range_
-        elif range_ not in (None, 0, ""):
-            self.problem(f"{path}.range", f'weapon "{name}" has range {range_!r}; expected inches')
+        elif weapon.get("range") not in (None, 0, "", "0") and range_ is None:
+            self.warn(f"{path}.range", f'weapon "{name}" has range {weapon.get("range")!r}: read as melee')
         out["attacks"] = attacks
         out["rules"] = self._rules(f"{path}.specialRules", _as_list(weapon.get("specialRules")))
         return out
@@ -428,29 +572,40 @@ class _BookConverter:
     def _item(self, path: str, item: Any) -> dict[str, Any] | None:
         """An ArmyBookItem as an armybook/1 item gain: rules and weapons of its content."""
         if not isinstance(item, dict):
-            self.problem(path, "should be an item object")
+            self.warn(path, "not an item object: left out")
             return None
-        name = self._string(item, "name", f"{path}.name")
-        rules, equipment = [], []
-        for i, part in enumerate(_as_list(item.get("content"))):
+        name = item.get("name")
+        if not isinstance(name, str) or not name.strip():
+            self.warn(f"{path}.name", "an item without a name: left out")
+            return None
+        name = _cut(" ".join(name.split()), MAX_NAME)
+        rules: list[str] = []
+        equipment: list[dict[str, Any]] = []
+        self._item_content(path, name, _as_list(item.get("content")), rules, equipment)
+        gain: dict[str, Any] = {"kind": "item", "name": name, "rules": rules}
+        if equipment:
+            gain["equipment"] = equipment
+        count = _whole(item.get("count"))
+        if count is not None and count > 1:
+            gain["count"] = count
+        return gain
+
+    def _item_content(self, path: str, name: str, content: list[Any], rules: list[str], equipment: list) -> None:
+        for i, part in enumerate(content):
             part_path = f"{path}.content[{i}]"
             kind = _gain_type(part)
             if kind == "ArmyBookRule":
                 text = self._rule_text(part_path, part)
-                if text is not None:
+                if text is not None and text not in rules:
                     rules.append(text)
             elif kind == "ArmyBookWeapon":
                 weapon = self._weapon(part_path, part, None)
                 if weapon is not None:
                     equipment.append(weapon)
+            elif kind == "ArmyBookItem":  # an item inside an item: its contents are the outer item's
+                self._item_content(part_path, name, _as_list(part.get("content")), rules, equipment)
             else:
-                self.problem(f"{part_path}.type", f'item "{name}" holds a {kind}, which cannot be represented')
-        if not name:
-            return None
-        gain: dict[str, Any] = {"kind": "item", "name": name, "rules": rules}
-        if equipment:
-            gain["equipment"] = equipment
-        return gain
+                self.warn(f"{part_path}.type", f'item "{name}" holds a {kind!r}, which is not read: left out')
 
     # -- upgrade packages ----------------------------------------------------------------
     def _package(self, path: str, package: Any) -> dict[str, Any] | None:
@@ -458,101 +613,103 @@ class _BookConverter:
             self.problem(path, "should be an object")
             return None
         uid = self._string(package, "uid", f"{path}.uid")
-        sections = self._list(package, "sections", f"{path}.sections")
-        converted = [s for i, section in enumerate(sections) if (s := self._section(f"{path}.sections[{i}]", section))]
         if not uid:
             return None
+        users = self.users.get(uid, [])
+        sections = self._list(package, "sections", f"{path}.sections")
+        converted = [
+            s for i, section in enumerate(sections) if (s := self._section(f"{path}.sections[{i}]", section, users))
+        ]
         return {"id": our_id(uid), "sections": converted}
 
-    def _section(self, path: str, section: Any) -> dict[str, Any] | None:
+    def _section(self, path: str, section: Any, users: list[tuple[str, frozenset[str]]]) -> dict[str, Any] | None:
         if not isinstance(section, dict):
             self.problem(path, "should be an object")
             return None
-        before = len(self.problems)
         section_id = _uid(section)
         if section_id is None:
             self.problem(f"{path}.uid", "a section needs its uid")
-        label = self._string(section, "label", f"{path}.label")
-        variant = section.get("variant")
-        if variant not in SECTION_VARIANTS:
-            self.problem(
-                f"{path}.variant",
-                f'section "{label}" has variant {variant!r}; we read {", ".join(SECTION_VARIANTS)}',
-            )
-        targets = self._list(section, "targets", f"{path}.targets")
-        if any(not isinstance(t, str) or not t for t in targets):
-            self.problem(f"{path}.targets", "should be a list of equipment names")
-        affects = self._count(f"{path}.affects", section.get("affects"), allow_all=True)
-        select = self._count(f"{path}.select", section.get("select"), allow_all=False)
-        options = self._list(section, "options", f"{path}.options", required=True)
-        converted_options = [
-            o for i, option in enumerate(options) if (o := self._option(f"{path}.options[{i}]", option))
-        ]
-        if len(self.problems) > before:
             return None
-        out: dict[str, Any] = {"id": our_id(section_id), "label": label, "variant": variant}
+        our = our_id(section_id)
+        label = section.get("label")
+        label = _cut(" ".join(label.split()), MAX_NAME) if isinstance(label, str) and label.strip() else "Upgrade"
+        variant = section.get("variant")
+        targets = [t for t in _as_list(section.get("targets")) if isinstance(t, str) and t.strip()]
+        if variant == "upgrade" and targets:
+            variant = "attachment"  # "Upgrade all Longbows with one": attaches to what it names
+        if variant not in ("replace", "upgrade", "attachment"):
+            self.warn(
+                f"{path}.variant",
+                f'section "{label}" has variant {variant!r}, which is not read: the section is left out',
+            )
+            return None
+        if variant == "replace" and not targets:
+            self.warn(f"{path}.targets", f'section "{label}" replaces nothing it names: the section is left out')
+            return None
+        section_users = [unit for unit, without in users if our not in without]
+        package_users = {unit for unit, _without in users}
+        options = self._list(section, "options", f"{path}.options")
+        converted = [
+            o
+            for i, option in enumerate(options)
+            if (o := self._option(f"{path}.options[{i}]", option, label, section_users, package_users))
+        ]
+        if not converted:
+            self.warn(f"{path}.options", f'section "{label}" has no options: the section is left out')
+            return None
+        affects = self._count(f"{path}.affects", section.get("affects"))
+        select = self._count(f"{path}.select", section.get("select"))
+        out: dict[str, Any] = {"id": our, "label": label, "variant": variant}
         if targets:
-            out["targets"] = targets
-        if affects is not None:
-            out["affects"] = affects
-        if select is not None:
-            out["select"] = select
-            # Nothing is compulsory in Army Forge: "exactly one" means "at most one".
-            if select["type"] == "exactly":
-                out["optional"] = True
-        out["options"] = converted_options
+            out["targets"] = [_target(t) for t in targets]
+        out.update(_limits(variant, affects, select, len(converted)))
+        out["options"] = converted
+        self.emitted_sections.add(our)
         return out
 
-    def _count(self, path: str, value: Any, *, allow_all: bool) -> dict[str, Any] | None:
+    def _count(self, path: str, value: Any) -> dict[str, Any] | None:
         """Army Forge's affects/select: {"type": "exactly", "value": 1}, {"type": "all"},
-        a bare number (exactly that many) or a bare type."""
+        a bare number (exactly that many) or a bare type. Unreadable: absent, with a warning."""
         if value is None:
             return None
         if isinstance(value, int) and not isinstance(value, bool):
             value = {"type": "exactly", "value": value}
         elif isinstance(value, str):
             value = {"type": value}
-        if not isinstance(value, dict):
-            self.problem(path, f"cannot read {value!r} as a count")
-            return None
-        raw_type = value.get("type")
+        raw_type = value.get("type") if isinstance(value, dict) else None
         kind = COUNT_TYPES.get(re.sub(r"[\s_-]", "", raw_type).lower()) if isinstance(raw_type, str) else None
-        if kind is None or (kind == "all" and not allow_all):
-            self.problem(f"{path}.type", f"cannot read count type {raw_type!r}")
+        if kind is None:
+            self.warn(path, f"cannot read {value!r} as a count: read as absent")
             return None
         if kind in ("all", "any"):
             return {"type": kind}
-        number = value.get("value")
-        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
-            self.problem(f"{path}.value", f'"{raw_type}" needs a whole number of at least 1, not {number!r}')
-            return None
+        number = _whole(value.get("value"))
+        if number is None or number < 1:
+            self.warn(f"{path}.value", f'"{raw_type}" with {value.get("value")!r}: read as 1')
+            number = 1
         return {"type": kind, "value": number}
 
-    def _option(self, path: str, option: Any) -> dict[str, Any] | None:
+    def _option(
+        self, path: str, option: Any, label: str, users: list[str], package_users: set[str]
+    ) -> dict[str, Any] | None:
         if not isinstance(option, dict):
-            self.problem(path, "should be an object")
+            self.warn(path, "not an option object: left out")
             return None
-        before = len(self.problems)
         option_id = _uid(option)
         if option_id is None:
             self.problem(f"{path}.uid", "an option needs its uid")
-        label = self._string(option, "label", f"{path}.label")
-        costs = self._unit_costs(f"{path}.costs", option.get("costs"))
-        cost = option.get("cost")
-        if cost is None and costs:
-            # Only per-unit costs: the most common is the option's cost, the rest override it.
-            cost = Counter(costs.values()).most_common(1)[0][0]
-        if isinstance(cost, bool) or not isinstance(cost, int):
-            self.problem(f"{path}.cost", f'option "{label}" has no cost' if cost is None else f"not a cost: {cost!r}")
+            return None
+        text = option.get("label")
+        text = _cut(" ".join(text.split()), MAX_NAME) if isinstance(text, str) and text.strip() else option_id
+        cost, overrides = self._option_costs(path, option, text, users, package_users)
+        if cost is None:
+            return None
         gains = [
             g
             for i, gain in enumerate(self._list(option, "gains", f"{path}.gains"))
             if (g := self._gain(f"{path}.gains[{i}]", gain))
         ]
-        if len(self.problems) > before:
-            return None
-        out: dict[str, Any] = {"id": our_id(option_id), "label": label, "cost": cost}
-        overrides = {unit: value for unit, value in (costs or {}).items() if value != cost}
+        out: dict[str, Any] = {"id": our_id(option_id), "label": text, "cost": cost}
         if overrides:
             out["costs"] = overrides
         command = next(
@@ -563,32 +720,66 @@ class _BookConverter:
         out["gains"] = gains
         return out
 
-    def _unit_costs(self, path: str, costs: Any) -> dict[str, int] | None:
+    def _option_costs(
+        self, path: str, option: dict[str, Any], label: str, users: list[str], package_users: set[str]
+    ) -> tuple[int | None, dict[str, int]]:
+        """The option's cost and per-unit overrides. Army Forge's per-unit `costs` are
+        what it charges; the top-level `cost` only counts for a unit without one, so when
+        every unit has its own it is stale (often negative) and the most common per-unit
+        cost takes its place."""
+        costs = self._unit_costs(f"{path}.costs", option.get("costs"))
+        known = {unit: value for unit, value in costs.items() if unit in users}
+        for unit in costs:
+            # A unit that switches this section off keeps its cost in Army Forge: no news.
+            if unit not in package_users:
+                self.warn(f"{path}.costs", f'"{label}" has a cost for unit "{unit}", which does not take it: ignored')
+        top = _whole(option.get("cost"))
+        if option.get("cost") is not None and top is None:
+            self.warn(f"{path}.cost", f'"{label}" has cost {option.get("cost")!r}, which is not a number: ignored')
+        missing = [unit for unit in users if unit not in known]
+        if known and (not missing or top is None):
+            cost = Counter(known.values()).most_common(1)[0][0]
+            if missing:
+                self.warn(
+                    f"{path}.cost",
+                    f'"{label}" has no cost for {", ".join(missing)}: the most common cost, {cost}, is used',
+                )
+        elif top is not None:
+            cost = top
+        elif not users:
+            cost = 0  # no unit takes it: nothing is ever charged
+        else:
+            self.problem(f"{path}.cost", f'option "{label}" has no cost')
+            return None, {}
+        return cost, {unit: value for unit, value in known.items() if value != cost}
+
+    def _unit_costs(self, path: str, costs: Any) -> dict[str, int]:
         """Army Forge's per-unit costs, [{"unitId": "x", "cost": 5}] (or {"x": 5})."""
         if costs is None:
-            return None
-        pairs = costs.items() if isinstance(costs, dict) else None
-        if isinstance(costs, list):
-            pairs = []
+            return {}
+        pairs: list[tuple[Any, Any]] = []
+        if isinstance(costs, dict):
+            pairs = list(costs.items())
+        elif isinstance(costs, list):
             for i, entry in enumerate(costs):
-                if not isinstance(entry, dict) or not isinstance(entry.get("unitId"), str):
-                    self.problem(f"{path}[{i}]", 'should be {"unitId": …, "cost": …}')
-                    continue
-                pairs.append((entry["unitId"], entry.get("cost")))
-        if pairs is None:
-            self.problem(path, "should be a list of per-unit costs")
-            return None
+                if isinstance(entry, dict) and isinstance(entry.get("unitId"), str):
+                    pairs.append((entry["unitId"], entry.get("cost")))
+                else:
+                    self.warn(f"{path}[{i}]", 'not a per-unit cost {"unitId": …, "cost": …}: ignored')
+        else:
+            self.warn(path, "not a list of per-unit costs: ignored")
         out = {}
         for unit_id, value in pairs:
-            if isinstance(value, bool) or not isinstance(value, int):
-                self.problem(f"{path}.{unit_id}", f"not a cost: {value!r}")
+            number = _whole(value)
+            if number is None:
+                self.warn(f"{path}.{unit_id}", f"not a cost: {value!r}, ignored")
             else:
-                out[our_id(unit_id)] = value
+                out[our_id(unit_id)] = number
         return out
 
     def _gain(self, path: str, gain: Any) -> dict[str, Any] | None:
         if not isinstance(gain, dict):
-            self.problem(path, "should be an object")
+            self.warn(path, "not a gain object: left out")
             return None
         kind = _gain_type(gain)
         if kind == "ArmyBookWeapon":
@@ -599,7 +790,7 @@ class _BookConverter:
             return {"kind": "rule", "name": text} if text else None
         if kind == "ArmyBookItem":
             return self._item(path, gain)
-        self.problem(f"{path}.type", f'gain "{gain.get("name")}" of type {kind!r} cannot be represented')
+        self.warn(f"{path}.type", f'gain "{gain.get("name")}" of type {kind!r} is not read: left out')
         return None
 
     # -- plain values ------------------------------------------------------------------
@@ -612,10 +803,10 @@ class _BookConverter:
 
     def _integer(self, data: dict[str, Any], key: str, path: str) -> int | None:
         value = data.get(key)
-        if isinstance(value, bool) or not isinstance(value, int):
+        number = _whole(value)
+        if number is None:
             self.problem(path, "is required" if value is None else f"should be a whole number, not {value!r}")
-            return None
-        return value
+        return number
 
     def _list(self, data: dict[str, Any], key: str, path: str, *, required: bool = False) -> list[Any]:
         value = data.get(key)
@@ -627,6 +818,70 @@ class _BookConverter:
             self.problem(path, "should be a list")
             return []
         return value
+
+
+def _limits(variant: str, affects: dict | None, select: dict | None, options: int) -> dict[str, Any]:
+    """Army Forge's affects and select as armybook/1 says them, read as the book's text
+    means them (nothing is compulsory in Army Forge, so "exactly" is optional):
+
+    - "Replace X", "Replace 2x X" (no affects): one pick, replacing one X (or one pair).
+    - "Replace any X", "Upgrade any model with": one pick per X carried, or per model;
+      with "with one" / "with up to N", that many per X or per model.
+    - "Upgrade up to three models with one": one per model, at most three models.
+    - "Upgrade with:", "Upgrade with any:", "Upgrade one model with:", "Upgrade all
+      models with:" (no count, or "any"): each option once.
+    - "... with one:", "... with up to N:": that many picks in all."""
+    out: dict[str, Any] = {}
+    counted = affects is not None and affects["type"] in ("any", "up to")
+    if variant == "replace" and affects is None:
+        affects = {"type": "exactly", "value": 1}
+    if variant == "attachment" and affects is None:
+        affects = {"type": "all"}
+    if affects is not None:
+        out["affects"] = affects
+    per = "item" if variant in ("replace", "attachment") else "model"
+    if select is None or select["type"] == "any":
+        if counted:
+            if select is not None and options > 1:
+                out["select"] = {"type": "up to", "value": options, "per": per}
+        elif variant != "replace" and options > 1:
+            out["select"] = {"type": "up to", "value": 1, "per": "option"}
+        elif variant == "replace" and select is not None and options > 1:
+            out["select"] = {"type": "up to", "value": 1, "per": "option"}
+    else:
+        out["select"] = {"type": select["type"], "value": select["value"]}
+        if counted:
+            out["select"]["per"] = per
+        if select["type"] == "exactly":
+            out["optional"] = True  # "with one" in Army Forge: one or none
+    return out
+
+
+def _target(name: str) -> str | dict[str, Any]:
+    """ "2x Hand Weapon" -> {"name": "Hand Weapon", "count": 2}; other names as written
+    (the engine matches singular and plural either way)."""
+    name = " ".join(name.split())
+    match = _COUNT_PREFIX_RE.match(name)
+    if match and int(match[1]) > 1:
+        return {"name": _cut(match[2], MAX_NAME), "count": min(int(match[1]), 100)}
+    return _cut(match[2] if match else name, MAX_NAME)
+
+
+def _whole(value: Any) -> int | None:
+    """A whole number from an int, a float like 3.0 or a string like "02"; else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d+\s*", value):
+        return int(value)
+    return None
+
+
+def _cut(text: str, most: int) -> str:
+    return text if len(text) <= most else text[: most - 1] + "…"
 
 
 def _uid(data: dict[str, Any]) -> str | None:
@@ -652,59 +907,6 @@ def _as_list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-def _profile(weapon: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in weapon.items() if k not in ("name", "count")}
-
-
 def _version(version: str) -> str:
     """Army Forge versions are "3.5.2"; a bare "3.5" is read as "3.5.0"."""
     return f"{version}.0" if re.fullmatch(r"\d+\.\d+", version) else version
-
-
-def _resolve_targets(book: dict[str, Any]) -> None:
-    """Army Forge names what a section replaces as the section's label says it: "Replace
-    all Hand Weapons" targets "Hand Weapons". Map each target to the equipment or gained
-    item it means (the singular of the name); one that matches nothing is left as it is,
-    for the book checks to report by name."""
-    gained = set()
-    for package in book["packages"]:
-        for section in package["sections"]:
-            for option in section["options"]:
-                for gain in option["gains"]:
-                    if gain["kind"] in ("weapon", "item"):
-                        gained.add(gain["name"])
-                    gained.update(w["name"] for w in gain.get("equipment", []))
-    carried_by_package: dict[str, set[str]] = {}
-    for unit in book["units"]:
-        names = {w["name"] for w in unit["equipment"]}
-        for package_id in unit["upgrades"]:
-            carried_by_package.setdefault(package_id, set()).update(names)
-    for package in book["packages"]:
-        known = carried_by_package.get(package["id"], set()) | gained
-        for section in package["sections"]:
-            if "targets" in section:
-                section["targets"] = [_target(name, known) for name in section["targets"]]
-
-
-def _target(name: str, known: set[str]) -> str:
-    if name in known:
-        return name
-    for candidate in _singulars(name):
-        if candidate in known:
-            return candidate
-    return name
-
-
-def _singulars(name: str) -> list[str]:
-    head, _, last = name.rpartition(" ")
-    prefix = f"{head} " if head else ""
-    forms = []
-    if last.endswith("ies"):
-        forms.append(last[:-3] + "y")
-    if last.endswith("ves"):
-        forms.extend([last[:-3] + "f", last[:-3] + "fe"])
-    if last.endswith("es"):
-        forms.append(last[:-2])
-    if last.endswith("s"):
-        forms.append(last[:-1])
-    return [prefix + form for form in forms]

@@ -130,6 +130,11 @@ class Faction(models.Model):
         default="",
         help_text="The Army Forge army book this faction was imported from, so that Army Forge lists can find it",
     )
+    import_warnings = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="What the last import brought in but needs a reader's eye (one sentence each, with its path)",
+    )
 
     class Meta:
         ordering = ["name"]
@@ -151,8 +156,11 @@ class Faction(models.Model):
 
 
 class FactionRule(models.Model):
+    """A rule of the faction's own; one named like a core rule overrides it for this
+    faction (a rated Fear(X) where the ruleset's Fear has no value)."""
+
     faction = models.ForeignKey(Faction, on_delete=models.CASCADE, related_name="rules")
-    name = models.CharField(max_length=60)
+    name = models.CharField(max_length=80)
     rated = models.BooleanField(default=False)
     text = models.TextField()
     order = models.PositiveIntegerField(default=0)
@@ -214,6 +222,11 @@ class Unit(models.Model):
     cost = models.PositiveIntegerField(default=0, help_text="Points (Arena: 0)")
     stats = models.JSONField(default=dict)
     rules = models.JSONField(default=list, blank=True, help_text='e.g. ["Hero", "Tough(3)"]')
+    items = models.JSONField(
+        default=list,
+        blank=True,
+        help_text='What it starts with besides weapons, e.g. [{"name": "Horse", "rules": ["Fast"]}]',
+    )
     order = models.PositiveIntegerField(default=0)
     packages = models.ManyToManyField(Package, through="UnitPackage", related_name="units", blank=True)
 
@@ -228,6 +241,9 @@ class Unit(models.Model):
 class UnitPackage(models.Model):
     unit = models.ForeignKey(Unit, on_delete=models.CASCADE, related_name="unit_packages")
     package = models.ForeignKey(Package, on_delete=models.CASCADE)
+    without = models.JSONField(
+        default=list, blank=True, help_text="Ids of the package's sections this unit does not get"
+    )
     order = models.PositiveIntegerField(default=0)
 
     class Meta:
@@ -275,11 +291,24 @@ class UpgradeSection(models.Model):
     uid = models.CharField("id", max_length=100)
     label = models.CharField(max_length=200)
     variant = models.CharField(max_length=20, choices=Variant.choices)
-    targets = models.JSONField(default=list, blank=True, help_text="Equipment names (replace, attachment)")
+
+    class Per(models.TextChoices):
+        MODEL = "model"
+        ITEM = "item"
+        OPTION = "option"
+
+    targets = models.JSONField(
+        default=list,
+        blank=True,
+        help_text='Equipment names (replace, attachment), or {"name": …, "count": N} for N of one item a pick',
+    )
     affects_type = models.CharField(max_length=10, choices=Count.choices, blank=True)
     affects_value = models.PositiveIntegerField(null=True, blank=True)
     select_type = models.CharField(max_length=10, choices=Count.choices, blank=True)
     select_value = models.PositiveIntegerField(null=True, blank=True)
+    select_per = models.CharField(
+        max_length=10, choices=Per.choices, blank=True, help_text="The select limit holds per model, item or option"
+    )
     optional = models.BooleanField(
         null=True, blank=True, help_text='"Exactly N" sections only: zero picks are legal too'
     )
@@ -301,7 +330,7 @@ class UpgradeOption(models.Model):
     section = models.ForeignKey(UpgradeSection, on_delete=models.CASCADE, related_name="options")
     uid = models.CharField("id", max_length=100)
     label = models.CharField(max_length=200)
-    cost = models.PositiveIntegerField(default=0, help_text="Points per pick")
+    cost = models.IntegerField(default=0, help_text="Points per pick (negative: a cheaper swap)")
     costs = models.JSONField(default=dict, blank=True, help_text='Per-unit overrides: {"unit-id": 10}')
     command = models.CharField(max_length=10, choices=Command.choices, blank=True)
     order = models.PositiveIntegerField(default=0)

@@ -174,7 +174,11 @@ def _unit(unit: Unit, stat_fields: list[str]) -> dict[str, Any]:
         "stats": stats,
         "rules": unit.rules,
         "equipment": [equipment_as_dict(e) for e in unit.equipment.all()],
-        "upgrades": [up.package.uid for up in unit.unit_packages.all()],
+        **({"items": unit.items} if unit.items else {}),
+        "upgrades": [
+            {"package": up.package.uid, "without": up.without} if up.without else up.package.uid
+            for up in unit.unit_packages.all()
+        ],
     }
 
 
@@ -199,6 +203,8 @@ def _section(section: UpgradeSection) -> dict[str, Any]:
     ):
         if kind:
             data[key] = {"type": kind, "value": value} if kind in ("exactly", "up to") else {"type": kind}
+    if section.select_per and "select" in data:
+        data["select"]["per"] = section.select_per
     if section.optional is not None:
         data["optional"] = section.optional
     data["options"] = [_option(o) for o in section.options.all()]

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.db import transaction
 
-from factions.armybook import ArmyBookError, Problem, parse_json, validate_armybook
+from factions.armybook import ArmyBookError, Problem, check_armybook, package_ref, parse_json
 from factions.book_formats import to_armybook
 from factions.models import (
     CompositionCard,
@@ -42,6 +42,7 @@ class ImportResult:
     packages: int
     options: int
     dry_run: bool = False
+    warnings: tuple[Problem, ...] = ()
 
     def describe(self) -> str:
         faction = self.faction
@@ -56,20 +57,23 @@ class ImportResult:
 
 def armybook_import(*, data: Any, dry_run: bool = False, system: str | None = None) -> ImportResult:
     """Check `data` as an army book and store it, replacing any book of the same ruleset
-    and slug. Raises ArmyBookError (and changes nothing) on a bad book. `system` forces
-    the ruleset for formats that may leave it open (see book_formats)."""
+    and slug. Raises ArmyBookError (and changes nothing) on a bad book, with every error
+    and warning found; a book that imports answers with its warnings (also kept on the
+    faction for the admin). `system` forces the ruleset for formats that may leave it
+    open (see book_formats)."""
     if isinstance(data, (bytes, str)):
         data = parse_json(data)
-    data = to_armybook(data, system=system)
-    rulesets = ruleset_infos()
-    problems = validate_armybook(data, rulesets)
-    if problems:
-        raise ArmyBookError(problems)
+    converted = to_armybook(data, system=system)
+    check = check_armybook(converted.book, ruleset_infos())
+    errors = [*converted.errors, *check.errors]
+    warnings = [*converted.warnings, *check.warnings]
+    if errors:
+        raise ArmyBookError(errors, warnings)
     with transaction.atomic():
-        result = _write_book(data)
+        result = _write_book(converted.book, warnings)
         if dry_run:
             transaction.set_rollback(True)
-    return ImportResult(**{**result.__dict__, "dry_run": dry_run})
+    return ImportResult(**{**result.__dict__, "dry_run": dry_run, "warnings": tuple(warnings)})
 
 
 def armybook_import_file(*, path: Path, dry_run: bool = False, system: str | None = None) -> ImportResult:
@@ -101,7 +105,7 @@ def _version_key(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in core.split(".") if part.isdigit())
 
 
-def _write_book(book: dict[str, Any]) -> ImportResult:
+def _write_book(book: dict[str, Any], warnings: list[Problem]) -> ImportResult:
     from factions.models import Ruleset
 
     ruleset = Ruleset.objects.get(slug=book["system"])
@@ -133,6 +137,7 @@ def _write_book(book: dict[str, Any]) -> ImportResult:
     faction.version = book["version"]
     faction.description = book.get("description")
     faction.armyforge_id = armyforge_id
+    faction.import_warnings = [str(w) for w in warnings]
     faction.revision = (faction.revision or 0) + 1
     faction.save()
 
@@ -164,6 +169,7 @@ def _write_book(book: dict[str, Any]) -> ImportResult:
                     affects_value=affects.get("value"),
                     select_type=select.get("type", ""),
                     select_value=select.get("value"),
+                    select_per=select.get("per", ""),
                     optional=section.get("optional"),
                     order=i,
                 )
@@ -208,6 +214,7 @@ def _write_book(book: dict[str, Any]) -> ImportResult:
             cost=u["cost"],
             stats=u["stats"],
             rules=u["rules"],
+            items=u.get("items", []),
             order=i,
         )
         for i, u in enumerate(book["units"])
@@ -227,9 +234,9 @@ def _write_book(book: dict[str, Any]) -> ImportResult:
         for i, w in enumerate(data["equipment"])
     )
     UnitPackage.objects.bulk_create(
-        UnitPackage(unit=unit, package=package_by_uid[uid], order=i)
+        UnitPackage(unit=unit, package=package_by_uid[uid], without=without, order=i)
         for unit, data in zip(units, book["units"], strict=True)
-        for i, uid in enumerate(data["upgrades"])
+        for i, (uid, without) in enumerate(package_ref(entry) for entry in data["upgrades"])
     )
 
     card = book.get("composition")

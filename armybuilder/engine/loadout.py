@@ -337,7 +337,9 @@ def _check_picks(section: Section, allowance: Allowance, chosen: list[tuple[Opti
     for option, picks in chosen:
         if option.rule_only and picks > 1:
             problems.append(
-                Problem("option_limit", f'"{option.label}" gives a rule, which a unit has once; it is taken {picks} times')
+                Problem(
+                    "option_limit", f'"{option.label}" gives a rule, which a unit has once; it is taken {picks} times'
+                )
             )
         elif allowance.each is not None and picks > allowance.each:
             problems.append(

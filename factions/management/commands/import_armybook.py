@@ -2,7 +2,8 @@
 JSON (converted on the way in, see factions/armyforge.py).
 
 Each file is checked against the schema and the catalogue before anything is written; a
-bad file changes nothing and the command names the path of every problem. Importing a
+bad file changes nothing and the command names the path of every problem. What was
+imported but needs a reader's eye is printed as a warning (and kept for the admin). Importing a
 book whose ruleset and slug already exist replaces that faction's book. An Army Forge
 book enabled for several rulesets needs `--system` to say which one to import it for.
 """
@@ -37,10 +38,19 @@ class Command(BaseCommand):
                 result = armybook_import_file(path=path, dry_run=dry_run, system=system)
             except ArmyBookError as exc:
                 failed += 1
-                self.stderr.write(f"{path}: not imported")
+                self.stderr.write(f"{path}: not imported, {_count(len(exc.problems), 'error')}")
                 for problem in exc.problems:
-                    self.stderr.write(f"  {problem}")
+                    self.stderr.write(f"  error: {problem}")
+                for warning in exc.warnings:
+                    self.stderr.write(f"  warning: {warning}")
                 continue
-            self.stdout.write(f"{path}: {result.describe()}")
+            done = "checked, not imported (dry run)" if dry_run else "imported"
+            self.stdout.write(f"{path}: {done}, {_count(len(result.warnings), 'warning')}. {result.describe()}")
+            for warning in result.warnings:
+                self.stdout.write(f"  warning: {warning}")
         if failed:
             raise CommandError(f"{failed} of {len(files)} files not imported")
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
