@@ -276,6 +276,8 @@ class _BookChecker:
                 path,
                 f'unknown rule "{name}": not a core rule of {self.ruleset.slug} and not in the book\'s rules',
             )
+        elif rated and rating is not None and name not in self.faction_rules and not NUMBER_RE.match(rating):
+            yield Problem(path, f'rule "{name}" takes a number (e.g. {name}(1)), not "{rating}"')
         elif rated and rating is None:
             self.warn(path, f'rule "{name}" takes a value, but "{text}" gives none; it is shown as written')
         elif not rated and rating is not None:

@@ -21,6 +21,7 @@ from typing import Any
 
 from django.utils.text import slugify
 
+from armybuilder.engine.book import same_name
 from factions.armybook import ArmyBookError, Problem, RulesetInfo
 
 # Army Forge's game systems (ids in `enabledGameSystems` / `gameSystemId`, slugs in
@@ -215,6 +216,7 @@ class _BookConverter:
         book["units"] = [u for i, unit in enumerate(units) if (u := self._unit(f"units[{i}]", unit))]
         # Rules last: which the book needs is known once every unit and option is read.
         book["rules"] = self._faction_rules(special_rules)
+        _resolve_targets(book)
         order = ("format", "system", "slug", "name", "version", "description", "armyforge_id", "rules", "spells")
         book = {key: book[key] for key in (*order, "units", "packages") if key in book}
         return Conversion(book, self.problems, self.warnings)
@@ -355,6 +357,8 @@ class _BookConverter:
         for name, used in self.used_rules.items():
             if name in rules or (name in core and not (used.get("rated") and not core[name])):
                 continue
+            if name == "Hero" and not self.hero_is_core:
+                continue  # a unit type here
             if name in core:
                 note = MISSING_RULE_NOTE.format(name=name)
                 self.warn(
@@ -451,8 +455,14 @@ class _BookConverter:
         raw_rules = self._list(unit, "rules", f"{path}.rules")
         items = self._list(unit, "items", f"{path}.items")
         upgrades = self._list(unit, "upgrades", f"{path}.upgrades")
-        if len(self.problems) > before:
+        if not unit_id:
             return None
+        if len(self.problems) > before:
+            # The book will not be imported; the rest of the unit is still read, with
+            # stand-ins for what is missing, so that the checks after this one find what
+            # else is wrong rather than what follows from this.
+            name, size, cost = name or unit_id, size or 1, cost if cost is not None else 0
+            quality, defense = quality or 4, defense or 4
 
         rules = self._rules(f"{path}.rules", raw_rules)
         is_hero = "Hero" in rules
@@ -855,6 +865,37 @@ def _limits(variant: str, affects: dict | None, select: dict | None, options: in
         if select["type"] == "exactly":
             out["optional"] = True  # "with one" in Army Forge: one or none
     return out
+
+
+def _resolve_targets(book: dict[str, Any]) -> None:
+    """Army Forge names what a section works on as its label says it ("Replace all Hand
+    Weapons"); write each target as the name of the equipment or item it finds, singular
+    or plural ("Hand Weapon"), so the builder's words match the unit's. A target that
+    finds nothing is left as written, for the book checks to report."""
+    gained = set()
+    for package in book["packages"]:
+        for section in package["sections"]:
+            for option in section["options"]:
+                for gain in option["gains"]:
+                    if gain["kind"] in ("weapon", "item"):
+                        gained.add(gain["name"])
+                    gained.update(w["name"] for w in gain.get("equipment", []))
+    carried: dict[str, set[str]] = {}
+    for unit in book["units"]:
+        names = {w["name"] for w in unit["equipment"]} | {i["name"] for i in unit.get("items", [])}
+        for entry in unit["upgrades"]:
+            carried.setdefault(entry if isinstance(entry, str) else entry["package"], set()).update(names)
+    for package in book["packages"]:
+        known = sorted(carried.get(package["id"], set()) | gained)
+        for section in package["sections"]:
+            if "targets" not in section:
+                continue
+            resolved = []
+            for target in section["targets"]:
+                name = target if isinstance(target, str) else target["name"]
+                found = name if name in known else next((k for k in known if same_name(k, name)), name)
+                resolved.append(found if isinstance(target, str) else {**target, "name": found})
+            section["targets"] = resolved
 
 
 def _target(name: str) -> str | dict[str, Any]:

@@ -103,8 +103,12 @@ def rules_used(validation: Validation) -> dict[str, list[str]]:
     return {name: sorted(used[name], key=_rating_order) for name in sorted(used, key=str.casefold)}
 
 
-def _rating_order(rating: str) -> tuple[int, int]:
-    return (rating.startswith("+"), int(rating.lstrip("+")))
+def _rating_order(rating: str) -> tuple[bool, bool, int, str]:
+    """Numbers first, by value ("+X" after plain ones), then text parameters as written."""
+    number = rating.lstrip("+")
+    if number.isdigit():
+        return (False, rating.startswith("+"), int(number), "")
+    return (True, False, 0, rating)
 
 
 def casts_spells(rules: list[Rule]) -> Rule | None:

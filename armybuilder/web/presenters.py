@@ -153,10 +153,12 @@ def entry_views(
 
 
 def _rule_link(text: str, name: str, book: Book, core_rules: dict[str, str]) -> RuleLink:
+    faction_rule = book.rules.get(name)
+    if faction_rule is not None:  # the book's own, even where it overrides a core rule
+        return RuleLink(text, None, faction_rule[1])
     if name in core_rules:
         return RuleLink(text, rule_anchor(name), core_rules[name])
-    faction_rule = book.rules.get(name)
-    return RuleLink(text, None, faction_rule[1] if faction_rule else "")
+    return RuleLink(text, None, "")
 
 
 def _weapon_row(weapon, *, hexes: bool = False) -> dict[str, Any]:
