@@ -189,6 +189,7 @@ def test_staff_import_creates_the_faction(staff_client, make_aof_book):
         "version": "1.0.0",
         "replaced_version": None,
         "message": "Added Test Wardens (aof/test-wardens) 1.0.0: 3 units, 2 packages, 5 options",
+        "warnings": [],
     }
 
 
@@ -213,6 +214,7 @@ def test_bad_book_is_400_with_the_path_and_changes_nothing(staff_client, make_ao
     assert response.json() == {
         "detail": 'units[0].upgrades[1]: unknown package "Z"',
         "errors": [{"path": "units[0].upgrades[1]", "message": 'unknown package "Z"'}],
+        "warnings": [],
     }
     assert not Faction.objects.exists()
 

@@ -10,7 +10,7 @@ BOOK = book(
     [
         hero("thane", system=R, rules=["Tough(3)"]),
         unit("warriors", system=R, size=10, cost=50, upgrades=["ADD"]),
-        unit("rangers", system=R, size=5, cost=40),
+        unit("rangers", system=R, size=5, cost=40, upgrades=["LEVY"]),
         unit("pack", system=R, size=4, cost=30),
         unit("troll", system=R, type="monster", size=1, cost=10),
         unit("ram", system=R, type="chariot", size=1, cost=10, rules=["Impact(+2)"]),
@@ -27,7 +27,18 @@ BOOK = book(
                     select={"type": "any"},
                 )
             ],
-        }
+        },
+        {
+            "id": "LEVY",
+            "sections": [
+                section(
+                    "L1",
+                    "models",
+                    [option("levy", 4, [{"kind": "model", "name": "Levy", "equipment": [], "rules": []}])],
+                    select={"type": "up to", "value": 5},
+                )
+            ],
+        },
     ],
 )
 
@@ -134,7 +145,9 @@ def test_heroes_join_infantry_only_and_one_per_unit():
     ok = [{"id": "h", "unit": "thane", "joined_to": "w"}, {"id": "w", "unit": "warriors"}]
     assert run(R, BOOK, 500, ok).valid
     monster = [{"id": "h", "unit": "thane", "joined_to": "t"}, {"id": "t", "unit": "troll"}]
-    assert "heroes join Infantry units only" in only(run(R, BOOK, 500, monster), "invalid_join").message
+    assert only(run(R, BOOK, 500, monster), "invalid_join").message == (
+        "Thane cannot join Troll, which is a Monster; heroes join Infantry units"
+    )
     two = [*ok, {"id": "h2", "unit": "thane", "joined_to": "w"}]
     assert only(run(R, BOOK, 1000, two), "invalid_join").entry == "h2"
 
@@ -216,3 +229,38 @@ def test_regiments_command_groups_are_one_of_each_per_unit():
     assert only(run(R, cmd, 500, two), "duplicate_command_group").rule == (
         "Age of Fantasy: Regiments 1.7 — Common Upgrades"
     )
+
+
+def test_a_combined_unit_is_legal_when_some_split_of_its_added_models_is():
+    # Two copies of 5 with 6 more models: 8 + 8 is no formation, but 6 + 10 is.
+    six = [*entries("thane", 1), {"id": "r", "unit": "rangers", "combined": True, "options": {"levy": 6}}]
+    result = run(R, BOOK, 500, six)
+    assert "invalid_formation" not in codes(result)
+    assert result.entries[1].loadout.copy_sizes == (10, 6)
+    # 7 more: one copy would need 2 to 5 of them, leaving 9 to 6 + ... no split gives two formations.
+    seven = [*entries("thane", 1), {"id": "r", "unit": "rangers", "combined": True, "options": {"levy": 7}}]
+    assert only(run(R, BOOK, 500, seven), "invalid_formation").message == (
+        "Rangers adds 7 models to two copies of 5, but no split of the added models gives both copies "
+        "3, 5, 6 or 10 models"
+    )
+
+
+def test_a_copy_adds_no_more_models_than_its_own_section_allows():
+    # 10 added: 5 + 5 gives two 10s; 0 + 10 is not possible (one copy adds at most 5).
+    ten = [*entries("thane", 1), {"id": "r", "unit": "rangers", "combined": True, "options": {"levy": 10}}]
+    result = run(R, BOOK, 500, ten)
+    assert "invalid_formation" not in codes(result) and result.entries[1].loadout.copy_sizes == (10, 10)
+
+
+def test_messages_never_call_a_regiments_hero_not_infantry():
+    combined_hero = [{"id": "h", "unit": "thane", "combined": True}]
+    hero_on_hero = [{"id": "h", "unit": "thane", "joined_to": "h2"}, {"id": "h2", "unit": "thane"}]
+    messages = [
+        only(run(R, BOOK, 1000, combined_hero), "invalid_combined").message,
+        only(run(R, BOOK, 1000, hero_on_hero), "invalid_join").message,
+    ]
+    assert messages == [
+        "Thane is a hero; heroes are not combined (two as one would get round the hero limit)",
+        "Thane cannot join Thane, which is a hero; heroes join units that are not heroes",
+    ]
+    assert not any("not infantry" in m.lower() or "not an infantry" in m.lower() for m in messages)

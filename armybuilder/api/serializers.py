@@ -73,6 +73,7 @@ class ProblemSerializer(serializers.Serializer):
 class ImportErrorSerializer(serializers.Serializer):
     detail = serializers.CharField()
     errors = ProblemSerializer(many=True, required=False)
+    warnings = ProblemSerializer(many=True, required=False)
 
 
 class ImportResultSerializer(serializers.Serializer):
@@ -82,6 +83,7 @@ class ImportResultSerializer(serializers.Serializer):
     version = serializers.CharField()
     replaced_version = serializers.CharField(allow_null=True)
     message = serializers.CharField()
+    warnings = ProblemSerializer(many=True, help_text="What was imported but needs a reader's eye")
 
 
 class IssueSerializer(serializers.Serializer):

@@ -98,6 +98,7 @@ class FactionImportView(APIView):
                 {
                     "detail": str(exc.problems[0]),
                     "errors": [{"path": p.path, "message": p.message} for p in exc.problems],
+                    "warnings": [{"path": p.path, "message": p.message} for p in exc.warnings],
                 },
                 status=status.HTTP_400_BAD_REQUEST,
             )
@@ -110,6 +111,7 @@ class FactionImportView(APIView):
                 "version": faction.version,
                 "replaced_version": result.replaced_version,
                 "message": result.describe(),
+                "warnings": [{"path": p.path, "message": p.message} for p in result.warnings],
             },
             status=status.HTTP_201_CREATED,
         )

@@ -431,8 +431,9 @@ def _apply(
                     stock.weapons.append([weapon, (weapon.count or 1) * gain.count * covered, None])
             return
     elif whole:
-        # The whole unit: every model when `affects` is all, else the unit's one set.
-        covered = models if section.affects is not None else copies
+        # The whole unit: each pick covers every model when `affects` is all, else the
+        # unit as one (each copy of a combined unit).
+        covered = picks * (models if section.affects is not None else copies)
 
     for gain in option.gains:
         _gain(gain, picks if gain.kind == "model" else covered, stock, rule_sources)

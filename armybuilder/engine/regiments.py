@@ -11,6 +11,9 @@ TYPE_RULES = {
 }
 
 
+TYPE_NAMES = {"monster": "a Monster", "chariot": "a Chariot", "artillery": "Artillery"}
+
+
 class Regiments(Policy):
     army_section = "The Armies"
     combine_section = "Unit Types"
@@ -19,18 +22,25 @@ class Regiments(Policy):
     def implied_rules(self, unit, mounted):
         return list(TYPE_RULES.get(unit.type, ()))
 
+    # Every unit that is not a Monster, Chariot or Artillery counts as Infantry, heroes
+    # included ("Unit Types"): messages name the type that stops it, never "not Infantry".
+
     def combine_problem(self, unit):
-        # Heroes count as Infantry in the rulebook, but a combined hero would get round
-        # the hero limit (reading, see rulesets.md).
-        if unit.type != "infantry":
-            return f"{unit.name} is not an Infantry unit; only Infantry that is not a hero may be combined"
+        if unit.is_hero:
+            # The rulebook counts heroes as Infantry, but a combined hero would get round
+            # the hero limit (reading, see rulesets.md).
+            return f"{unit.name} is a hero; heroes are not combined (two as one would get round the hero limit)"
+        if unit.type in TYPE_NAMES:
+            return f"{unit.name} is {TYPE_NAMES[unit.type]}; only Infantry units may be combined"
         return None
 
     def join_problem(self, hero, target):
         if reason := not_a_hero(hero):
             return reason
-        if target.unit.type != "infantry":
-            return f"{hero.label} cannot join {target.label}: heroes join Infantry units only"
+        if target.unit.is_hero:
+            return f"{hero.label} cannot join {target.label}, which is a hero; heroes join units that are not heroes"
+        if target.unit.type in TYPE_NAMES:
+            return f"{hero.label} cannot join {target.label}, which is {TYPE_NAMES[target.unit.type]}; heroes join Infantry units"
         return None
 
 
