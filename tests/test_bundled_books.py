@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from armybuilder.engine.loadout import stack_ratings, unit_loadout
-
 from armybuilder.engine import book_from_dict, list_from_dict, validate_list
+from armybuilder.engine.loadout import stack_ratings, unit_loadout
 from factions.services import bundled_book_paths
 from tests.engine_helpers import DATA, ruleset_with_core_rules
 

@@ -247,9 +247,9 @@ REGIONS = {
 
 
 def rulebook_lines(slug):
-    path = RULEBOOKS_DIR / RULEBOOK_FILES[slug]
-    if not path.is_file():
-        pytest.skip(f"rulebook text not found: {path}")
+    from tests.conftest import require_shared
+
+    path = require_shared(RULEBOOKS_DIR / RULEBOOK_FILES[slug])
     return path.read_text(encoding="utf-8").splitlines()
 
 
