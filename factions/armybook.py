@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
 
 from armybuilder.engine.book import same_name
 
@@ -116,10 +117,11 @@ def check_schema(data: Any) -> list[Problem]:
     errors = sorted(_validator().iter_errors(data), key=lambda e: _path_key(e.absolute_path))
     problems = []
     for error in errors:
-        # For "oneOf"/"if-then" failures the most specific sub-error says what is wrong.
+        # For a "oneOf" failure, the sub-error of the branch the value was meant for says
+        # what is wrong (jsonschema's own relevance ordering picks it).
         best = error
         while best.context:
-            best = min(best.context, key=lambda e: -len(e.absolute_path))
+            best = best_match(best.context)
         problems.append(Problem(format_path(best.absolute_path), best.message))
     return problems
 
@@ -201,7 +203,14 @@ class _BookChecker:
         self.units_list = _items(book, "units", self.broken)
         self.packages_list = _items(book, "packages", self.broken)
         self.faction_rules = {r["name"]: r["rated"] for _, r in self.rules}
-        self.units = {u["id"]: u for _, u in self.units_list}
+        # Every unit that has an id, broken or not: what it carries and takes still counts
+        # when checking the packages (a schema problem in it is reported once, not again).
+        units = book.get("units")
+        self.units = {
+            u["id"]: u
+            for u in (units if isinstance(units, list) else [])
+            if isinstance(u, dict) and isinstance(u.get("id"), str)
+        }
         self.package_ids = _ids(book, "packages")
         self.sections_of = {p["id"]: {s["id"] for s in p["sections"]} for _, p in self.packages_list}
         self.gained_names = _gained_names([p for _, p in self.packages_list])
@@ -365,10 +374,12 @@ class _BookChecker:
 
     # -- packages --------------------------------------------------------------------
     def _package(self, path: str, package: dict[str, Any]) -> Iterator[Problem]:
-        users = [u for u in self.units.values() if package["id"] in (package_ref(e)[0] for e in u["upgrades"])]
-        carried = {w["name"] for u in users for w in u["equipment"]}
-        carried |= {i["name"] for u in users for i in u.get("items", [])}
-        carried |= {w["name"] for u in users for i in u.get("items", []) for w in i.get("equipment", [])}
+        users = [u for u in self.units.values() if package["id"] in _package_ids(u.get("upgrades"))]
+        carried = {name for u in users for name in _names(u.get("equipment"))}
+        for u in users:
+            for item in u.get("items") if isinstance(u.get("items"), list) else []:
+                if isinstance(item, dict):
+                    carried |= _names([item]) | _names(item.get("equipment"))
         carried |= self.gained_names
         user_ids = {u["id"] for u in users}
         for i, section in enumerate(package["sections"]):
@@ -456,6 +467,24 @@ class _BookChecker:
                 yield Problem(f"units[{i}]", f'unit "{unit["id"]}" is in more than one composition group')
             elif not grouped[unit["id"]]:
                 yield Problem(f"units[{i}]", f'unit "{unit["id"]}" is in no composition group')
+
+
+def _package_ids(upgrades: Any) -> set[str]:
+    """The package ids a unit's `upgrades` names, however well formed it is."""
+    ids = set()
+    for entry in upgrades if isinstance(upgrades, list) else []:
+        ident = entry.get("package") if isinstance(entry, dict) else entry
+        if isinstance(ident, str):
+            ids.add(ident)
+    return ids
+
+
+def _names(things: Any) -> set[str]:
+    return (
+        {t["name"] for t in things if isinstance(t, dict) and isinstance(t.get("name"), str)}
+        if isinstance(things, list)
+        else set()
+    )
 
 
 def _gained_names(packages: list[dict[str, Any]]) -> set[str]:
