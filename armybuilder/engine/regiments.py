@@ -40,7 +40,8 @@ class Regiments(Policy):
         if target.unit.is_hero:
             return f"{hero.label} cannot join {target.label}, which is a hero; heroes join units that are not heroes"
         if target.unit.type in TYPE_NAMES:
-            return f"{hero.label} cannot join {target.label}, which is {TYPE_NAMES[target.unit.type]}; heroes join Infantry units"
+            kind = TYPE_NAMES[target.unit.type]
+            return f"{hero.label} cannot join {target.label}, which is {kind}; heroes join Infantry units"
         return None
 
 
