@@ -46,7 +46,11 @@ def entry_errors(book, ruleset, unit_id: str, options: dict[str, int], points) -
 
 def required_picks(unit) -> dict[str, int]:
     allowances = unit_loadout(unit, {}, copies=1, combine_rules=stack_ratings, implied_rules=lambda u, m: []).allowances
-    return {s.options[0].id: allowances[s.id].required for s in unit.sections if allowances[s.id].required}
+    return {
+        s.options[0].id: allowances[s.id].required
+        for s in unit.sections
+        if s.id in allowances and allowances[s.id].required
+    }
 
 
 def ids(paths):

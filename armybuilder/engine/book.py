@@ -4,6 +4,7 @@ once from `armybook/1` dicts (and the ruleset's catalogue rows) and then shared.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -43,6 +44,7 @@ class Rule(NamedTuple):
         return f"{self.name}({'+' if self.adds else ''}{self.rating})"
 
 
+@lru_cache(maxsize=4096)
 def name_forms(name: str) -> frozenset[str]:
     """The name in lower case with the singular forms its last word may stand for, so
     that "Spears" finds "Spear" and "Spear" finds "Spears" (targets and equipment are
@@ -62,6 +64,7 @@ def name_forms(name: str) -> frozenset[str]:
     return frozenset(forms)
 
 
+@lru_cache(maxsize=16384)
 def same_name(a: str, b: str) -> bool:
     """Two equipment names for the same thing, singular or plural either way."""
     return a == b or not name_forms(a).isdisjoint(name_forms(b))
@@ -138,6 +141,7 @@ class Section:
     command_only: bool = field(init=False)
     per_pick: int = field(init=False)
     counted: bool = field(init=False)  # affects any / up to: each pick covers one model or item
+    may_require: bool = field(init=False)  # "exactly N", not optional: needs picks
 
     def __post_init__(self) -> None:
         affects = self.affects
@@ -150,6 +154,7 @@ class Section:
             ("command_only", all(o.command for o in self.options)),
             ("per_pick", per_pick),
             ("counted", affects is not None and affects.type in ("any", "up to")),
+            ("may_require", self.select is not None and self.select.type == "exactly" and not self.optional),
         ):
             object.__setattr__(self, name, value)
 

@@ -167,14 +167,18 @@ def unit_loadout(
     copies: int,
     combine_rules: StackingFn,
     implied_rules: ImpliedFn,
+    every_section: bool = False,
 ) -> Loadout:
+    """The unit with its picks applied. `allowances` holds what each section with picks
+    (or one that needs some) allows; `every_section` works it out for all of them, as the
+    builder shows them."""
     problems: list[Problem] = []
     unit_options = unit.options
     for option_id, picks in options.items():
         if picks and option_id not in unit_options:
             problems.append(Problem("unknown_option", f'{unit.name} has no option "{option_id}"'))
 
-    added_models, added_per_copy = _added_models(unit, options)
+    added_models, added_per_copy = _added_models(unit, options, copies)
     models = unit.size * copies + added_models
     stock = _Carried(unit, copies)
     rule_sources: list[tuple[Rule, bool]] = [(r, False) for r in unit.rules]
@@ -184,9 +188,11 @@ def unit_loadout(
     cost = unit.cost * copies
 
     for section in unit.sections:
+        chosen = [(o, options[o.id]) for o in section.options if options.get(o.id)] if options else ()
+        if not chosen and not every_section and not section.may_require:
+            continue
         allowance = section_allowance(section, copies=copies, models=models, stock=stock)
         allowances[section.id] = allowance
-        chosen = [(o, options[o.id]) for o in section.options if options.get(o.id)] if options else []
         over = bool(chosen or allowance.required) and _check_picks(section, allowance, chosen, problems)
         if not chosen:
             continue
@@ -231,8 +237,10 @@ def unit_loadout(
     )
 
 
-def _added_models(unit: Unit, options: dict[str, int]) -> tuple[int, int | None]:
-    """Models the picks add, and the most that one copy of the unit could add."""
+def _added_models(unit: Unit, options: dict[str, int], copies: int) -> tuple[int, int | None]:
+    """Models the picks add, and (combined units) the most that one copy could add."""
+    if not options:
+        return 0, 0
     added, per_copy = 0, 0
     for section in unit.sections:
         if section.variant != "models":
@@ -240,7 +248,7 @@ def _added_models(unit: Unit, options: dict[str, int]) -> tuple[int, int | None]
         if options:
             added += sum(options.get(o.id, 0) for o in section.options)
         select = section.select
-        if per_copy is not None:
+        if per_copy is not None and copies > 1:
             if select is None:
                 per_copy += 1
             elif select.type in ("exactly", "up to") and select.per is None:
@@ -278,6 +286,13 @@ def section_allowance(section: Section, *, copies: int, models: int, stock: _Car
     affects, select = section.affects, section.select
     per_copy = copies if not section.whole_unit and not section.command_only else 1
     counted = section.counted
+    if not counted and (affects is None or affects.type != "exactly" or section.on_items):
+        # The common shapes, quickly: one pick, or N picks in all (per copy).
+        if select is None:
+            return Allowance(per_copy, None, 0)
+        if select.per is None and select.type != "any":
+            most = select.value * per_copy
+            return Allowance(most, None, most if select.type == "exactly" and not section.optional else 0)
     # What one pick at a time can cover: target items still carried, or models.
     if section.on_items and stock is not None:
         cover, what = _sets(section, stock), f"{_target_words(section)} carried"

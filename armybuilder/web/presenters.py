@@ -9,6 +9,7 @@ from typing import Any
 
 from armybuilder.engine import Book, Issue, RulesetSpec, Validation
 from armybuilder.engine.book import Option, Section, Unit
+from armybuilder.engine.loadout import stack_ratings, unit_loadout
 from armybuilder.engine.rulesets import policy_for
 from armybuilder.engine.validate import EntryResult
 from armybuilder.exports.text import weapon_text
@@ -180,11 +181,18 @@ def _weapon_row(weapon, *, hexes: bool = False) -> dict[str, Any]:
 def section_views(result: EntryResult) -> list[SectionView]:
     """The upgrade controls of one entry, with options that would break a section's limit
     disabled and the reason given. The limits are the engine's (`Loadout.allowances`),
-    worked out while the entry was validated."""
+    worked out for every section of this one entry."""
     unit, entry = result.unit, result.entry
     if unit is None:
         return []
-    allowances = result.loadout.allowances
+    allowances = unit_loadout(
+        unit,
+        dict(entry.options),
+        copies=entry.copies,
+        combine_rules=stack_ratings,
+        implied_rules=lambda unit, mounted: [],
+        every_section=True,
+    ).allowances
     views = []
     for section in unit.sections:
         allowance = allowances[section.id]
