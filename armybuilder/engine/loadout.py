@@ -301,7 +301,7 @@ def section_allowance(section: Section, *, copies: int, models: int, stock: _Car
         cover, what, carried = models, "model", False
     if affects is not None and affects.type == "up to" and affects.value * copies < cover:
         cover = affects.value * copies
-        what = f"{_target_words(section) if section.on_items else 'model'} (up to {cover})"
+        what = f"{_target_words(section) if section.on_items else 'model'}, up to {cover}"
         carried = False
 
     most: int | None
