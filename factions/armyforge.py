@@ -122,7 +122,9 @@ NEWER_CORE_RULES = {
 NEWER_RULE_NOTE = "{name}: a rule from a newer rulebook than this site's; its text is not in this book."
 MISSING_RULE_NOTE = "{name}: this Army Forge book uses the rule but does not describe it."
 MAX_RULE_TEXT = 2000
-MAX_NAME = 200
+MAX_NAME = 120  # unit, weapon and item names (what the database holds)
+MAX_LABEL = 200  # section and option labels
+MAX_SPELL_NAME = 80
 _COUNT_PREFIX_RE = re.compile(r"^\s*(\d+)\s*[x×]\s+(.+)$")
 
 
@@ -437,7 +439,7 @@ class _BookConverter:
         if not isinstance(effect, str) or not effect.strip():
             self.warn(f"{path}.effect", f'spell "{name.strip()}" has no effect text: left out')
             return None
-        return {"name": _cut(name.strip(), MAX_NAME), "cost": min(cost, 20), "text": _cut(effect.strip(), 2000)}
+        return {"name": _cut(name.strip(), MAX_SPELL_NAME), "cost": min(cost, 20), "text": _cut(effect.strip(), 2000)}
 
     # -- units -------------------------------------------------------------------------
     def _unit(self, path: str, unit: Any) -> dict[str, Any] | None:
@@ -571,6 +573,9 @@ class _BookConverter:
         elif count and count > 1:
             out["count"] = count
         range_ = _whole(weapon.get("range"))
+        if range_ is None and isinstance(weapon.get("range"), str):
+            inches = re.match(r'\s*(\d+)\s*(?:"|”|in|inches)?\s*$', weapon["range"])
+            range_ = int(inches[1]) if inches else None
         if range_ is not None and range_ > 0:
             out["range"] = range_
         elif weapon.get("range") not in (None, 0, "", "0") and range_ is None:
@@ -642,7 +647,7 @@ class _BookConverter:
             return None
         our = our_id(section_id)
         label = section.get("label")
-        label = _cut(" ".join(label.split()), MAX_NAME) if isinstance(label, str) and label.strip() else "Upgrade"
+        label = _cut(" ".join(label.split()), MAX_LABEL) if isinstance(label, str) and label.strip() else "Upgrade"
         variant = section.get("variant")
         targets = [t for t in _as_list(section.get("targets")) if isinstance(t, str) and t.strip()]
         if variant == "upgrade" and targets:
@@ -710,7 +715,7 @@ class _BookConverter:
             self.problem(f"{path}.uid", "an option needs its uid")
             return None
         text = option.get("label")
-        text = _cut(" ".join(text.split()), MAX_NAME) if isinstance(text, str) and text.strip() else option_id
+        text = _cut(" ".join(text.split()), MAX_LABEL) if isinstance(text, str) and text.strip() else option_id
         cost, overrides = self._option_costs(path, option, text, users, package_users)
         if cost is None:
             return None
