@@ -4,9 +4,9 @@ once from `armybook/1` dicts (and the ruleset's catalogue rows) and then shared.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 _RULE_RE = re.compile(r"^(?P<name>[^()]+?)\s*\((?P<param>[^()]*(?:\([^()]*\)[^()]*)*)\)$")
