@@ -228,3 +228,41 @@ def test_random_lists_of_real_books_validate_and_add_up(db):
             assert costs[entry["id"]] == expected_cost(data, {**entry, "options": known}), entry
 
     check()
+
+
+@pytest.mark.parametrize("name", BOOKS)
+def test_a_list_of_every_unit_prints_and_exports(user_client, name):
+    """One of each unit, each with the first option of every section: the cards, roster,
+    rules reference, text and JSON exports all come out."""
+    data = armyforge(name)
+    faction = import_book(name).faction
+    entries = []
+    for i, unit in enumerate(data["units"]):
+        seen, options = set(), {}
+        for section, option in armyforge_options(data, unit):
+            if section["uid"] not in seen and option["gains"]:
+                seen.add(section["uid"])
+                options[our_id(option["uid"])] = 1
+        entries.append({"id": f"e{i}", "unit": our_id(unit["id"]), "options": options})
+    body = {
+        "format": "armylist/1",
+        "name": "Every unit",
+        "system": system_of(name),
+        "faction": faction.slug,
+        "points_limit": 5000,
+        "entries": entries,
+    }
+    created = user_client.post("/api/lists/", body, format="json")
+    assert created.status_code == 201, created.content[:500]
+    list_id = created.json()["id"]
+    for kind, starts in [
+        ("cards.pdf", b"%PDF"),
+        ("roster.pdf", b"%PDF"),
+        ("reference.pdf", b"%PDF"),
+        ("text", data["units"][0]["name"].strip().encode()),
+        ("json", b"{"),
+    ]:
+        response = user_client.get(f"/api/lists/{list_id}/export/{kind}")
+        content = b"".join(response.streaming_content) if response.streaming else response.content
+        assert response.status_code == 200, (kind, content[:300])
+        assert content.startswith(starts) or starts in content, kind
