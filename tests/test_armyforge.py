@@ -656,3 +656,237 @@ def test_a_list_file_with_no_points_limit_gets_the_rulesets_default(emberfolk, p
 
 def faction_book_of(faction):
     return faction_book(faction=faction_get_with_book(system=faction.ruleset.slug, slug=faction.slug))
+
+
+# -- the constructs of the official books, on our own small books --------------------------------
+def converted(book: dict[str, Any], system: str | None = None):
+    return to_armybook(book, system=system)
+
+
+def section_of(book: dict[str, Any], section_id: str) -> dict[str, Any]:
+    return next(s for p in book["packages"] for s in p["sections"] if s["id"] == section_id)
+
+
+def unit_of(book: dict[str, Any], unit_id: str) -> dict[str, Any]:
+    return next(u for u in book["units"] if u["id"] == unit_id)
+
+
+def test_rules_of_newer_rulebooks_become_book_rules_with_the_books_text_or_a_note(db):
+    book = load(AOF_BOOK)
+    weapon_rules = book["units"][0]["weapons"][0]["specialRules"]
+    weapon_rules += [{"type": "ArmyBookRule", "name": "Thrust"}, {"type": "ArmyBookRule", "name": "Bane"}]
+    book["specialRules"].append({"name": "Bane", "hasRating": False, "description": "Our words: rerolls defense."})
+    result = converted(book)
+    rules = {r["name"]: r for r in result.book["rules"]}
+    assert rules["Bane"]["text"] == "Our words: rerolls defense."
+    assert (
+        rules["Thrust"]["text"]
+        == "Thrust: a rule from a newer rulebook than this site's; its text is not in this book."
+    )
+    assert [str(w) for w in result.warnings if "Thrust" in w.message] == [
+        'units[0].weapons[0].specialRules[0]: "Thrust" is a rule from a newer rulebook and this book does not '
+        "describe it: imported as the book's rule, with a note saying so"
+    ]
+    assert not [w for w in result.warnings if '"Bane"' in w.message]
+
+
+def test_skirmish_counter_and_reliable_are_newer_rules_there_but_core_in_age_of_fantasy(db):
+    book = load(SKIRMISH_BOOK)
+    book["units"][1]["weapons"][0]["specialRules"] = [{"type": "ArmyBookRule", "name": "Counter"}]
+    skirmish = converted(book)
+    assert {r["name"] for r in skirmish.book["rules"]} >= {"Counter"}
+    aof = copy.deepcopy(load(AOF_BOOK))
+    aof["units"][1]["weapons"][0]["specialRules"] = [{"type": "ArmyBookRule", "name": "Counter"}]
+    assert "Counter" not in {r["name"] for r in converted(aof).book["rules"]}  # core in Age of Fantasy 3.2.0
+
+
+def test_a_rated_fear_overrides_the_unrated_core_fear_of_skirmish(db):
+    book = load(SKIRMISH_BOOK)
+    book["units"][2]["rules"] = [r if r["name"] != "Fear" else {**r, "rating": 2} for r in book["units"][2]["rules"]]
+    book["specialRules"].append({"name": "Fear", "hasRating": True, "description": "Our words: rated fear."})
+    result = armybook_import(data=book)
+    rules = {r.name: (r.rated, r.text) for r in result.faction.rules.all()}
+    assert rules["Fear"] == (True, "Our words: rated fear.")
+    assert 'rules[0].name: "Fear" is a core rule of aof-skirmish; this book defines it with a value' in "\n".join(
+        str(w) for w in result.warnings
+    )
+    engine_book, _ruleset = engine_book_get(system="aof-skirmish", slug=result.faction.slug)
+    assert "Fear(2)" in [str(r) for r in engine_book.units["tB3"].rules]
+
+
+def test_switched_off_sections_are_left_out_and_unknown_ids_ignored_with_a_warning(db):
+    book = load(AOF_BOOK)
+    book["units"][1]["disabledSections"] = ["sGd2", "nothing-here"]
+    result = converted(book)
+    assert unit_of(result.book, "af._cG9x")["upgrades"] == ["cmdGrp", {"package": "pGuard", "without": ["sGd2"]}]
+    assert [str(w) for w in result.warnings if "disabledSections" in w.path] == [
+        "units[1].disabledSections[1]: Cinder Guard switches off upgrade section 'nothing-here', which is not in any "
+        "of its packages: ignored"
+    ]
+
+
+def test_a_stale_top_level_cost_is_ignored_when_every_unit_has_its_own(db):
+    book = load(AOF_BOOK)
+    option = book["upgradePackages"][1]["sections"][0]["options"][0]  # Sergeant, costs for both units
+    option["cost"] = -5
+    converted_option = converted(book).book["packages"][1]["sections"][0]["options"][0]
+    assert (converted_option["cost"], converted_option.get("costs")) == (5, None)
+
+
+def test_targets_with_counts_and_counts_written_as_text(db):
+    book = load(AOF_BOOK)
+    hero = book["units"][0]
+    hero["weapons"][0]["count"] = 2
+    section = book["upgradePackages"][0]["sections"][0]
+    section["targets"] = ["2x Hand Weapon"]
+    section["options"][0]["gains"][0]["count"] = "02"
+    result = converted(book)
+    ours = section_of(result.book, "sHr1")
+    assert ours["targets"] == [{"name": "Hand Weapon", "count": 2}]
+    assert ours["options"][0]["gains"][0]["count"] == 2
+    armybook_import(data=book)
+    engine_book, ruleset = engine_book_get(system="aof", slug="emberfolk-marches")
+    from armybuilder.engine import list_from_dict, validate_list
+
+    army = list_from_dict(
+        {
+            "system": "aof",
+            "faction": "emberfolk-marches",
+            "points_limit": 1000,
+            "entries": [{"id": "h", "unit": "hEw01", "options": {"oHr1a": 1}}],
+        }
+    )
+    result = validate_list(engine_book, ruleset, army)
+    assert result.valid and [(w.name, w.count) for w in result.entries[0].loadout.weapons] == [("Ember Axe", 2)]
+
+
+def test_a_starting_mount_is_an_item_a_section_can_replace(db):
+    book = load(AOF_BOOK)
+    book["upgradePackages"].append(
+        {
+            "uid": "pRide",
+            "sections": [
+                {
+                    "uid": "sRide",
+                    "label": "Replace Ash Steed",
+                    "variant": "replace",
+                    "targets": ["Ash Steed"],
+                    "options": [
+                        {
+                            "uid": "oRide",
+                            "label": "Cinder Drake (Flying)",
+                            "cost": 10,
+                            "gains": [
+                                {
+                                    "type": "ArmyBookItem",
+                                    "name": "Cinder Drake",
+                                    "content": [{"type": "ArmyBookRule", "name": "Flying"}],
+                                }
+                            ],
+                        }
+                    ],
+                }
+            ],
+        }
+    )
+    book["units"][2]["upgrades"].append("pRide")
+    result = converted(book)
+    assert unit_of(result.book, "aR7k")["items"] == [{"name": "Ash Steed", "rules": ["Fast", "Impact(1)"], "count": 5}]
+    assert section_of(result.book, "sRide")["affects"] == {"type": "exactly", "value": 1}
+    armybook_import(data=book)
+    engine_book, ruleset = engine_book_get(system="aof", slug="emberfolk-marches")
+    unit = engine_book.units["aR7k"]
+    assert unit.items[0].name == "Ash Steed" and unit.sections[-1].targets[0].name == "Ash Steed"
+
+
+def test_an_upgrade_section_with_targets_is_an_attachment(db):
+    book = load(AOF_BOOK)
+    book["upgradePackages"][2]["sections"].append(
+        {
+            "uid": "sGd3",
+            "label": "Upgrade all Slings with one",
+            "variant": "upgrade",
+            "affects": {"type": "all"},
+            "select": {"type": "exactly", "value": 1},
+            "targets": ["Slings"],
+            "options": [
+                {
+                    "uid": "oGd3a",
+                    "label": "Hot Shot (AP(1))",
+                    "cost": 10,
+                    "gains": [
+                        {
+                            "type": "ArmyBookItem",
+                            "name": "Hot Shot",
+                            "content": [{"type": "ArmyBookRule", "name": "AP", "rating": 1}],
+                        }
+                    ],
+                }
+            ],
+        }
+    )
+    ours = section_of(converted(book).book, "sGd3")
+    assert {k: ours[k] for k in ("variant", "targets", "affects", "select", "optional")} == {
+        "variant": "attachment",
+        "targets": ["Sling"],
+        "affects": {"type": "all"},
+        "select": {"type": "exactly", "value": 1},
+        "optional": True,
+    }
+
+
+def test_a_rated_rule_given_without_its_rating_imports_with_a_warning(db):
+    book = load(AOF_BOOK)
+    book["units"][3]["rules"].append({"name": "Impact", "type": "ArmyBookRule"})  # Impact takes a value
+    result = armybook_import(data=book)
+    assert "units[3].rules[" in "\n".join(str(w) for w in result.warnings)
+    assert any('rule "Impact" takes a value, but "Impact" gives none' in w.message for w in result.warnings)
+
+
+@pytest.mark.parametrize(
+    ("label", "affects", "select", "options", "expected"),
+    [
+        ("Replace Hand Weapon", None, None, 2, {"affects": {"type": "exactly", "value": 1}}),
+        ("Replace any Hand Weapon", {"type": "any"}, None, 2, {"affects": {"type": "any"}}),
+        ("Upgrade with", None, None, 2, {"select": {"type": "up to", "value": 1, "per": "option"}}),
+        ("Upgrade with any", None, {"type": "any"}, 2, {"select": {"type": "up to", "value": 1, "per": "option"}}),
+        ("Upgrade with", None, None, 1, {}),
+        (
+            "Upgrade with one",
+            None,
+            {"type": "exactly", "value": 1},
+            2,
+            {"select": {"type": "exactly", "value": 1}, "optional": True},
+        ),
+        (
+            "Upgrade up to three models with one",
+            {"type": "up to", "value": 3},
+            {"type": "exactly", "value": 1},
+            3,
+            {
+                "affects": {"type": "up to", "value": 3},
+                "select": {"type": "exactly", "value": 1, "per": "model"},
+                "optional": True,
+            },
+        ),
+        (
+            "Upgrade one model with",
+            {"type": "exactly", "value": 1},
+            None,
+            2,
+            {"affects": {"type": "exactly", "value": 1}, "select": {"type": "up to", "value": 1, "per": "option"}},
+        ),
+        (
+            "Upgrade all models with any",
+            {"type": "all"},
+            {"type": "any"},
+            2,
+            {"affects": {"type": "all"}, "select": {"type": "up to", "value": 1, "per": "option"}},
+        ),
+    ],
+)
+def test_sections_allow_what_their_words_say(label, affects, select, options, expected):
+    from factions.armyforge import _limits
+
+    variant = "replace" if label.startswith("Replace") else "upgrade"
+    assert _limits(variant, affects, select, options) == expected
