@@ -150,3 +150,31 @@ def test_a_visitor_builds_an_arena_warband(page: Page, javascript, chromium_brow
     expect(page.locator("#status")).to_contain_text("legal")
 
     share_and_open(page, javascript, chromium_browser, ["Forge Warden", "Quarreller", "Legal list"])
+
+
+def test_a_player_builds_from_an_official_army_forge_book(page: Page, javascript, chromium_browser):
+    """The Ratmen book as Army Forge publishes it (../shared/armyforge/), imported as a
+    player's club would: a list with a combined unit, its command group, a whole-unit swap
+    bought for both halves, and a hero joined to it."""
+    from factions.services import armybook_import
+    from tests.conftest import SHARED, require_shared
+
+    raw = require_shared(SHARED / "armyforge" / "aof--ratmen.json").read_bytes()
+    armybook_import(data=raw, system="aof")
+    start_list(page, "Start a Age of Fantasy list", "ratmen", "1500")
+    for unit in ["Battle Master", "Warriors", "Weapon Teams"]:
+        add(page, unit)
+    open_upgrades(page, "Warriors")
+    choose(page, javascript, lambda: page.get_by_label("Sergeant").check())
+    choose(page, javascript, lambda: page.get_by_label("Spear (A1, Counter)").check())
+    act(page, lambda: entry(page, "Warriors").get_by_role("button", name="Combine ×2").click())
+    join(page, javascript, "Battle Master", "Warriors")
+
+    warriors = entry(page, "Warriors")
+    expect(warriors).to_contain_text("[20]")
+    expect(warriors).to_contain_text("20× Spear")
+    # Army Forge: 2 × 70 base, the Spears 20 for each half, the Sergeant 5 once.
+    expect(warriors.locator(".cost")).to_have_text("185 pts")
+    expect(entry(page, "Battle Master")).to_contain_text("joined to Warriors")
+    expect(page.locator("#status")).to_contain_text("legal")
+    expect(page.locator("#points")).to_have_text("335/1500 pts")  # 45 + 185 + 105
