@@ -410,6 +410,10 @@ class _BookConverter:
         used = self.used_rules.setdefault(name, {"path": path, "rated": None})
         if not text:
             return name
+        if self.ruleset.core_rules.get(name) and not re.fullmatch(r"\+?\d+", text):
+            # Our core rules with a value take a number: "Tough(X)" cannot be worked with.
+            self.warn(path, f'"{name}" has the value {text!r}, which is not a number: shown without it')
+            return name
         if used["rated"] is None:
             used["rated"] = path
         # Parentheses inside a text parameter would end it early: written as brackets.

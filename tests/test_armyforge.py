@@ -890,3 +890,12 @@ def test_sections_allow_what_their_words_say(label, affects, select, options, ex
 
     variant = "replace" if label.startswith("Replace") else "upgrade"
     assert _limits(variant, affects, select, options) == expected
+
+
+def test_a_core_rule_with_a_value_that_is_not_a_number_is_shown_without_it(db):
+    book = load(AOF_BOOK)
+    book["units"][3]["rules"].append({"name": "Impact", "type": "ArmyBookRule", "rating": "X"})
+    result = armybook_import(data=book)
+    assert any(
+        w.message == "\"Impact\" has the value 'X', which is not a number: shown without it" for w in result.warnings
+    )
