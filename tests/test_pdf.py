@@ -468,3 +468,50 @@ def test_a_pdf_download_takes_a_fixed_number_of_queries(user, make_aof_book, dja
 def test_an_empty_list_still_prints(user, make_aof_book, kind):
     data = render(wardens_list(user, make_aof_book, entries=[]), kind)
     assert PdfReader(io.BytesIO(data)).pages
+
+
+# -- legible by construction: read from the drawn page ----------------------------------------
+PRINTOUTS = [
+    ("cards.pdf", {}),
+    ("cards.pdf", {"layout": "poker"}),
+    ("cards.pdf", {"combine": 1}),
+    ("roster.pdf", {}),
+    ("reference.pdf", {}),
+]
+
+
+@pytest.mark.parametrize(("kind", "params"), PRINTOUTS, ids=["sheet", "poker", "combine", "roster", "reference"])
+@pytest.mark.parametrize("name", ONE_LIST_PER_RULESET)
+def test_every_character_printed_is_at_least_6_pt_with_4_5_to_1_contrast(user, name, kind, params):
+    from tests.pdf_legibility import unreadable
+
+    army_list = bundled_list(user, name)
+    assert [str(u) for u in unreadable(render(army_list, kind, **params))] == []
+
+
+def test_the_legibility_check_sees_a_cost_drawn_in_its_bands_colour(user, make_aof_book, monkeypatch):
+    """The check reads colours off the drawn page: the bug it exists for (every card's
+    cost drawn in the header band's own colour) is caught when put back."""
+    from dataclasses import replace
+
+    from armybuilder.exports import pdf_cards
+    from armybuilder.exports.pdf_style import ACCENT
+    from tests.pdf_legibility import unreadable
+
+    army_list = wardens_list(user, make_aof_book)
+    assert unreadable(render(army_list, "cards.pdf")) == []
+    cache.clear()
+    monkeypatch.setattr(
+        pdf_cards,
+        "SHEET_CARD",
+        replace(
+            pdf_cards.SHEET_CARD,
+            cost=pdf_cards.SHEET_CARD.cost.__class__(
+                pdf_cards.SHEET_CARD.cost.font, pdf_cards.SHEET_CARD.cost.size, ACCENT
+            ),
+        ),
+    )
+    flagged = unreadable(render(army_list, "cards.pdf"))
+    # Both cards' costs (the captain's 115 pts, the wardens' 90 pts), and nothing else.
+    assert "".join(u.text for u in flagged) == "115pts90pts"
+    assert {round(u.contrast, 2) for u in flagged} == {1.0}

@@ -29,6 +29,7 @@ from armybuilder.exports.pdf_style import (
     POKER_SIZE,
     SHADE,
     SHEET_CARD,
+    TEXT_MIN,
     CardStyles,
     Style,
     draw_line,
@@ -41,6 +42,16 @@ from armybuilder.exports.pdf_style import (
 
 LAYOUTS = ("sheet", "poker")
 DASH = "–"
+# Stat labels too wide for their box at the smallest size we print.
+SHORT_STAT_LABELS = {
+    "Move/Rush": "Mv/Rush",
+    "Toughness": "Tough",
+    "Evasion": "Eva",
+    "Stamina": "Stam",
+    "Quality": "Qual",
+    "Defense": "Def",
+    "Models": "Mdls",
+}
 NAME_SHRINK = 0.85  # the smallest a weapon name gets, as a share of the cell text, before it wraps
 KEEP_TOGETHER = 4  # lines of a paragraph never split between two cards
 
@@ -403,7 +414,7 @@ class UnitCardsPdf:
             if column.number:
                 size = fit_size(text, cell_style.font, size, width - 2, self.style.cell_min)
             elif i == 0:  # a weapon's name rather shrinks a little than wraps
-                smaller = fit_size(text, cell_style.font, size, width - 2, size * NAME_SHRINK)
+                smaller = fit_size(text, cell_style.font, size, width - 2, max(size * NAME_SHRINK, TEXT_MIN))
                 size = smaller if width_of(text, cell_style.font, smaller) <= width - 2 else size
             cells.append((wrap(text, cell_style.font, size, width - 2), size))
         # A row never outgrows an empty card: cut the longest cells short.
@@ -503,6 +514,7 @@ class UnitCardsPdf:
         name = style.name.sized(size)
         y = top - pad + 1 - size
         if cost:
+            canvas.setFillColor(style.cost.color)  # not the band's own colour
             canvas.setFont(style.cost.font, style.cost.size)
             canvas.drawRightString(x + w - pad, y, cost)
         for line in lines:
@@ -531,11 +543,13 @@ class UnitCardsPdf:
             canvas.setStrokeColor(LINE)
             canvas.rect(left, top - height, width, height, stroke=1, fill=1)
             centre = left + width / 2
-            label_size = fit_size(label, label_style.font, label_style.size, width - 3, 3.5)
+            if width_of(label, label_style.font, TEXT_MIN) > width - 3:
+                label = SHORT_STAT_LABELS.get(label, label)  # never smaller than 6 pt: a shorter word
+            label_size = fit_size(label, label_style.font, label_style.size, width - 3, TEXT_MIN)
             canvas.setFillColor(label_style.color)
             canvas.setFont(label_style.font, label_size)
             canvas.drawCentredString(centre, top - 1.5 - label_style.size, label)
-            value_size = fit_size(value, value_style.font, value_style.size, width - 3, 5)
+            value_size = fit_size(value, value_style.font, value_style.size, width - 3, TEXT_MIN)
             canvas.setFillColor(value_style.color)
             canvas.setFont(value_style.font, value_size)
             canvas.drawCentredString(centre, top - height + 2.5, value)

@@ -82,8 +82,8 @@ PAGE_FOOTER = Style(REGULAR, 6.5, MUTED)
 POINTS = Style(BOLD, 14)  # the roster's "1495 / 1500 pts"
 STATUS = Style(BOLD, 10.5)  # the roster's "Legal list", coloured by the outcome
 QR_CAPTION = Style(BOLD, 7, MUTED)
-QR_LINK = Style(REGULAR, 5.5, MUTED)
-TEXT_MIN = 5  # table cells, chart labels, stat boxes
+QR_LINK = Style(REGULAR, 6, MUTED)
+TEXT_MIN = 6  # table cells, chart labels, stat boxes: nothing printed is smaller than 6 pt
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,10 +115,10 @@ SHEET_CARD = CardStyles(
     stat_value=Style(BOLD, 10.5),
     table_head=Style(BOLD, 6.5, MUTED),
     cell=Style(REGULAR, 7.5),
-    cell_min=5.5,
+    cell_min=6,
     text=Style(REGULAR, 7.5),
     label=Style(BOLD, 7.5),
-    footer=Style(REGULAR, 5.5, MUTED),
+    footer=Style(REGULAR, 6, MUTED),
 )
 
 POKER_CARD = CardStyles(
@@ -127,14 +127,14 @@ POKER_CARD = CardStyles(
     name_min=6.5,
     cost=Style(BOLD, 8.5, ON_ACCENT),
     subtitle=Style(ITALIC, 6.5, MUTED),
-    stat_label=Style(REGULAR, 5, MUTED),
+    stat_label=Style(REGULAR, 6, MUTED),
     stat_value=Style(BOLD, 9),
-    table_head=Style(BOLD, 5.5, MUTED),
+    table_head=Style(BOLD, 6, MUTED),
     cell=Style(REGULAR, 6.5),
-    cell_min=4.5,
+    cell_min=6,
     text=Style(REGULAR, 6.5),
     label=Style(BOLD, 6.5),
-    footer=Style(REGULAR, 5, MUTED),
+    footer=Style(REGULAR, 6, MUTED),
 )
 
 POKER_SIZE = (63 * mm, 88 * mm)
