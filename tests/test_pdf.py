@@ -202,8 +202,8 @@ def test_the_roster_shows_the_list_its_total_and_every_issue(user, make_aof_book
     assert f"{validation.total_points} / 300 pts" in text
     assert "Not legal:" in text
     for issue in validation.issues:
-        assert issue.code in text
-        assert issue.message in text
+        assert issue.message[1:] in text  # as a sentence (a capital first)
+        assert issue.code not in text  # codes are for programs, not for the table
     for result in validation.entries:
         assert result.label in text
 
@@ -243,8 +243,7 @@ def test_a_list_whose_book_is_gone_still_prints_its_roster(user, make_aof_book):
     army_list = wardens_list(user, make_aof_book)
     Faction.objects.filter(slug="test-wardens").delete()
     text = flat(pages(render(army_list, "roster.pdf"))[0])
-    assert "unknown_faction" in text
-    assert "no longer in the catalogue" in text
+    assert 'Error: The army book "test-wardens" is no longer in the catalogue of Age of Fantasy 3.2.0.' in text
 
 
 # -- rules reference -----------------------------------------------------------------------
@@ -377,7 +376,10 @@ def test_pdf_exports_are_served_by_the_api_with_a_file_name_and_metadata(user, m
         assert response.status_code == 200
         assert response["Content-Type"] == "application/pdf"
         suffix = {"cards.pdf": "cards", "roster.pdf": "roster", "reference.pdf": "rules"}[kind]
-        assert response["Content-Disposition"] == f'attachment; filename="Border-Patrol-North-{suffix}.pdf"'
+        assert response["Content-Disposition"] == (
+            f'attachment; filename="Border-Patrol-North-{suffix}.pdf"; '
+            f"filename*=UTF-8''Border-Patrol-N%C3%B6rth-{suffix}.pdf"
+        )
         metadata = PdfReader(io.BytesIO(response.content)).metadata
         assert metadata.title == f"Border Patrol: Nörth — {title}"
         assert metadata.author == "Armybuilder"
@@ -515,3 +517,35 @@ def test_the_legibility_check_sees_a_cost_drawn_in_its_bands_colour(user, make_a
     # Both cards' costs (the captain's 115 pts, the wardens' 90 pts), and nothing else.
     assert "".join(u.text for u in flagged) == "115pts90pts"
     assert {round(u.contrast, 2) for u in flagged} == {1.0}
+
+
+def test_an_arena_warband_as_text_counts_hexes_keeps_criticals_and_no_points(user, client):
+    army_list = bundled_list(user, "aof-arena/orc-pitfighters-warband.json")
+    client.force_login(user)
+    text = client.get(f"/api/lists/{army_list.pk}/export/text").content.decode()
+    assert " pts" not in text and "warband" in text
+    assert '"' not in text.split("\n", 1)[1]  # no inches on any entry
+    assert "hexes" in text or "adjacent" in text
+    book = json.loads((DATA / "books" / "aof-arena" / "orc-pitfighters.json").read_text())
+    criticals = {w["critical"] for u in book["units"] for w in u["equipment"] if w.get("critical")}
+    validation, _version = selectors.army_list_state(army_list)
+    used = {w.profile["critical"] for e in validation.entries for w in e.loadout.weapons if w.profile.get("critical")}
+    assert used and used <= criticals
+    for critical in used:
+        assert f"critical: {critical}" in text
+
+
+@pytest.mark.parametrize("kind", ["cards.pdf", "roster.pdf", "reference.pdf", "text", "json"])
+def test_a_download_keeps_the_letters_of_its_list_name(user, make_aof_book, client, kind):
+    from urllib.parse import unquote
+
+    name = "Дружина Ἀθῆναι Żółw 東京 ⚔"
+    army_list = wardens_list(user, make_aof_book, name=name)
+    client.force_login(user)
+    response = client.get(f"/api/lists/{army_list.pk}/export/{kind}")
+    assert response.status_code == 200
+    header = response["Content-Disposition"]
+    fallback, encoded = header.split("; filename*=UTF-8''")
+    assert fallback.startswith('attachment; filename="') and fallback.isascii()
+    stem = unquote(encoded).rsplit("-", 1)[0] if kind.endswith(".pdf") else unquote(encoded).rsplit(".", 1)[0]
+    assert stem == "Дружина-Ἀθῆναι-Żółw-東京-⚔"

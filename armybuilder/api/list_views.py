@@ -6,7 +6,6 @@ stranger a list exists. Visitors with no account own lists through their session
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django.http import HttpResponse
@@ -22,6 +21,7 @@ from rest_framework.views import APIView
 from armybuilder.api.fastjson import ORJSONParser
 from armybuilder.api.lists import ArmyListSerializer, parse_list_body
 from armybuilder.exports import pdf
+from armybuilder.exports.pdf import attachment, file_stem
 from armybuilder.exports.text import list_text
 from armybuilder.lists import selectors, services
 from armybuilder.lists.imports import to_armylist
@@ -107,7 +107,7 @@ def export_response(army_list: ArmyList, kind: str, params: dict[str, str] | Non
         return pdf.list_pdf_response(army_list, kind, params or {})
     if kind not in TEXT_KINDS:
         raise NotFound(f'No export "{kind}"; available: {", ".join(export_kinds())}.')
-    stem = re.sub(r"[^A-Za-z0-9_-]+", "-", army_list.name).strip("-") or "army-list"
+    stem = file_stem(army_list.name)
     if kind == "json":
         import orjson
 
@@ -123,10 +123,11 @@ def export_response(army_list: ArmyList, kind: str, params: dict[str, str] | Non
             ruleset_title=ruleset.title if ruleset else army_list.system,
             faction_name=selectors.faction_name(system=army_list.system, slug=army_list.faction),
             validation=validation,
+            uses_points=ruleset.uses_points if ruleset else army_list.points_limit is not None,
         )
         response = HttpResponse(text, content_type="text/plain; charset=utf-8")
         filename = f"{stem}.txt"
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Content-Disposition"] = attachment(filename)
     return response
 
 

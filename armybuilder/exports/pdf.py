@@ -20,7 +20,7 @@ import re
 import unicodedata
 from dataclasses import astuple, dataclass
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from django.conf import settings
 from django.core.cache import cache
@@ -130,9 +130,22 @@ def ruleset_reference_pdf(request: HttpRequest, system: str) -> HttpResponse:
 
 
 def file_stem(name: str) -> str:
-    """A file name from a list name: ASCII letters, digits, - and _."""
-    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
-    return re.sub(r"[^A-Za-z0-9_-]+", "-", ascii_name).strip("-")[:80] or "army-list"
+    """A file name from a list name, in the letters the player typed: only characters
+    that file systems or headers refuse (slashes, quotes, control characters…) become
+    "-". See `attachment` for how a name outside ASCII travels."""
+    cleaned = re.sub(r'[\x00-\x1f\x7f/\\:*?"<>|;]+', "-", unicodedata.normalize("NFC", name))
+    cleaned = re.sub(r"\s+", "-", cleaned.strip())
+    return re.sub(r"-{2,}", "-", cleaned).strip("-.")[:80] or "army-list"
+
+
+def attachment(filename: str) -> str:
+    """A Content-Disposition for a download: `filename` as the player named it, with an
+    ASCII stand-in for old clients (RFC 6266: filename* wins where it is understood)."""
+    fallback = unicodedata.normalize("NFKD", filename).encode("ascii", "ignore").decode()
+    fallback = re.sub(r"[^A-Za-z0-9._-]+", "-", fallback).strip("-") or "army-list"
+    if fallback == filename:
+        return f'attachment; filename="{filename}"'
+    return f"attachment; filename=\"{fallback}\"; filename*=UTF-8''{quote(filename, safe='')}"
 
 
 def _cache_key(*parts: Any) -> str:
@@ -142,5 +155,5 @@ def _cache_key(*parts: Any) -> str:
 
 def _pdf_response(data: bytes, filename: str) -> HttpResponse:
     response = HttpResponse(data, content_type="application/pdf")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Content-Disposition"] = attachment(filename)
     return response

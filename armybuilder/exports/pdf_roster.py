@@ -265,11 +265,9 @@ class RosterPdf:
             "Notes": self._cell([(", ".join(notes), BODY.font)], BODY, "Notes") if notes else [],
             "Pts": [([(str(result.cost), BODY.font)], BODY)],
         }
-        if problems:
-            text = f"{len(problems)} {'issue' if len(problems) == 1 else 'issues'}: " + ", ".join(
-                dict.fromkeys(issue.code for issue in problems)
-            )
-            values["Notes"] += self._cell([(text, BOLD)], replace(BODY_BOLD, color=ERROR), "Notes")
+        for issue in problems:  # each as its sentence; the codes are for programs, not players
+            colour = SEVERITY_COLOURS.get(issue.severity, MUTED)
+            values["Notes"] += self._cell([(_sentence(issue.message), BOLD)], replace(BODY_BOLD, color=colour), "Notes")
         cells = [values[column.title] for column in self.columns]
         height = max(sum(style.leading for _line, style in cell) for cell in cells) + 5
         return _Row(self, cells, height)
@@ -307,7 +305,7 @@ class RosterPdf:
             self._draw_issue(issue, labels)
 
     def _draw_issue(self, issue: Issue, labels: dict[str, str]) -> None:
-        spans = [(f"{issue.severity}: {issue.code}", BOLD), (" — " + issue.message + ".", REGULAR)]
+        spans = [(f"{issue.severity.capitalize()}: ", BOLD), (_sentence(issue.message), REGULAR)]
         if issue.entry:
             spans.append((f" Entry: {labels.get(issue.entry, issue.entry)}.", REGULAR))
         spans.append((f" ({issue.rule})", ITALIC))
@@ -388,3 +386,9 @@ class _Row:
         canvas.setStrokeColor(LINE)
         canvas.setLineWidth(0.6 if self.head else 0.3)
         canvas.line(x, top - self.height, x + width, top - self.height)
+
+
+def _sentence(message: str) -> str:
+    """An issue's message as a sentence: a capital first, a full stop last."""
+    text = message[:1].upper() + message[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."

@@ -23,21 +23,36 @@ def _stats(stats: dict[str, int]) -> str:
     return " ".join(STAT_FORMAT[key].format(value) for key, value in stats.items() if key in STAT_FORMAT)
 
 
-def weapon_text(weapon: WeaponLine) -> str:
+def weapon_text(weapon: WeaponLine, *, hexes: bool = False) -> str:
+    """ "2x Bow (24", A1, AP(1))"; with `hexes` (Arena) the range is in hexes, and the
+    weapon's accuracy, strength, damage and critical effects are said."""
     profile = []
     if weapon.range:
-        profile.append(f'{weapon.range}"')
+        if hexes:
+            profile.append("adjacent" if weapon.range == 1 else f"{weapon.range} hexes")
+        else:
+            profile.append(f'{weapon.range}"')
+    elif hexes:
+        profile.append("melee")
     if weapon.attacks is not None:
         profile.append(f"A{weapon.attacks}")
     for key in ("accuracy", "strength", "damage"):
         if key in weapon.profile and isinstance(weapon.profile[key], int):
             profile.append(f"{key[:3].upper()} {weapon.profile[key]}")
+    critical = weapon.profile.get("critical")
+    if critical:
+        profile.append(f"critical: {critical}")
     profile.extend(weapon.rules)
     count = f"{weapon.count}x " if weapon.count > 1 else ""
     return f"{count}{weapon.name} ({', '.join(profile)})" if profile else f"{count}{weapon.name}"
 
 
-def list_text(*, name: str, ruleset_title: str, faction_name: str, validation: Validation) -> str:
+def list_text(
+    *, name: str, ruleset_title: str, faction_name: str, validation: Validation, uses_points: bool = True
+) -> str:
+    """The list as text. A ruleset without points (Arena) says no points, and measures
+    its ranges in hexes."""
+    hexes = not uses_points
     limit = validation.points_limit
     points = f"{validation.total_points}/{limit} pts" if limit is not None else "warband"
     lines = [f"++ {name or 'Unnamed list'} [{ruleset_title}, {faction_name}] {points} ++"]
@@ -45,13 +60,14 @@ def list_text(*, name: str, ruleset_title: str, faction_name: str, validation: V
     for result in validation.entries:
         entry = result.entry
         if result.unit is None:
-            lines.append(f"1x {entry.unit} (not in the army book) | 0 pts")
+            lines.append(f"1x {entry.unit} (not in the army book)" + (" | 0 pts" if uses_points else ""))
             continue
         loadout = result.loadout
         copies = 2 if entry.combined else 1
         title = f"{result.label} ({result.unit.name})" if entry.name else result.unit.name
         parts = [f"{copies}x {title} [{loadout.models}] {_stats(dict(result.unit.stats))}".rstrip()]
-        parts.append(f"{result.cost} pts")
+        if uses_points:
+            parts.append(f"{result.cost} pts")
         rules = ", ".join(str(rule) for rule in loadout.rules)
         if rules:
             parts.append(rules)
@@ -61,7 +77,7 @@ def list_text(*, name: str, ruleset_title: str, faction_name: str, validation: V
             parts.append(f"joined to {labels.get(entry.joined_to, entry.joined_to)}")
         lines.append(" | ".join(parts))
         if loadout.weapons:
-            lines.append("    " + ", ".join(weapon_text(w) for w in loadout.weapons))
+            lines.append("    " + ", ".join(weapon_text(w, hexes=hexes) for w in loadout.weapons))
         if loadout.items:
             lines.append("    " + ", ".join(loadout.items))
     models = sum(e.models for e in validation.entries)

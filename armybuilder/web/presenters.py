@@ -174,7 +174,7 @@ def _weapon_row(weapon, *, hexes: bool = False) -> dict[str, Any]:
         "attacks": weapon.attacks if weapon.attacks is not None else "",
         "profile": ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in weapon.profile.items() if v != ""),
         "rules": ", ".join(weapon.rules),
-        "text": weapon_text(weapon),
+        "text": weapon_text(weapon, hexes=hexes),
     }
 
 
