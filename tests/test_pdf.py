@@ -549,3 +549,39 @@ def test_a_download_keeps_the_letters_of_its_list_name(user, make_aof_book, clie
     assert fallback.startswith('attachment; filename="') and fallback.isascii()
     stem = unquote(encoded).rsplit("-", 1)[0] if kind.endswith(".pdf") else unquote(encoded).rsplit(".", 1)[0]
     assert stem == "Дружина-Ἀθῆναι-Żółw-東京-⚔"
+
+
+# -- any script a player types ------------------------------------------------------------
+SCRIPTS = "Дружина Ἀθῆναι Żółw 東京 ⚔"
+
+
+@pytest.mark.parametrize("kind", ["cards.pdf", "roster.pdf", "reference.pdf"])
+def test_a_name_in_any_script_prints_with_real_glyphs(user, make_aof_book, kind):
+    from tests.pdf_glyphs import drawn_characters
+
+    armybook_import(data=make_aof_book())
+    body = {
+        "format": "armylist/1",
+        "name": SCRIPTS,
+        "system": "aof",
+        "faction": "test-wardens",
+        "points_limit": 1500,
+        "notes": SCRIPTS,
+        "entries": [{"id": "e1", "unit": "warden-captain"}, {"id": "e2", "unit": "wardens", "name": SCRIPTS}],
+    }
+    army_list = make_list(user, body)
+    drawn = drawn_characters(render(army_list, kind))
+    missing = [char for char in SCRIPTS if not char.isspace() and char not in drawn]
+    assert missing == []
+    assert any("DroidSansFallback" in font for font in drawn["東"])  # CJK from the CJK font
+
+
+def test_a_character_no_font_has_prints_as_a_question_mark_and_is_logged(user, make_aof_book, caplog):
+    from tests.pdf_glyphs import drawn_characters
+
+    army_list = wardens_list(user, make_aof_book, name="Dragons \U0001f409")
+    with caplog.at_level("WARNING", logger="armybuilder.exports.pdf_style"):
+        data = render(army_list, "roster.pdf")
+    assert "no font has '\U0001f409' (U+1F409)" in caplog.text
+    assert "?" in drawn_characters(data)
+    assert "Dragons ?" in flat(" ".join(pages(data)))

@@ -33,6 +33,7 @@ from armybuilder.exports.pdf_style import (
     CardStyles,
     Style,
     draw_line,
+    draw_string,
     fit_size,
     new_canvas,
     width_of,
@@ -515,8 +516,7 @@ class UnitCardsPdf:
         y = top - pad + 1 - size
         if cost:
             canvas.setFillColor(style.cost.color)  # not the band's own colour
-            canvas.setFont(style.cost.font, style.cost.size)
-            canvas.drawRightString(x + w - pad, y, cost)
+            draw_string(canvas, x + w - pad, y, cost, style.cost.font, style.cost.size, "right")
         for line in lines:
             draw_line(canvas, [(line, name.font)], x + pad, y, size, name.color)
             y -= name.leading
@@ -547,12 +547,10 @@ class UnitCardsPdf:
                 label = SHORT_STAT_LABELS.get(label, label)  # never smaller than 6 pt: a shorter word
             label_size = fit_size(label, label_style.font, label_style.size, width - 3, TEXT_MIN)
             canvas.setFillColor(label_style.color)
-            canvas.setFont(label_style.font, label_size)
-            canvas.drawCentredString(centre, top - 1.5 - label_style.size, label)
+            draw_string(canvas, centre, top - 1.5 - label_style.size, label, label_style.font, label_size, "centre")
             value_size = fit_size(value, value_style.font, value_style.size, width - 3, TEXT_MIN)
             canvas.setFillColor(value_style.color)
-            canvas.setFont(value_style.font, value_size)
-            canvas.drawCentredString(centre, top - height + 2.5, value)
+            draw_string(canvas, centre, top - height + 2.5, value, value_style.font, value_size, "centre")
         return top - height - 5
 
     def _draw_row(self, row: Row, x: float, top: float) -> None:
@@ -580,12 +578,11 @@ class UnitCardsPdf:
             leading = text_style.sized(size).leading
             y = top - 1 - size
             canvas.setFillColor(text_style.color)
-            canvas.setFont(text_style.font, size)
             for line in lines:
                 if column.number:
-                    canvas.drawCentredString(left + width / 2, y, line)
+                    draw_string(canvas, left + width / 2, y, line, text_style.font, size, "centre")
                 else:
-                    canvas.drawString(left + 1, y, line)
+                    draw_string(canvas, left + 1, y, line, text_style.font, size)
                 y -= leading
             left += width
         canvas.setStrokeColor(LINE)
@@ -603,12 +600,10 @@ class UnitCardsPdf:
         right_width = width_of(right, footer.font, footer.size) if right else 0
         if right:
             canvas.setFillColor(ERROR if face.card.problems else footer.color)
-            canvas.setFont(footer.font, footer.size)
-            canvas.drawRightString(x + width, bottom + 1, right)
+            draw_string(canvas, x + width, bottom + 1, right, footer.font, footer.size, "right")
         left = _clip(face.card.footer, footer.font, footer.size, width - right_width - 6)
         canvas.setFillColor(footer.color)
-        canvas.setFont(footer.font, footer.size)
-        canvas.drawString(x, bottom + 1, left)
+        draw_string(canvas, x, bottom + 1, left, footer.font, footer.size)
 
 
 def _clip(text: str, font: str, size: float, width: float) -> str:

@@ -25,6 +25,7 @@ from armybuilder.exports.pdf_style import (
     TITLE,
     TITLE_MIN,
     draw_line,
+    draw_string,
     fit_size,
     new_canvas,
     wrap,
@@ -148,10 +149,9 @@ class RulesReferencePdf:
     def _draw_footer(self, text: str) -> None:
         canvas, style = self.canvas, PAGE_FOOTER
         width = self.page_size[0] - 2 * MARGIN
-        size = fit_size(text, style.font, style.size, width, TEXT_MIN - 1)
-        canvas.setFont(style.font, size)
+        size = fit_size(text, style.font, style.size, width, TEXT_MIN)
         canvas.setFillColor(style.color)
-        canvas.drawString(MARGIN, MARGIN, wrap(text, style.font, size, width)[0])
+        draw_string(canvas, MARGIN, MARGIN, wrap(text, style.font, size, width)[0], style.font, size)
 
     def _heading(self, text: str) -> None:
         self.flow.space(6)

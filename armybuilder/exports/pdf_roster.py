@@ -47,6 +47,7 @@ from armybuilder.exports.pdf_style import (
     Line,
     Style,
     draw_line,
+    draw_string,
     fit_size,
     new_canvas,
     width_of,
@@ -117,10 +118,9 @@ class RosterPdf:
 
     def _draw_footer(self, number: int) -> None:
         canvas, style = self.canvas, PAGE_FOOTER
-        canvas.setFont(style.font, style.size)
         canvas.setFillColor(style.color)
-        canvas.drawString(MARGIN, MARGIN, "Armybuilder roster")
-        canvas.drawRightString(self.page_size[0] - MARGIN, MARGIN, f"page {number}")
+        draw_string(canvas, MARGIN, MARGIN, "Armybuilder roster", style.font, style.size)
+        draw_string(canvas, self.page_size[0] - MARGIN, MARGIN, f"page {number}", style.font, style.size, "right")
 
     def _draw_running_head(self) -> float:
         text = f"{self.printout.title} — roster (continued)"
@@ -169,14 +169,14 @@ class RosterPdf:
         renderPDF.draw(drawing, canvas, left, top - QR_SIZE)
         y = top - QR_SIZE - 2
         caption = QR_CAPTION
-        canvas.setFont(caption.font, caption.size)
         canvas.setFillColor(caption.color)
-        canvas.drawCentredString(x + QR_COLUMN / 2, y - caption.size, "Scan to open this list")
+        draw_string(
+            canvas, x + QR_COLUMN / 2, y - caption.size, "Scan to open this list", caption.font, caption.size, "centre"
+        )
         y -= caption.leading + 1
         link = QR_LINK
         for line in wrap(url, link.font, link.size, QR_COLUMN):
-            canvas.setFont(link.font, link.size)
-            canvas.drawCentredString(x + QR_COLUMN / 2, y - link.size, line)
+            draw_string(canvas, x + QR_COLUMN / 2, y - link.size, line, link.font, link.size, "centre")
             y -= link.leading
         return y
 
@@ -281,9 +281,8 @@ class RosterPdf:
         self.canvas.setLineWidth(0.8)
         self.canvas.line(x, top, x + width, top)
         size = fit_size(text, BODY_BOLD.font, BODY_BOLD.size, width - 6, TEXT_MIN)
-        self.canvas.setFont(BODY_BOLD.font, size)
         self.canvas.setFillColor(BODY_BOLD.color)
-        self.canvas.drawRightString(x + width - 3, top - 4 - size, text)
+        draw_string(self.canvas, x + width - 3, top - 4 - size, text, BODY_BOLD.font, size, "right")
 
     # -- validation, chart, notes --------------------------------------------------------------
     def _heading(self, text: str) -> None:
@@ -333,16 +332,15 @@ class RosterPdf:
         y = top
         for value, kind in bars:
             size = fit_size(kind, BODY.font, BODY.size, label_width - 4, TEXT_MIN)
-            canvas.setFont(BODY.font, size)
             canvas.setFillColor(BODY.color)
-            canvas.drawRightString(x + label_width - 4, y - 9, kind)
+            draw_string(canvas, x + label_width - 4, y - 9, kind, BODY.font, size, "right")
             length = max(1.0, longest * value / bars[0][0])
             canvas.setFillColor(BAR)
             canvas.rect(x + label_width, y - 10.5, length, 9, stroke=0, fill=1)
             canvas.setFillColor(MUTED)
-            canvas.setFont(SMALL.font, SMALL.size)
             unit = "pts" if self.printout.uses_points else "model" if value == 1 else "models"
-            canvas.drawString(x + label_width + length + 4, y - 9, f"{value} {unit} ({round(100 * value / whole)}%)")
+            share = f"{value} {unit} ({round(100 * value / whole)}%)"
+            draw_string(canvas, x + label_width + length + 4, y - 9, share, SMALL.font, SMALL.size)
             y -= 13
 
     def _draw_notes(self) -> None:

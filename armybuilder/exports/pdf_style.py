@@ -1,13 +1,21 @@
 """Fonts, colours, text styles and text fitting for every PDF: the one place to change
 how the printouts look.
 
-The fonts are the Bitstream Vera TTFs that ship inside ReportLab, embedded (subset) in
-every file, so a PDF prints the same on any machine and nothing extra is installed.
+Fonts: DejaVu Sans (Latin with its diacritics, Greek, Cyrillic, many symbols) for all
+text, and Droid Sans Fallback for Chinese, Japanese and Korean, both from Debian's
+packages (fonts-dejavu-core, fonts-dejavu-extra, fonts-droid-fallback; see README),
+embedded (subset) in every file. Each string is drawn in runs: a character the text font
+lacks is drawn in the CJK font when that has it; a character no font has is drawn as "?"
+and logged, never as an empty box. Without the DejaVu files (another system), the Vera
+fonts inside ReportLab stand in, with a warning in the log.
 """
 
 from __future__ import annotations
 
+import logging
+import os
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 
 import reportlab
@@ -18,24 +26,103 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
-REGULAR = "ArmyVera"
-BOLD = "ArmyVera-Bold"
-ITALIC = "ArmyVera-Italic"
-BOLD_ITALIC = "ArmyVera-BoldItalic"
+log = logging.getLogger(__name__)
 
-_FONT_FILES = {REGULAR: "Vera.ttf", BOLD: "VeraBd.ttf", ITALIC: "VeraIt.ttf", BOLD_ITALIC: "VeraBI.ttf"}
+REGULAR = "ArmySans"
+BOLD = "ArmySans-Bold"
+ITALIC = "ArmySans-Oblique"
+BOLD_ITALIC = "ArmySans-BoldOblique"
+CJK = "ArmyCJK"
+
+# Where the font packages put their files (ARMYBUILDER_FONT_DIRS, separated by ":", first).
+FONT_DIRS = [
+    *(Path(p) for p in os.environ.get("ARMYBUILDER_FONT_DIRS", "").split(":") if p),
+    Path("/usr/share/fonts/truetype/dejavu"),
+    Path("/usr/share/fonts/truetype/droid"),
+    Path("/usr/share/fonts"),
+]
+TEXT_FONTS = {
+    REGULAR: ("DejaVuSans.ttf", "Vera.ttf"),
+    BOLD: ("DejaVuSans-Bold.ttf", "VeraBd.ttf"),
+    ITALIC: ("DejaVuSans-Oblique.ttf", "VeraIt.ttf"),
+    BOLD_ITALIC: ("DejaVuSans-BoldOblique.ttf", "VeraBI.ttf"),
+}
+CJK_FONT = "DroidSansFallbackFull.ttf"
+MISSING = "?"  # what a character no font has becomes
 
 
-def _register_fonts() -> None:
-    folder = Path(reportlab.__file__).parent / "fonts"
+def _find(filename: str) -> Path | None:
+    for folder in FONT_DIRS:
+        path = folder / filename
+        if path.is_file():
+            return path
+    for folder in FONT_DIRS:
+        if folder.is_dir():
+            found = next(folder.rglob(filename), None)
+            if found is not None:
+                return found
+    return None
+
+
+def _register_fonts() -> dict[str, frozenset[int]]:
+    """Register the fonts; the characters each one has."""
+    bundled = Path(reportlab.__file__).parent / "fonts"
     registered = set(pdfmetrics.getRegisteredFontNames())
-    for name, filename in _FONT_FILES.items():
-        if name not in registered:
-            pdfmetrics.registerFont(TTFont(name, str(folder / filename)))
+    for name, (wanted, stand_in) in TEXT_FONTS.items():
+        if name in registered:
+            continue
+        path = _find(wanted)
+        if path is None:
+            log.warning("font %s not found (install fonts-dejavu-core, fonts-dejavu-extra): using %s", wanted, stand_in)
+            path = bundled / stand_in
+        pdfmetrics.registerFont(TTFont(name, str(path)))
     pdfmetrics.registerFontFamily(REGULAR, normal=REGULAR, bold=BOLD, italic=ITALIC, boldItalic=BOLD_ITALIC)
+    if CJK not in registered:
+        path = _find(CJK_FONT)
+        if path is None:
+            log.warning("font %s not found (install fonts-droid-fallback): CJK prints as %s", CJK_FONT, MISSING)
+        else:
+            pdfmetrics.registerFont(TTFont(CJK, str(path)))
+    names = [*TEXT_FONTS, *([CJK] if CJK in pdfmetrics.getRegisteredFontNames() else [])]
+    return {name: frozenset(pdfmetrics.getFont(name).face.charToGlyph) for name in names}
 
 
-_register_fonts()
+COVERAGE = _register_fonts()
+
+
+@lru_cache(maxsize=65536)
+def runs(text: str, font: str) -> tuple[tuple[str, str], ...]:
+    """`text` as runs of (text, font) that the fonts can draw: `font` where it has the
+    character, the CJK font where that does, "?" (logged) where none does."""
+    own, cjk = COVERAGE.get(font, frozenset()), COVERAGE.get(CJK, frozenset())
+    out: list[list[str]] = []
+    for char in text:
+        code = ord(char)
+        if code in own or char.isspace():
+            use = font
+        elif code in cjk:
+            use = CJK
+        else:
+            log.warning("no font has %r (U+%04X): printed as %s", char, code, MISSING)
+            char, use = MISSING, font
+        if out and out[-1][1] == use:
+            out[-1][0] += char
+        else:
+            out.append([char, use])
+    return tuple((text, used) for text, used in out)
+
+
+def draw_string(canvas, x: float, y: float, text: str, font: str, size: float, align: str = "left") -> None:
+    """Draw `text` at `size` in `font` (with fallbacks), left-aligned at `x`, or with
+    `align` "right" or "centre" on `x`."""
+    if align != "left":
+        width = width_of(text, font, size)
+        x -= width if align == "right" else width / 2
+    for part, used in runs(text, font):
+        canvas.setFont(used, size)
+        canvas.drawString(x, y, part)
+        x += pdfmetrics.stringWidth(part, used, size)
+
 
 PAPERS = {"a4": A4, "letter": LETTER}
 AUTHOR = "Armybuilder"
@@ -146,7 +233,7 @@ Line = list[Span]
 
 
 def width_of(text: str, font: str, size: float) -> float:
-    return pdfmetrics.stringWidth(text, font, size)
+    return sum(pdfmetrics.stringWidth(part, used, size) for part, used in runs(text, font))
 
 
 def fit_size(text: str, font: str, size: float, width: float, min_size: float) -> float:
@@ -232,8 +319,7 @@ def line_width(line: Line, size: float) -> float:
 def draw_line(canvas, line: Line, x: float, y: float, size: float, color: Color = INK) -> None:
     canvas.setFillColor(color)
     for text, font in line:
-        canvas.setFont(font, size)
-        canvas.drawString(x, y, text)
+        draw_string(canvas, x, y, text, font, size)
         x += width_of(text, font, size)
 
 
