@@ -585,3 +585,32 @@ def test_a_character_no_font_has_prints_as_a_question_mark_and_is_logged(user, m
     assert "no font has '\U0001f409' (U+1F409)" in caplog.text
     assert "?" in drawn_characters(data)
     assert "Dragons ?" in flat(" ".join(pages(data)))
+
+
+def test_the_reference_orders_spells_by_their_cost(user):
+    army_list = bundled_list(user, "aof/human-empire-1500.json")
+    headings = bold_headings(render(army_list, "reference.pdf"))
+    costs = [int(m.group(1)) for h in headings if (m := re.search(r" \((\d+)\)$", h))]
+    assert len(costs) >= 3 and costs == sorted(costs)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_crop_marks_frame_only_the_cards_printed_and_keep_5_mm_from_the_edge(user, make_aof_book, paper):
+    from reportlab.lib.units import mm
+
+    army_list = wardens_list(user, make_aof_book)  # two cards: the first row, two columns
+    data = render(army_list, "cards.pdf", layout="poker", paper=paper)
+    grid = card_grid("poker", paper)
+    left, bottom = grid.origin
+    with pdfplumber.open(io.BytesIO(data)) as document:
+        page = document.pages[0]
+        lines = [ln for ln in page.lines if ln["stroking_color"] is not None and ln["linewidth"] < 0.5]
+        assert lines
+        for line in lines:
+            for x in (line["x0"], line["x1"]):
+                assert 5 * mm - 0.01 <= x <= page.width - 5 * mm + 0.01
+            for y in (line["top"], line["bottom"]):
+                assert 5 * mm - 0.01 <= y <= page.height - 5 * mm + 0.01
+        # Vertical marks stand on the three cutting lines of two cards, not on the fourth.
+        xs = {round(ln["x0"], 1) for ln in lines if abs(ln["x0"] - ln["x1"]) < 0.01}
+        assert xs == {round(left + i * grid.card[0], 1) for i in range(3)}

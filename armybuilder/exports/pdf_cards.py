@@ -42,6 +42,7 @@ from armybuilder.exports.pdf_style import (
 )
 
 LAYOUTS = ("sheet", "poker")
+PRINT_NOTE = "Print at 100% (actual size), not “fit to page”"
 DASH = "–"
 # Stat labels too wide for their box at the smallest size we print.
 SHORT_STAT_LABELS = {
@@ -314,11 +315,21 @@ class UnitCardsPdf:
             if start:
                 self.canvas.showPage()
             if self.grid.crop_marks:
-                self._draw_crop_marks()
+                self._draw_crop_marks(len(faces[start : start + len(boxes)]))
+            self._draw_print_note()
             for face, box in zip(faces[start : start + len(boxes)], boxes, strict=False):
                 self._draw_face(face, box)
         self.canvas.save()
         return buffer.getvalue()
+
+    def _draw_print_note(self) -> None:
+        """Cards are sized to the millimetre: "fit to page" would shrink them."""
+        footer = self.style.footer
+        _left, bottom = self.grid.origin
+        note = PRINT_NOTE + (" (cards 63 × 88 mm)" if self.grid.crop_marks else "")
+        self.canvas.setFillColor(footer.color)
+        y = max((bottom - footer.size) / 2, 2 * mm)
+        draw_string(self.canvas, self.grid.page[0] / 2, y, note, footer.font, footer.size, "centre")
 
     # -- measuring ---------------------------------------------------------------------
     def _header(self, title: str, cost: str) -> tuple[float, list[str], float]:
@@ -460,23 +471,35 @@ class UnitCardsPdf:
         text = self.style.text
         draw_line(self.canvas, [(f"{self.printout.title} has no units yet.", text.font)], x, y + h - 12, text.size)
 
-    def _draw_crop_marks(self) -> None:
-        """Short lines in the page margin on every cutting line, clear of the cards."""
+    def _draw_crop_marks(self, filled: int) -> None:
+        """Short lines in the page margin on the cutting lines of the `filled` cards of
+        this page, clear of the cards and at least 5 mm from the paper's edge (printers
+        do not print closer)."""
         canvas, grid = self.canvas, self.grid
         left, bottom = grid.origin
-        right = left + grid.columns * grid.card[0]
-        top = bottom + grid.rows * grid.card[1]
-        offset, length = 1.5 * mm, 5 * mm
+        w, h = grid.card
+        rows = -(-filled // grid.columns)
+        columns = min(filled, grid.columns)
+        right = left + columns * w
+        top = bottom + grid.rows * h
+        lowest = top - rows * h
+        offset, length, edge = 1.5 * mm, 5 * mm, 5 * mm
         canvas.setStrokeColor(LINE)
         canvas.setLineWidth(0.4)
-        for i in range(grid.columns + 1):
-            x = left + i * grid.card[0]
-            canvas.line(x, top + offset, x, min(top + offset + length, grid.page[1]))
-            canvas.line(x, bottom - offset, x, max(bottom - offset - length, 0))
-        for i in range(grid.rows + 1):
-            y = bottom + i * grid.card[1]
-            canvas.line(left - offset, y, max(left - offset - length, 0), y)
-            canvas.line(right + offset, y, min(right + offset + length, grid.page[0]), y)
+
+        def mark(x0, y0, x1, y1):
+            if abs(x1 - x0) + abs(y1 - y0) >= 1.5 * mm:
+                canvas.line(x0, y0, x1, y1)
+
+        page_w, page_h = grid.page
+        for i in range(columns + 1):
+            x = left + i * w
+            mark(x, top + offset, x, min(top + offset + length, page_h - edge))
+            mark(x, lowest - offset, x, max(lowest - offset - length, edge))
+        for i in range(rows + 1):
+            y = top - i * h
+            mark(left - offset, y, max(left - offset - length, edge), y)
+            mark(right + offset, y, min(right + offset + length, page_w - edge), y)
 
     def _draw_face(self, face: Face, box: tuple[float, float, float, float]) -> None:
         inset, pad = self.grid.inset, self.style.padding

@@ -87,7 +87,7 @@ class RulesReferencePdf:
             ruleset_slug=printout.system,
             ruleset_title=printout.ruleset_title,
             rules=rules,
-            spells=tuple(sorted(printout.spells, key=lambda spell: spell[0].casefold())) if casters else (),
+            spells=tuple(sorted(printout.spells, key=lambda spell: (spell[1], spell[0].casefold()))) if casters else (),
             casters=tuple(casters),
             paper=paper,
         )
