@@ -614,3 +614,95 @@ def test_crop_marks_frame_only_the_cards_printed_and_keep_5_mm_from_the_edge(use
         # Vertical marks stand on the three cutting lines of two cards, not on the fourth.
         xs = {round(ln["x0"], 1) for ln in lines if abs(ln["x0"] - ln["x1"]) < 0.01}
         assert xs == {round(left + i * grid.card[0], 1) for i in range(3)}
+
+
+# -- what a unit's type and its weapons' types give it, on its card ----------------------------
+def _book(system: str, units: list[dict]) -> dict:
+    return {
+        "format": "armybook/1",
+        "system": system,
+        "slug": "type-test",
+        "name": "Type Test",
+        "version": "1.0.0",
+        "rules": [],
+        "spells": [],
+        "units": units,
+        "packages": [],
+    }
+
+
+def _unit(uid, type_, equipment, system, size=1, stats=None, rules=None):
+    return {
+        "id": uid,
+        "name": uid.replace("-", " ").title(),
+        "type": type_,
+        "size": size,
+        "cost": 50,
+        "stats": stats or ({"quality": 4} if system == "opf" else {"quality": 4, "defense": 4}),
+        "rules": rules or [],
+        "equipment": equipment,
+        "upgrades": [],
+    }
+
+
+def _cards_of(user, system: str, units: list[dict], points: int) -> dict[str, str]:
+    armybook_import(data=_book(system, units))
+    body = {
+        "format": "armylist/1",
+        "name": "Types",
+        "system": system,
+        "faction": "type-test",
+        "points_limit": points,
+        "entries": [{"id": f"e{i}", "unit": u["id"]} for i, u in enumerate(units)],
+    }
+    texts = card_texts(render(make_list(user, body), "cards.pdf"), "sheet")
+    return {u["name"]: flat(next(t for t in texts if t.startswith(u["name"]))) for u in units}
+
+
+def test_regiments_cards_show_what_a_unit_type_gives_and_the_default_attack(user):
+    bolt = {"name": "Bolt Thrower", "count": 1, "range": 36, "attacks": 1, "rules": ["AP(3)"]}
+    claws = {"name": "Claws", "count": 1, "attacks": 3, "rules": []}
+    units = [
+        _unit("thane", "hero", [claws], "aof-regiments", rules=["Tough(3)"]),
+        _unit("bolt-thrower", "artillery", [bolt], "aof-regiments"),
+        _unit("troll", "monster", [claws], "aof-regiments"),
+        _unit("war-cart", "chariot", [claws], "aof-regiments"),
+        _unit(
+            "archers", "infantry", [{**bolt, "name": "Bow", "count": 5, "range": 24, "rules": []}], "aof-regiments", 5
+        ),
+    ]
+    cards = _cards_of(user, "aof-regiments", units, 1000)
+    assert "Rules: Slow" in cards["Bolt Thrower"]
+    assert (
+        "Type: Artillery: Fires only when it Holds; Enemies in melee with it count as having AP(+2)"
+        in cards["Bolt Thrower"]
+    )
+    assert "Rules: Fear, Impact(3)" in cards["Troll"]
+    assert "Rules: Fast, Impact(3)" in cards["War Cart"]
+    # No melee weapon: one attack in melee, per model.
+    assert "No melee weapon – 1 – –" in cards["Bolt Thrower"]
+    assert "5× No melee weapon – 1 – –" in cards["Archers"]
+    assert "No melee weapon" not in cards["Troll"]
+
+
+def test_opf_cards_show_ordnance_weapon_types_and_light_swords_by_default(user):
+    def melee(name, weapon_type):
+        return {"name": name, "count": 5, "attacks": 1, "strength": "light", "weapon_type": weapon_type, "rules": []}
+
+    cannon = {"name": "Cannon", "count": 1, "range": 36, "attacks": "D3+3", "rules": []}
+    units = [
+        _unit("great-cannon", "ordnance", [cannon], "opf"),
+        _unit("maces", "infantry", [melee("Light Mace", "mace")], "opf", 5),
+        _unit("halberds", "infantry", [melee("Light Halberd", "halberd")], "opf", 5),
+        _unit("lances", "infantry", [melee("Light Lance", "lance")], "opf", 5),
+        _unit("spears", "infantry", [melee("Light Spear", "spear")], "opf", 5),
+        _unit("swords", "infantry", [melee("Light Sword", "sword")], "opf", 5),
+    ]
+    cards = _cards_of(user, "opf", units, 750)
+    assert "Type: Ordnance: May not March or Charge; Shoots only when it Holds" in cards["Great Cannon"]
+    assert "Light Swords/Claws – 1 –" in cards["Great Cannon"]
+    assert "5× Light Mace – 1 Piercing, Poison" in cards["Maces"]
+    assert "5× Light Halberd – 1 Piercing" in cards["Halberds"]
+    assert "5× Light Lance – 1 Impact(1)" in cards["Lances"]
+    assert "5× Light Spear – 1 +1 Attack when charged in its front" in cards["Spears"]
+    assert "5× Light Sword – 1 –" in cards["Swords"]

@@ -1,7 +1,16 @@
 """One Page Fantasy (Beginner's Guide 3.2.0)."""
 
 from armybuilder.engine.book import Rule
+from armybuilder.engine.loadout import WeaponLine
 from armybuilder.engine.rulesets import Policy, not_a_hero
+
+# "Weapon Types": the rules a melee weapon gets from its type (Sword/Claws: none).
+WEAPON_TYPE_RULES = {
+    "spear": ("+1 Attack when charged in its front",),
+    "halberd": ("Piercing",),
+    "mace": ("Piercing", "Poison"),
+    "lance": ("Impact(1)",),
+}
 
 
 class OnePageFantasy(Policy):
@@ -11,6 +20,21 @@ class OnePageFantasy(Policy):
     def implied_rules(self, unit, mounted):
         # Heroes and Wizards are Nimble unless they ride a mount ("Heroes & Wizards").
         return [Rule("Nimble")] if unit.is_hero and not mounted else []
+
+    def type_notes(self, unit):
+        # "Ordnance": no March or Charge, and shooting only with Hold.
+        if unit.type == "ordnance":
+            return ("May not March or Charge", "Shoots only when it Holds")
+        return ()
+
+    def weapon_type_rules(self, weapon):
+        if weapon.range:
+            return ()
+        return WEAPON_TYPE_RULES.get(str(weapon.profile.get("weapon_type", "")), ())
+
+    def default_melee(self, models):
+        # "Ranged & Melee Weapons": a unit with no melee weapon has Light Swords/Claws.
+        return WeaponLine("Light Swords/Claws", models, None, 1, (), {"strength": "light", "weapon_type": "sword"})
 
     def combine_problem(self, unit):
         if unit.is_hero:

@@ -1,6 +1,7 @@
 """Age of Fantasy: Regiments 1.7."""
 
 from armybuilder.engine.book import Rule
+from armybuilder.engine.loadout import WeaponLine
 from armybuilder.engine.rulesets import Policy, not_a_hero
 
 # "Unit Types": rules a unit has by its type, shown on cards and never bought.
@@ -21,6 +22,16 @@ class Regiments(Policy):
 
     def implied_rules(self, unit, mounted):
         return list(TYPE_RULES.get(unit.type, ()))
+
+    def type_notes(self, unit):
+        # "Unit Types": Artillery fires only with Hold, and melee against it is AP(+2).
+        if unit.type == "artillery":
+            return ("Fires only when it Holds", "Enemies in melee with it count as having AP(+2)")
+        return ()
+
+    def default_melee(self, models):
+        # "Attacking": a model without a melee weapon has 1 attack in melee.
+        return WeaponLine("No melee weapon", models, None, 1, (), {})
 
     # Every unit that is not a Monster, Chariot or Artillery counts as Infantry, heroes
     # included ("Unit Types"): messages name the type that stops it, never "not Infantry".

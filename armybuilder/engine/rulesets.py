@@ -7,7 +7,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING
 
 from armybuilder.engine.book import Rule, Unit
-from armybuilder.engine.loadout import highest_rating
+from armybuilder.engine.loadout import WeaponLine, highest_rating
 
 if TYPE_CHECKING:
     from armybuilder.engine.validate import Context, EntryResult
@@ -31,6 +31,20 @@ class Policy:
 
     def implied_rules(self, unit: Unit, mounted: bool) -> list[Rule]:
         return []
+
+    def type_notes(self, unit: Unit) -> tuple[str, ...]:
+        """What the rulebook says a unit of this type does, beyond its rules (shown on
+        cards): "fires only when it Holds"."""
+        return ()
+
+    def weapon_type_rules(self, weapon: WeaponLine) -> tuple[str, ...]:
+        """Rules a weapon gets from its type (One Page Fantasy: a mace is Piercing and
+        Poison)."""
+        return ()
+
+    def default_melee(self, models: int) -> WeaponLine | None:
+        """The melee weapon a unit with none fights with, if the rulebook gives one."""
+        return None
 
     def combine_problem(self, unit: Unit) -> str | None:
         return None

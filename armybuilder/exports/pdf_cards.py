@@ -17,6 +17,7 @@ from reportlab.lib.units import mm
 
 from armybuilder.engine.book import Rule
 from armybuilder.engine.loadout import WeaponLine
+from armybuilder.engine.rulesets import policy_for
 from armybuilder.engine.validate import EntryResult
 from armybuilder.exports.pdf_data import Printout, casts_spells
 from armybuilder.exports.pdf_style import (
@@ -42,6 +43,7 @@ from armybuilder.exports.pdf_style import (
 )
 
 LAYOUTS = ("sheet", "poker")
+TYPE_NAMES = {"artillery": "Artillery", "ordnance": "Ordnance"}
 PRINT_NOTE = "Print at 100% (actual size), not “fit to page”"
 DASH = "–"
 # Stat labels too wide for their box at the smallest size we print.
@@ -97,6 +99,7 @@ class CardData:
     columns: tuple[Column, ...]
     weapons: tuple[tuple[str, ...], ...]
     rules: str = ""
+    type_notes: str = ""  # what the unit's type does: "Artillery: fires only when it Holds; …"
     upgrades: str = ""
     joined: tuple[str, str] | None = None  # ("Joined to", "Pike Levy")
     spell_rule: str = ""
@@ -174,14 +177,23 @@ def _card(result: EntryResult, printout: Printout, labels: dict[str, str], leade
         joined = ("Led by", ", ".join(leaders))
     caster = casts_spells(loadout.rules)
     arena = "move" in unit.stats
+    policy = policy_for(printout.system)
+    weapons = list(loadout.weapons)
+    if not any(not w.range for w in weapons) and (default := policy.default_melee(result.models)) is not None:
+        weapons.append(default)  # what the rulebook says a unit with no melee weapon fights with
+    notes = policy.type_notes(unit)
     return CardData(
         title=result.label,
         subtitle=" · ".join(subtitle),
         cost=f"{result.cost} pts" if printout.uses_points else "",
         stats=_arena_stats(unit.stats, loadout.rules) if arena else _stats(unit.stats, result.models, loadout.rules),
         columns=ARENA_COLUMNS if arena else OPF_COLUMNS if printout.system == "opf" else STANDARD_COLUMNS,
-        weapons=tuple(_weapon_cells(w, arena=arena, opf=printout.system == "opf") for w in loadout.weapons),
+        weapons=tuple(
+            _weapon_cells(w, arena=arena, opf=printout.system == "opf", typed=policy.weapon_type_rules(w))
+            for w in weapons
+        ),
         rules=", ".join(str(rule) for rule in loadout.rules),
+        type_notes=f"{TYPE_NAMES.get(unit.type, unit.type.title())}: " + "; ".join(notes) if notes else "",
         upgrades=", ".join(label if picks == 1 else f"{label} ×{picks}" for label, picks in loadout.upgrades),
         joined=joined,
         spell_rule=str(caster) if caster and printout.spells else "",
@@ -214,7 +226,7 @@ def _arena_stats(stats: dict[str, int], rules: list[Rule]) -> tuple[tuple[str, s
     return tuple(boxes)
 
 
-def _weapon_cells(weapon: WeaponLine, *, arena: bool, opf: bool) -> tuple[str, ...]:
+def _weapon_cells(weapon: WeaponLine, *, arena: bool, opf: bool, typed: tuple[str, ...] = ()) -> tuple[str, ...]:
     name = f"{weapon.count}× {weapon.name}" if weapon.count > 1 else weapon.name
     attacks = DASH if weapon.attacks is None else str(weapon.attacks)
     if arena:
@@ -224,8 +236,8 @@ def _weapon_cells(weapon: WeaponLine, *, arena: bool, opf: bool) -> tuple[str, .
         numbers = (str(profile.get(key, DASH)) for key in ("accuracy", "strength", "damage"))
         return (name, str(weapon.range) if weapon.range else DASH, *numbers, extra or DASH)
     reach = f'{weapon.range}"' if weapon.range else DASH
-    if opf:
-        return (name, reach, attacks, ", ".join(weapon.rules) or DASH)
+    if opf:  # a melee weapon's type gives it rules ("Weapon Types")
+        return (name, reach, attacks, ", ".join([*typed, *weapon.rules]) or DASH)
     rules = [Rule.parse(text) for text in weapon.rules]
     ap = next((str(rule.rating) for rule in rules if rule.name == "AP" and rule.rating is not None), DASH)
     others = ", ".join(str(rule) for rule in rules if rule.name != "AP")
@@ -379,7 +391,7 @@ class UnitCardsPdf:
             room = self._body_room(card, 2) - rows[0].height
             rows.extend(self._weapon_row(card.columns, cells, room) for cells in card.weapons)
             rows.append(Row("gap", 3))
-        for label, text in (("Rules:", card.rules), ("Upgrades:", card.upgrades)):
+        for label, text in (("Rules:", card.rules), ("Type:", card.type_notes), ("Upgrades:", card.upgrades)):
             if text:
                 rows.extend(self._text_rows([(label + " ", style.label.font), (text, style.text.font)]))
                 rows.append(Row("gap", 2))
