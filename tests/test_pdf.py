@@ -477,12 +477,15 @@ PRINTOUTS = [
     ("cards.pdf", {}),
     ("cards.pdf", {"layout": "poker"}),
     ("cards.pdf", {"combine": 1}),
+    ("cards.pdf", {"rules": 1}),
+    ("cards.pdf", {"rules": 1, "layout": "poker"}),
     ("roster.pdf", {}),
     ("reference.pdf", {}),
 ]
+PRINTOUT_IDS = ["sheet", "poker", "combine", "rules", "poker-rules", "roster", "reference"]
 
 
-@pytest.mark.parametrize(("kind", "params"), PRINTOUTS, ids=["sheet", "poker", "combine", "roster", "reference"])
+@pytest.mark.parametrize(("kind", "params"), PRINTOUTS, ids=PRINTOUT_IDS)
 @pytest.mark.parametrize("name", ONE_LIST_PER_RULESET)
 def test_every_character_printed_is_at_least_6_pt_with_4_5_to_1_contrast(user, name, kind, params):
     from tests.pdf_legibility import unreadable
@@ -706,3 +709,22 @@ def test_opf_cards_show_ordnance_weapon_types_and_light_swords_by_default(user):
     assert "5× Light Lance – 1 Impact(1)" in cards["Lances"]
     assert "5× Light Spear – 1 +1 Attack when charged in its front" in cards["Spears"]
     assert "5× Light Sword – 1 –" in cards["Swords"]
+
+
+def test_cards_with_rules_say_what_each_special_rule_does(user, make_aof_book):
+    from factions.models import CoreRule
+
+    army_list = wardens_list(user, make_aof_book)
+    plain = flat(" ".join(card_texts(render(army_list, "cards.pdf"), "sheet")))
+    with_rules = flat(" ".join(card_texts(render(army_list, "cards.pdf", rules=1), "sheet")))
+    assert "What the rules do" not in plain and "What the rules do" in with_rules
+    tough = CoreRule.objects.get(ruleset__slug="aof", name="Tough").summary
+    shieldbrothers = "Test rule text."  # the book's own rule, from the book
+    assert flat(f"Tough: {tough}") in with_rules
+    assert f"Shieldbrothers: {shieldbrothers}" in with_rules
+
+
+def test_a_bad_rules_option_is_refused(user, make_aof_book):
+    army_list = wardens_list(user, make_aof_book)
+    response = pdf.list_pdf_response(army_list, "cards.pdf", {"rules": "maybe"})
+    assert response.status_code == 400 and b'rules must be 1 or 0, not "maybe"' in response.content

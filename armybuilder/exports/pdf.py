@@ -49,6 +49,7 @@ class PrintOptions:
     layout: str = "sheet"
     combine: bool = False
     base_url: str = ""
+    rules: bool = False  # cards: each special rule's meaning printed on the card
 
 
 def print_options(params: dict[str, Any]) -> PrintOptions:
@@ -56,13 +57,16 @@ def print_options(params: dict[str, Any]) -> PrintOptions:
     paper = str(params.get("paper", "a4")).lower()
     layout = str(params.get("layout", "sheet")).lower()
     combine = str(params.get("combine", "")).lower()
+    rules = str(params.get("rules", "")).lower()
     if paper not in PAPERS:
         raise ValueError(f'paper must be one of {", ".join(PAPERS)}, not "{paper}"')
     if layout not in LAYOUTS:
         raise ValueError(f'layout must be one of {", ".join(LAYOUTS)}, not "{layout}"')
     if combine not in TRUE + FALSE:
         raise ValueError(f'combine must be 1 or 0, not "{combine}"')
-    return PrintOptions(paper, layout, combine in TRUE, str(params.get("base_url", "")))
+    if rules not in TRUE + FALSE:
+        raise ValueError(f'rules must be 1 or 0, not "{rules}"')
+    return PrintOptions(paper, layout, combine in TRUE, str(params.get("base_url", "")), rules in TRUE)
 
 
 def share_url(army_list: ArmyList, *, base_url: str = "") -> str:
@@ -85,7 +89,9 @@ def share_url(army_list: ArmyList, *, base_url: str = "") -> str:
 def render_list_pdf(printout: Printout, kind: str, options: PrintOptions) -> bytes:
     """Draw one of the list's PDFs from its printout (no queries)."""
     if kind == "cards.pdf":
-        return UnitCardsPdf(printout, layout=options.layout, paper=options.paper, combine=options.combine).render()
+        return UnitCardsPdf(
+            printout, layout=options.layout, paper=options.paper, combine=options.combine, rules=options.rules
+        ).render()
     if kind == "roster.pdf":
         return RosterPdf(printout, paper=options.paper).render()
     if kind == "reference.pdf":

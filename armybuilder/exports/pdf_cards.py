@@ -104,13 +104,15 @@ class CardData:
     joined: tuple[str, str] | None = None  # ("Joined to", "Pike Levy")
     spell_rule: str = ""
     spells: tuple[tuple[str, int, str], ...] = ()
+    meanings: tuple[tuple[str, str], ...] = ()  # ?rules=1: (rule, what it does), from the catalogue
     problems: int = 0
     footer: str = ""
     copies: int = 1
 
 
-def cards_for(printout: Printout, *, combine: bool = False) -> list[CardData]:
-    """The cards of a list, a joined hero right after the unit it leads."""
+def cards_for(printout: Printout, *, combine: bool = False, rules: bool = False) -> list[CardData]:
+    """The cards of a list, a joined hero right after the unit it leads; with `rules`,
+    each card also says what its special rules do."""
     results = _hero_after_unit(printout.validation.entries)
     labels = {r.entry.id: r.label for r in results}
     leaders: dict[str, list[str]] = {}
@@ -118,12 +120,28 @@ def cards_for(printout: Printout, *, combine: bool = False) -> list[CardData]:
         if result.entry.joined_to in labels:
             leaders.setdefault(result.entry.joined_to, []).append(result.label)
     cards = [_card(result, printout, labels, leaders.get(result.entry.id, [])) for result in results]
+    if rules:
+        cards = [_with_meanings(card, result, printout) for card, result in zip(cards, results, strict=True)]
     if not combine:
         return cards
     counts: dict[CardData, int] = {}
     for card in cards:
         counts[card] = counts.get(card, 0) + 1
     return [replace(card, copies=n) if n > 1 else card for card, n in counts.items()]
+
+
+def _with_meanings(card: CardData, result: EntryResult, printout: Printout) -> CardData:
+    """The card with the summary of every special rule of the unit and its weapons."""
+    if result.loadout is None:
+        return card
+    names = [rule.name for rule in result.loadout.rules]
+    names += [Rule.parse(text).name for weapon in result.loadout.weapons for text in weapon.rules]
+    meanings = []
+    for name in dict.fromkeys(names):
+        rule = printout.rules.get(name)
+        if rule is not None and rule.text:
+            meanings.append((name, rule.text))
+    return replace(card, meanings=tuple(meanings))
 
 
 def _hero_after_unit(results: list[EntryResult]) -> list[EntryResult]:
@@ -302,8 +320,17 @@ class Face:
 
 
 class UnitCardsPdf:
-    def __init__(self, printout: Printout, *, layout: str = "sheet", paper: str = "a4", combine: bool = False):
+    def __init__(
+        self,
+        printout: Printout,
+        *,
+        layout: str = "sheet",
+        paper: str = "a4",
+        combine: bool = False,
+        rules: bool = False,
+    ):
         self.printout = printout
+        self.rules = rules
         self.grid = card_grid(layout, paper)
         self.style: CardStyles = POKER_CARD if layout == "poker" else SHEET_CARD
         self.combine = combine
@@ -319,7 +346,8 @@ class UnitCardsPdf:
             title=f"{self.printout.title} — unit cards",
             subject=f"{self.printout.ruleset_title} · {self.printout.faction_name}",
         )
-        faces = [face for card in cards_for(self.printout, combine=self.combine) for face in self._faces(card)]
+        cards = cards_for(self.printout, combine=self.combine, rules=self.rules)
+        faces = [face for card in cards for face in self._faces(card)]
         if not faces:
             self._draw_no_units()
         boxes = self.grid.boxes()
@@ -398,6 +426,11 @@ class UnitCardsPdf:
         if card.joined:
             rows.extend(self._text_rows([(card.joined[0] + ": ", style.label.font), (card.joined[1], style.text.font)]))
             rows.append(Row("gap", 2))
+        if card.meanings:
+            rows.append(Row("heading", style.label.leading + 2, "What the rules do", keep_with_next=True))
+            for name, text in card.meanings:
+                rows.extend(self._text_rows([(f"{name}: ", style.label.font), (text, style.text.font)]))
+                rows.append(Row("gap", 1))
         if card.spells:
             rows.append(Row("heading", style.label.leading + 2, f"Spells · {card.spell_rule}", keep_with_next=True))
             for name, cost, text in card.spells:
