@@ -86,13 +86,24 @@ def flat(text: str) -> str:
     return " ".join(text.split())
 
 
-def card_texts(data: bytes, layout: str, paper: str = "a4") -> list[str]:
-    """The text of every card, in print order (empty slots left out)."""
-    boxes = card_grid(layout, paper).boxes()
+def card_boxes(page, layout: str = "sheet") -> list[tuple[float, float, float, float]]:
+    """(x, y, width, height) of every card drawn on a page, read off the page: a card's
+    frame is its stroked, unfilled outline. In print order: sheet cards run down the
+    left column, then the right; poker cards go row by row."""
+    frames = [c for c in page.curves if c.get("stroke") and not c.get("fill") and c["x1"] - c["x0"] > 100]
+    if layout == "poker":
+        frames.sort(key=lambda c: (round(c["top"]), c["x0"]))
+    else:
+        frames.sort(key=lambda c: (round(c["x0"]), c["top"]))
+    return [(c["x0"], page.height - c["bottom"], c["x1"] - c["x0"], c["bottom"] - c["top"]) for c in frames]
+
+
+def card_texts(data: bytes, layout: str = "sheet", paper: str = "a4") -> list[str]:
+    """The text of every card, in print order, each read from inside its frame."""
     texts = []
     with pdfplumber.open(io.BytesIO(data)) as document:
         for page in document.pages:
-            for x, y, w, h in boxes:
+            for x, y, w, h in card_boxes(page, layout):
                 text = page.within_bbox((x, page.height - y - h, x + w, page.height - y)).extract_text()
                 if text.strip():
                     texts.append(text)
@@ -728,3 +739,39 @@ def test_a_bad_rules_option_is_refused(user, make_aof_book):
     army_list = wardens_list(user, make_aof_book)
     response = pdf.list_pdf_response(army_list, "cards.pdf", {"rules": "maybe"})
     assert response.status_code == 400 and b'rules must be 1 or 0, not "maybe"' in response.content
+
+
+# -- cards that use their space --------------------------------------------------------------
+def test_a_100_entry_list_prints_its_sheet_cards_on_at_most_13_pages(user):
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    from benchenv import bench_list
+
+    from factions.selectors import engine_book_get
+
+    armybook_import(data=json.loads((DATA / "books" / "aof" / "human-empire.json").read_text()))
+    book, _ruleset = engine_book_get(system="aof", slug="human-empire")
+    army_list = make_list(user, bench_list(book, 100))
+    data = render(army_list, "cards.pdf")
+    assert len(PdfReader(io.BytesIO(data)).pages) <= 13
+    assert len(card_texts(data)) >= 100  # every entry has its card
+
+
+@pytest.mark.parametrize("layout", ["sheet", "poker"])
+def test_no_continued_card_holds_a_single_spell(user, layout):
+    army_list = bundled_list(user, "aof/human-empire-1500.json")
+    for text in card_texts(render(army_list, "cards.pdf", layout=layout), layout):
+        if "(continued)" in text.split("\n", 1)[0]:
+            spells = re.findall(r"^[A-Z][\w' -]+ \(\d\) ", text, flags=re.M)
+            assert len(spells) != 1, text
+
+
+def test_a_card_shrinks_one_step_before_it_continues(user):
+    """The Court Magister with five spells fits one poker card at a step smaller, and the
+    text is never under 6 pt (checked on every printout by the legibility test)."""
+    army_list = bundled_list(user, "aof/human-empire-1500.json")
+    texts = card_texts(render(army_list, "cards.pdf", layout="poker"), "poker")
+    assert not any("Court Magister (continued)" in t for t in texts)
+    magister = next(t for t in texts if t.startswith("Court Magister"))
+    assert "Dawnburst (3)" in magister

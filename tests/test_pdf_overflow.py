@@ -11,10 +11,11 @@ from django.core.cache import cache
 
 from armybuilder.api.lists import parse_list_body
 from armybuilder.exports import pdf
-from armybuilder.exports.pdf_cards import PRINT_NOTE, card_grid
+from armybuilder.exports.pdf_cards import PRINT_NOTE
 from armybuilder.lists.services import army_list_create
 from factions.selectors import engine_cache_clear
 from factions.services import armybook_import
+from tests.test_pdf import card_boxes
 
 SPACED_NAME = "Grand Exalted High Commander of the Thousand Burning Suns IV"
 UNBROKEN_NAME = "Supercalifragilisticexpialidociousandthensomemorelettersinit"
@@ -133,11 +134,11 @@ def outside(chars, boxes, page_height: float, tolerance: float = 0.01) -> list[s
 def test_every_character_of_an_overfull_card_lies_inside_its_card(overfull_list, name, layout, paper):
     army_list = overfull_list(name)
     response = pdf.list_pdf_response(army_list, "cards.pdf", {"layout": layout, "paper": paper})
-    boxes = card_grid(layout, paper).boxes()
     text = ""
     with pdfplumber.open(io.BytesIO(response.content)) as document:
         for page in document.pages:
-            assert page.chars
+            boxes = card_boxes(page, layout)  # the frames as drawn
+            assert page.chars and boxes
             # Outside the cards only the page's own line: print at 100%.
             assert "".join(outside(page.chars, boxes, page.height)) == "".join(PRINT_NOTE.split()) + (
                 "(cards63×88mm)" if layout == "poker" else ""

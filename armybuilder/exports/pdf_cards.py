@@ -56,6 +56,8 @@ SHORT_STAT_LABELS = {
     "Defense": "Def",
     "Models": "Mdls",
 }
+MIN_SHARE = 0.25  # a sheet card is never shorter than this share of a full card
+STEP = 0.5  # one step smaller, in points
 NAME_SHRINK = 0.85  # the smallest a weapon name gets, as a share of the cell text, before it wraps
 KEEP_TOGETHER = 4  # lines of a paragraph never split between two cards
 
@@ -262,6 +264,22 @@ def _weapon_cells(weapon: WeaponLine, *, arena: bool, opf: bool, typed: tuple[st
     return (name, reach, attacks, ap, others or DASH)
 
 
+def smaller_card(style: CardStyles) -> CardStyles | None:
+    """The card's text one step smaller, never under 6 pt; None if it cannot shrink."""
+
+    def step(text_style: Style) -> Style:
+        return text_style.sized(max(TEXT_MIN, text_style.size - STEP))
+
+    smaller = replace(
+        style,
+        cell=step(style.cell),
+        text=step(style.text),
+        label=step(style.label),
+        table_head=step(style.table_head),
+    )
+    return None if smaller == style else smaller
+
+
 # -- where the cards go on the page ------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Grid:
@@ -317,6 +335,8 @@ class Face:
     number: int
     rows: list[Row]
     total: int = 1
+    style: CardStyles | None = None  # the text sizes it is drawn at (one step smaller to fit)
+    height: float = 0.0  # what its content needs, frame included
 
 
 class UnitCardsPdf:
@@ -336,7 +356,8 @@ class UnitCardsPdf:
         self.combine = combine
         frame_width = self.grid.card[0] - 2 * self.grid.inset
         self.width = frame_width - 2 * self.style.padding  # of the card's content
-        self._header_cache: dict[tuple[str, str], tuple[float, list[str], float]] = {}
+        self._header_cache: dict[tuple, tuple[float, list[str], float]] = {}
+        self.smaller = smaller_card(self.style)
 
     def render(self) -> bytes:
         buffer = io.BytesIO()
@@ -347,17 +368,18 @@ class UnitCardsPdf:
             subject=f"{self.printout.ruleset_title} · {self.printout.faction_name}",
         )
         cards = cards_for(self.printout, combine=self.combine, rules=self.rules)
-        faces = [face for card in cards for face in self._faces(card)]
+        faces = [face for card in cards for face in self._fitted_faces(card)]
         if not faces:
             self._draw_no_units()
-        boxes = self.grid.boxes()
-        for start in range(0, max(len(faces), 1), len(boxes)):
-            if start:
+        pages = self._pages(faces)
+        for number, placed in enumerate(pages or [[]]):
+            if number:
                 self.canvas.showPage()
             if self.grid.crop_marks:
-                self._draw_crop_marks(len(faces[start : start + len(boxes)]))
+                self._draw_crop_marks(len(placed))
             self._draw_print_note()
-            for face, box in zip(faces[start : start + len(boxes)], boxes, strict=False):
+            for face, box in placed:
+                self.style = face.style
                 self._draw_face(face, box)
         self.canvas.save()
         return buffer.getvalue()
@@ -375,7 +397,7 @@ class UnitCardsPdf:
     def _header(self, title: str, cost: str) -> tuple[float, list[str], float]:
         """Height of the name band, the name's lines and their size: the name shrinks
         to fit beside the cost, and wraps when even the smallest size is too wide."""
-        key = (title, cost)
+        key = (title, cost, self.style.text.size)
         if key not in self._header_cache:
             style = self.style
             room = self.width - (width_of(cost, BOLD, style.cost.size) + 6 if cost else 0)
@@ -433,9 +455,16 @@ class UnitCardsPdf:
                 rows.append(Row("gap", 1))
         if card.spells:
             rows.append(Row("heading", style.label.leading + 2, f"Spells · {card.spell_rule}", keep_with_next=True))
-            for name, cost, text in card.spells:
+            for i, (name, cost, text) in enumerate(card.spells):
                 rows.append(Row("gap", 1))
-                rows.extend(self._text_rows([(f"{name} ({cost}) ", style.label.font), (text, style.text.font)]))
+                spell = self._text_rows([(f"{name} ({cost}) ", style.label.font), (text, style.text.font)])
+                if i == len(card.spells) - 2:
+                    # The last two spells stay together: a "(continued)" card never holds one alone.
+                    for row in spell:
+                        row.keep_with_next = True
+                rows.extend(spell)
+            if len(card.spells) >= 2:
+                rows[-len(spell) - 1].keep_with_next = True  # the gap before the last spell
         while rows and rows[-1].kind == "gap":
             rows.pop()
         return rows
@@ -479,6 +508,55 @@ class UnitCardsPdf:
         cells = [(lines[:most] if len(lines) <= most else [*lines[: most - 1], "…"], size) for lines, size in cells]
         height = max(len(lines) * cell_style.sized(size).leading for lines, size in cells) + 2
         return Row("weapon", height, (columns, cells))
+
+    def _fitted_faces(self, card: CardData) -> list[Face]:
+        """The card's faces at its normal sizes; if it needs a "(continued)" card, its text
+        one step smaller (never under 6 pt) when that makes it fit on one."""
+        normal = self.style
+        faces = self._faces(card)
+        if len(faces) > 1 and self.smaller is not None:
+            self.style = self.smaller
+            fitted = self._faces(card)
+            if len(fitted) < len(faces):
+                faces = fitted
+        for face in faces:
+            face.style = self.style
+            face.height = self._face_height(face)
+        self.style = normal
+        return faces
+
+    def _face_height(self, face: Face) -> float:
+        """The frame height its content needs (poker cards: always the card's)."""
+        full = self.grid.card[1] - 2 * self.grid.inset
+        if self.grid.crop_marks:
+            return full
+        room = self._body_room(face.card, face.number)
+        used = full - room + sum(row.height for row in face.rows)
+        return min(full, max(used, full * MIN_SHARE))
+
+    def _pages(self, faces: list[Face]) -> list[list[tuple[Face, tuple[float, float, float, float]]]]:
+        """Where each face goes. Poker cards: the grid, nine a page. Sheet cards: in
+        newspaper columns, each card as tall as its content, in list order."""
+        grid = self.grid
+        boxes = grid.boxes()
+        if grid.crop_marks:
+            return [list(zip(faces[i : i + len(boxes)], boxes, strict=False)) for i in range(0, len(faces), len(boxes))]
+        left, bottom = grid.origin
+        top = bottom + grid.rows * grid.card[1] + (grid.rows - 1) * grid.gap
+        pages: list[list] = [[]]
+        column, y = 0, top
+        for face in faces:
+            height = face.height + 2 * grid.inset
+            if y - height < bottom - 0.01:
+                column += 1
+                y = top
+                if column >= grid.columns:
+                    pages.append([])
+                    column = 0
+            x = left + column * (grid.card[0] + grid.gap)
+            pages[-1].append((face, (x, y - height, grid.card[0], height)))
+            y -= height + grid.gap
+        return pages
 
     def _faces(self, card: CardData) -> list[Face]:
         rows = self._rows(card)
