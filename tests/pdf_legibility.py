@@ -3,6 +3,7 @@ what lies beneath it, and its size. For the legibility tests of the printouts.""
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 
 import pdfplumber
@@ -98,3 +99,26 @@ def unreadable(data: bytes) -> list[Unreadable]:
                     )
                 )
     return found
+
+
+def headings_at_page_foot(data: bytes, *, size: float, color) -> list[str]:
+    """Headings (text drawn at `size` in `color`) that are the last thing on their page
+    above the footer: a heading left alone at a page foot."""
+    found = []
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        for page in pdf.pages:
+            lines: dict[int, list] = {}
+            for char in page.chars:
+                if char["text"].strip() and char["size"] > 6.6:  # not the page footer
+                    lines.setdefault(round(char["bottom"]), []).append(char)
+            if not lines:
+                continue
+            last = lines[max(lines)]
+            wanted = (color.red, color.green, color.blue) if hasattr(color, "red") else rgb(color)
+            if all(abs(c["size"] - size) < 0.05 and _close(rgb(c["non_stroking_color"]), wanted) for c in last):
+                found.append("".join(c["text"] for c in sorted(last, key=lambda c: c["x0"])))
+    return found
+
+
+def _close(a, b) -> bool:
+    return all(abs(x - y) < 0.01 for x, y in zip(a, b, strict=True))

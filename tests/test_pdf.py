@@ -775,3 +775,28 @@ def test_a_card_shrinks_one_step_before_it_continues(user):
     assert not any("Court Magister (continued)" in t for t in texts)
     magister = next(t for t in texts if t.startswith("Court Magister"))
     assert "Dawnburst (3)" in magister
+
+
+def test_no_roster_heading_is_left_alone_at_a_page_foot(user, make_aof_book):
+    """Lists of 1 to 45 entries move the later sections down the pages: whatever their
+    length, a heading always has what it heads under it on the same page."""
+    from armybuilder.exports.pdf_style import ACCENT, HEADING
+    from tests.pdf_legibility import headings_at_page_foot
+
+    armybook_import(data=make_aof_book(units=12))
+    unit_ids = [f"wardens-{i}" for i in range(10)] + ["wardens", "warden-captain"]
+    lonely = {}
+    for n in range(1, 46):
+        body = {
+            "format": "armylist/1",
+            "name": f"Roster {n}",
+            "system": "aof",
+            "faction": "test-wardens",
+            "points_limit": 5000,
+            "notes": "Notes to print. " * 20,
+            "entries": [{"id": f"e{i}", "unit": unit_ids[i % len(unit_ids)]} for i in range(n)],
+        }
+        found = headings_at_page_foot(render(make_list(user, body), "roster.pdf"), size=HEADING.size, color=ACCENT)
+        if found:
+            lonely[n] = found
+    assert lonely == {}

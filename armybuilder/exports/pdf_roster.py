@@ -285,10 +285,12 @@ class RosterPdf:
         draw_string(self.canvas, x + width - 3, top - 4 - size, text, BODY_BOLD.font, size, "right")
 
     # -- validation, chart, notes --------------------------------------------------------------
-    def _heading(self, text: str) -> None:
+    def _heading(self, text: str, *, then: float | None = None) -> None:
+        """A section heading, kept on the page with what follows it: `then` points of it
+        (an unsplittable block such as the chart), or two lines of text."""
         flow = self.flow
         flow.space(12)
-        flow.ensure(HEADING.leading + BODY.leading * 2 + 4)
+        flow.ensure(HEADING.leading + 3 + (BODY.leading * 2 + 1 if then is None else then))
         flow.text(text, HEADING, after=3)
 
     def _draw_validation(self) -> None:
@@ -320,8 +322,8 @@ class RosterPdf:
         bars = sorted(((value, kind) for kind, value in totals.items() if value), reverse=True)
         if not bars:
             return
-        self._heading("Points by unit type" if uses_points else "Models by unit type")
         height = len(bars) * 13 + 2
+        self._heading("Points by unit type" if uses_points else "Models by unit type", then=height)
         self.flow.block(height, lambda x, top, width: self._draw_bars(bars, x, top, min(width, 400)))
 
     def _draw_bars(self, bars: list[tuple[int, str]], x: float, top: float, width: float) -> None:
