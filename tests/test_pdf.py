@@ -800,3 +800,16 @@ def test_no_roster_heading_is_left_alone_at_a_page_foot(user, make_aof_book):
         if found:
             lonely[n] = found
     assert lonely == {}
+
+
+@pytest.mark.parametrize("system", ["aof", "aof-regiments", "aof-skirmish", "opf", "aof-arena"])
+def test_the_quick_reference_fills_both_columns(client, db, system):
+    response = client.get(f"/rules/{system}/reference.pdf")
+    assert response.status_code == 200
+    with pdfplumber.open(io.BytesIO(response.content)) as document:
+        assert len(document.pages) == 1
+        page = document.pages[0]
+        body = [c for c in page.chars if c["size"] > 6.6 and c["top"] > 120]  # below the title block
+        left = sum(1 for c in body if c["x1"] < page.width / 2)
+        right = sum(1 for c in body if c["x0"] > page.width / 2)
+        assert left and right and min(left, right) / max(left, right) > 0.5  # evenly, not one full column

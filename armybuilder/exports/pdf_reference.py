@@ -32,7 +32,8 @@ from armybuilder.exports.pdf_style import (
 )
 
 MARGIN = 36
-QUICK_SIZES = (10, 9.5, 9, 8.5, 8, 7.5, 7, 6.5, 6, 5.5)  # the quick reference takes the largest that fits a page
+QUICK_SIZES = (10, 9.5, 9, 8.5, 8, 7.5, 7, 6.5, 6)  # the quick reference takes the largest that fits a page
+LIST_SIZES = (8.5, 8, 7.5, 7)  # the list's rules and spells take the largest that keeps them on one page
 OWN_WORDS = (
     "Summaries in Armybuilder's own words, not the rulebook's text; the rulebook decides. "
     '"Rulebook:" lines name the sections to read.'
@@ -107,13 +108,31 @@ class RulesReferencePdf:
         buffer = io.BytesIO()
         self.canvas = new_canvas(buffer, pagesize=self.page_size, title=self.title, subject=self.subject)
         if self.list_part:
-            self.flow = self._flow(self.canvas, columns=2, on_page=self._on_list_page)
-            self._draw_rules()
-            self._draw_spells()
+            # A few lines over a page are set a little smaller rather than left alone on a
+            # second one; a list with more to say flows on at the normal size.
+            size = next((s for s in LIST_SIZES if self._lay_out_list(s, canvas=None).pages == 1), LIST_SIZES[0])
+            self._lay_out_list(size, canvas=self.canvas)
             self.canvas.showPage()
         self._draw_quick_reference()
         self.canvas.save()
         return buffer.getvalue()
+
+    def _lay_out_list(self, size: float, *, canvas) -> Flow:
+        draw = canvas is not None
+
+        def on_page(number: int) -> float:
+            if draw:
+                self._draw_footer(f"{self.title} · page {number}")
+            if number > 1:
+                return 0
+            return self._draw_title(
+                self.title, f"{self.subject} · the special rules and spells this list uses", draw=draw
+            )
+
+        self.flow = self._flow(canvas, columns=2, on_page=on_page)
+        self._draw_rules(size)
+        self._draw_spells(size)
+        return self.flow
 
     def _flow(self, canvas, *, columns: int, on_page) -> Flow:
         return Flow(
@@ -126,12 +145,6 @@ class RulesReferencePdf:
         )
 
     # -- the list's rules and spells -------------------------------------------------------
-    def _on_list_page(self, number: int) -> float:
-        self._draw_footer(f"{self.title} · page {number}")
-        if number > 1:
-            return 0
-        return self._draw_title(self.title, f"{self.subject} · the special rules and spells this list uses")
-
     def _draw_title(self, title: str, subtitle: str, *, draw: bool = True) -> float:
         width = self.page_size[0] - 2 * MARGIN
         y = self.page_size[1] - MARGIN
@@ -153,31 +166,33 @@ class RulesReferencePdf:
         canvas.setFillColor(style.color)
         draw_string(canvas, MARGIN, MARGIN, wrap(text, style.font, size, width)[0], style.font, size)
 
-    def _heading(self, text: str) -> None:
+    def _heading(self, text: str, size: float = BODY.size) -> None:
         self.flow.space(6)
-        self.flow.ensure(HEADING.leading + BODY.leading * 3)
+        self.flow.ensure(HEADING.leading + BODY.sized(size).leading * 3)
         self.flow.text(text, HEADING, after=4)
 
-    def _draw_rules(self) -> None:
-        self._heading("Special rules")
+    def _draw_rules(self, size: float = BODY.size) -> None:
+        body, source = BODY.sized(size), SOURCE.sized(max(TEXT_MIN, size - 1.5))
+        self._heading("Special rules", size)
         if not self.rules:
-            self.flow.text("No unit in this list has a special rule.", BODY)
+            self.flow.text("No unit in this list has a special rule.", body)
         for used in self.rules:
             rule = used.rule
             summary = rule.text if rule else "Not explained in the core rules or the army book."
-            self.flow.paragraph([(used.heading, BOLD), ("  " + summary, REGULAR)], BODY)
+            self.flow.paragraph([(used.heading, BOLD), ("  " + summary, REGULAR)], body)
             if rule is not None:
-                self.flow.text(rule.source, SOURCE, after=5)
+                self.flow.text(rule.source, source, after=5)
             else:
                 self.flow.space(5)
 
-    def _draw_spells(self) -> None:
+    def _draw_spells(self, size: float = BODY.size) -> None:
         if not self.spells:
             return
-        self._heading("Spells")
-        self.flow.text("Cast by " + ", ".join(self.casters) + ".", SOURCE, after=4)
+        body, source = BODY.sized(size), SOURCE.sized(max(TEXT_MIN, size - 1.5))
+        self._heading("Spells", size)
+        self.flow.text("Cast by " + ", ".join(self.casters) + ".", source, after=4)
         for name, cost, text in self.spells:
-            self.flow.paragraph([(f"{name} ({cost})", BOLD), ("  " + text, REGULAR)], BODY, after=5)
+            self.flow.paragraph([(f"{name} ({cost})", BOLD), ("  " + text, REGULAR)], body, after=5)
 
     # -- the one-page quick reference --------------------------------------------------------
     def _draw_quick_reference(self) -> None:
@@ -202,9 +217,20 @@ class RulesReferencePdf:
             return self._draw_title(title, reference.intro, draw=draw)
 
         self.flow = self._flow(canvas, columns=2, on_page=on_page)
-        for topic in reference.topics:
+        heights = [self._topic_height(topic, size) for topic in reference.topics]
+        # Both columns used, as evenly as whole topics allow.
+        split = min(range(1, len(heights) + 1), key=lambda k: max(sum(heights[:k]), sum(heights[k:])))
+        for i, topic in enumerate(reference.topics):
+            if i == split and self.flow.column == 0 and self.flow.pages == 1:
+                self.flow.break_column()
             self._draw_topic(topic, size)
         return self.flow
+
+    def _topic_height(self, topic: Topic, size: float) -> float:
+        heading, body, cite = HEADING.sized(size + 1.5), BODY.sized(size), SOURCE.sized(max(TEXT_MIN, size - 1))
+        sections = "Rulebook: " + " · ".join(topic.sections)
+        height = size * 0.8 + heading.leading + self.flow.height_of([(sections, cite.font)], cite) + 2
+        return height + sum(self.flow.height_of([(p, REGULAR)], body, indent=size) + size * 0.25 for p in topic.points)
 
     def _draw_topic(self, topic: Topic, size: float) -> None:
         """A topic stays in one column: they are short, and a split one reads badly."""
@@ -212,7 +238,7 @@ class RulesReferencePdf:
         # The quick reference scales every style with its body size to fill one page.
         heading = HEADING.sized(size + 1.5)
         body = BODY.sized(size)
-        cite = SOURCE.sized(size - 1)
+        cite = SOURCE.sized(max(TEXT_MIN, size - 1))
         sections = "Rulebook: " + " · ".join(topic.sections)
         height = heading.leading + flow.height_of([(sections, cite.font)], cite) + 2
         height += sum(flow.height_of([(p, REGULAR)], body, indent=size) + size * 0.25 for p in topic.points)
