@@ -813,3 +813,21 @@ def test_the_quick_reference_fills_both_columns(client, db, system):
         left = sum(1 for c in body if c["x1"] < page.width / 2)
         right = sum(1 for c in body if c["x0"] > page.width / 2)
         assert left and right and min(left, right) / max(left, right) > 0.5  # evenly, not one full column
+
+
+@pytest.mark.parametrize("name", ONE_LIST_PER_RULESET)
+@pytest.mark.parametrize("layout", ["sheet", "poker"])
+def test_no_two_words_on_a_card_overlap(user, name, layout):
+    """Text squeezed to 6 pt must still fit its column: no character is drawn over the
+    next one on its line (read off the page, character boxes)."""
+    army_list = bundled_list(user, name)
+    with pdfplumber.open(io.BytesIO(render(army_list, "cards.pdf", layout=layout))) as document:
+        for page in document.pages:
+            lines: dict[int, list] = {}
+            for char in page.chars:
+                if char["text"].strip():
+                    lines.setdefault(round(char["bottom"]), []).append(char)
+            for line in lines.values():
+                line.sort(key=lambda c: c["x0"])
+                for a, b in zip(line, line[1:]):
+                    assert b["x0"] >= a["x1"] - 0.3, (a["text"], b["text"], "".join(c["text"] for c in line))

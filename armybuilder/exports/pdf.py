@@ -39,7 +39,7 @@ from factions.selectors import book_handle_get
 PDF_KINDS: tuple[str, ...] = ("cards.pdf", "roster.pdf", "reference.pdf")
 FILE_SUFFIXES = {"cards.pdf": "cards", "roster.pdf": "roster", "reference.pdf": "rules"}
 CACHE_SECONDS = 6 * 60 * 60
-RENDERING = 5  # bump when the drawing changes, so that cached files are not served
+RENDERING = 6  # bump when the drawing changes, so that cached files are not served
 TRUE, FALSE = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
 
 

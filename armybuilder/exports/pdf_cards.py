@@ -56,6 +56,7 @@ SHORT_STAT_LABELS = {
     "Defense": "Def",
     "Models": "Mdls",
 }
+SHORT_HEADS = {"Range": "Rng", "Critical · rules": "Crit · rules", "Weapon": "Wpn"}
 MIN_SHARE = 0.25  # a sheet card is never shorter than this share of a full card
 STEP = 0.5  # one step smaller, in points
 NAME_SHRINK = 0.85  # the smallest a weapon name gets, as a share of the cell text, before it wraps
@@ -74,17 +75,17 @@ STANDARD_COLUMNS = (
     Column("Weapon", 0.37),
     Column("Range", 0.1, True),
     Column("Att", 0.11, True),
-    Column("AP", 0.07, True),
-    Column("Rules", 0.35),
+    Column("AP", 0.075, True),
+    Column("Rules", 0.345),
 )
 OPF_COLUMNS = (Column("Weapon", 0.39), Column("Range", 0.11, True), Column("Att", 0.13, True), Column("Rules", 0.37))
-ARENA_COLUMNS = (
-    Column("Weapon", 0.27),
+ARENA_COLUMNS = (  # widths that hold each heading at 6 pt on a poker card
+    Column("Weapon", 0.245),
     Column("Range", 0.1, True),
-    Column("Acc", 0.085, True),
-    Column("Str", 0.085, True),
-    Column("Dmg", 0.085, True),
-    Column("Critical · rules", 0.375),
+    Column("Acc", 0.09, True),
+    Column("Str", 0.08, True),
+    Column("Dmg", 0.115, True),
+    Column("Critical · rules", 0.37),
 )
 ARENA_STATS = (("Move/Rush", ("move", "rush")), ("Evasion", ("evasion",)), ("Toughness", ("toughness",)))
 ARENA_STATS += (("Stamina", ("stamina",)), ("Health", ("health",)))
@@ -488,8 +489,11 @@ class UnitCardsPdf:
         head = self.style.table_head
         cells = []
         for column, width in zip(columns, self._column_widths(columns), strict=True):
-            size = fit_size(column.title, head.font, head.size, width - 2, self.style.cell_min)
-            cells.append(([column.title], size))
+            title = column.title
+            if width_of(title, head.font, self.style.cell_min) > width - 2:
+                title = SHORT_HEADS.get(title, title)  # never under 6 pt: a shorter word
+            size = fit_size(title, head.font, head.size, width - 2, self.style.cell_min)
+            cells.append(([title], size))
         return Row("head", head.leading + 2, (columns, cells), keep_with_next=True)
 
     def _weapon_row(self, columns: tuple[Column, ...], texts: tuple[str, ...], room: float) -> Row:
