@@ -2,6 +2,7 @@
 reference of each ruleset, read back with pdfplumber and pypdf."""
 
 import io
+import itertools
 import json
 import re
 from pathlib import Path
@@ -829,5 +830,5 @@ def test_no_two_words_on_a_card_overlap(user, name, layout):
                     lines.setdefault(round(char["bottom"]), []).append(char)
             for line in lines.values():
                 line.sort(key=lambda c: c["x0"])
-                for a, b in zip(line, line[1:]):
+                for a, b in itertools.pairwise(line):
                     assert b["x0"] >= a["x1"] - 0.3, (a["text"], b["text"], "".join(c["text"] for c in line))
