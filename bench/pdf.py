@@ -7,7 +7,9 @@ printout (the drawing alone, no cache), and then one whole download through
 
 Run: .venv/bin/python bench/pdf.py   (uses a throw-away SQLite database)
 Targets: 100 cards in under 1 s (issue 7); in under 250 ms, sheet cards of 100 entries on at most 13
-pages (issue 13).
+pages, and more than 10x faster than the same cards as HTML through WeasyPrint (issue 13; the
+comparison runs when WeasyPrint is installed: `.venv/bin/pip install weasyprint==70.0`, not a
+dependency of the site).
 """
 
 import io
@@ -56,6 +58,8 @@ def main() -> None:
             options = pdf.print_options(params)
             output = pdf.render_list_pdf(printout, kind, options)
             ms = median_ms(lambda p=printout, k=kind, o=options: pdf.render_list_pdf(p, k, o), 15)
+            if n == 100 and label == "cards, sheet":
+                sheet_ms = ms
             pages = len(PdfReader(io.BytesIO(output)).pages)
             print(f"  {n:>3} entries  {label:<13} median {ms:7.1f} ms  ({len(output) // 1024} KiB, {pages} pages)")
 
@@ -66,6 +70,53 @@ def main() -> None:
         print(f"  {n:>3} entries  whole download of the cards, uncached: median {median_ms(download, 9):.1f} ms")
         cached = median_ms(lambda army_list=army_list: pdf.list_pdf_response(army_list, "cards.pdf", {}), 50)
         print(f"  {n:>3} entries  the same download again, cached:        median {cached:.2f} ms")
+    compare_weasyprint(printout, sheet_ms)
+
+
+def cards_html(printout) -> str:
+    """The same cards as HTML, for WeasyPrint: header, stats, weapons, rules, upgrades,
+    spells, two cards a row."""
+    from html import escape
+
+    from armybuilder.exports.pdf_cards import cards_for
+
+    parts = []
+    for card in cards_for(printout):
+        stats = "".join(f"<td><small>{escape(k)}</small><b>{escape(v)}</b></td>" for k, v in card.stats)
+        head = "".join(f"<th>{escape(c.title)}</th>" for c in card.columns)
+        rows = "".join("<tr>" + "".join(f"<td>{escape(x)}</td>" for x in cells) + "</tr>" for cells in card.weapons)
+        spells = "".join(f"<p><b>{escape(n)} ({c})</b> {escape(t)}</p>" for n, c, t in card.spells)
+        parts.append(
+            f'<div class="card"><h2>{escape(card.title)}<span>{escape(card.cost)}</span></h2>'
+            f"<i>{escape(card.subtitle)}</i><table class=s><tr>{stats}</tr></table>"
+            f"<table><tr>{head}</tr>{rows}</table><p><b>Rules:</b> {escape(card.rules)}</p>"
+            f"<p><b>Upgrades:</b> {escape(card.upgrades)}</p>{spells}<footer>{escape(card.footer)}</footer></div>"
+        )
+    style = (
+        "@page{size:A4;margin:24pt}body{font:7.5pt DejaVu Sans}"
+        ".card{display:inline-block;vertical-align:top;width:46%;margin:0 2% 10pt 0;break-inside:avoid;"
+        "border:1px solid #2c4a5a;border-radius:4pt;padding:6pt}"
+        "h2{background:#2c4a5a;color:#fff;font-size:11pt;margin:-6pt -6pt 4pt;padding:6pt}h2 span{float:right}"
+        "table{width:100%;border-collapse:collapse}td,th{padding:1pt;text-align:left}.s td{background:#eef1f3}"
+    )
+    return f"<html><head><style>{style}</style></head><body>{''.join(parts)}</body></html>"
+
+
+def compare_weasyprint(printout, ours_ms: float) -> None:
+    try:
+        import weasyprint
+    except ImportError:
+        print("WeasyPrint not installed: `.venv/bin/pip install weasyprint==70.0` to compare with it")
+        return
+    import logging
+
+    for name in ("weasyprint", "weasyprint.progress"):
+        logging.getLogger(name).setLevel(logging.WARNING)
+    html = cards_html(printout)
+    weasyprint.HTML(string=html).write_pdf()
+    theirs = median_ms(lambda: weasyprint.HTML(string=html).write_pdf(), 5)
+    print(f"  100 entries  the same cards as HTML through WeasyPrint {weasyprint.__version__}: median {theirs:.0f} ms")
+    print(f"  ours is {theirs / ours_ms:.0f}x faster (target: above 10x)")
 
 
 if __name__ == "__main__":
