@@ -58,3 +58,67 @@ def describe_limit(kind: str, params: dict[str, Any]) -> str:
     if kind == "composition":
         return "A warband follows its faction's composition card"
     return f"{kind} {params}"
+
+
+def _whole(value: Any, least: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= least
+
+
+def limit_param_problems(kind: str, params: Any) -> list[str]:
+    """What is wrong with a limit row's parameters for its kind (empty when they are
+    fine): the engine reads them as they are, so a row that passes here is one it can
+    check lists against."""
+    if not isinstance(params, dict):
+        return ['parameters must be an object, e.g. {"per": 500}']
+    problems = []
+
+    def need(key: str, least: int, *, optional: bool = False) -> None:
+        if key not in params:
+            if not optional:
+                problems.append(f'"{key}" is required for a {kind} limit')
+        elif not _whole(params[key], least):
+            problems.append(f'"{key}" must be a whole number of at least {least}, not {params[key]!r}')
+
+    def counted() -> None:
+        counts = params.get("counts", "units")
+        if counts not in ("heroes", "units", "types"):
+            problems.append(f'"counts" must be heroes, units or types, not {counts!r}')
+        if counts == "types":
+            types = params.get("types")
+            if not isinstance(types, list) or not types or not all(isinstance(t, str) and t for t in types):
+                problems.append('"types" must list the unit types counted, e.g. ["monster", "chariot"]')
+
+    if kind == "per_points":
+        counted()
+        need("per", 1)
+        need("base", 0, optional=True)
+        need("minimum", 0, optional=True)
+    elif kind == "max_count":
+        counted()
+        need("max", 0)
+    elif kind == "min_count":
+        counted()
+        need("min", 0)
+    elif kind == "copies":
+        need("base", 0)
+        need("per", 1)
+    elif kind == "unit_share":
+        need("percent", 1)
+        if _whole(params.get("percent"), 1) and params["percent"] > 100:
+            problems.append('"percent" must be at most 100')
+    elif kind == "formation":
+        sizes = params.get("sizes")
+        if not isinstance(sizes, list) or not sizes or not all(_whole(s, 1) for s in sizes):
+            problems.append('"sizes" must list the legal unit sizes, e.g. [3, 5, 6, 10]')
+    elif kind == "command_group":
+        need("max", 0)
+        if params.get("scope", "unit") not in ("unit", "army"):
+            problems.append(f'"scope" must be unit or army, not {params.get("scope")!r}')
+    elif kind == "game_size":
+        if "min" not in params and "max" not in params:
+            problems.append('a game_size limit needs "min" or "max"')
+        need("min", 1, optional=True)
+        need("max", 1, optional=True)
+    elif kind != "composition":
+        problems.append(f"unknown limit kind {kind!r}")
+    return problems

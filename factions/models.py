@@ -89,9 +89,22 @@ class ForceOrgLimit(models.Model):
         return f"{self.ruleset.slug}: {self.describe()}"
 
     def describe(self) -> str:
-        from factions.limits import describe_limit
+        from factions.limits import describe_limit, limit_param_problems
 
+        if limit_param_problems(self.kind, self.params):
+            return f"{self.kind} (parameters to fix: {self.params})"
         return describe_limit(self.kind, self.params)
+
+    def clean(self) -> None:
+        """The admin saves only parameters the engine can check lists with: a limit with
+        {} for parameters would fail every list of its ruleset."""
+        from django.core.exceptions import ValidationError
+
+        from factions.limits import limit_param_problems
+
+        problems = limit_param_problems(self.kind, self.params)
+        if problems:
+            raise ValidationError({"params": problems})
 
 
 class CoreRule(models.Model):

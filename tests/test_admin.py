@@ -6,6 +6,7 @@ import pytest
 from django.apps import apps
 from django.urls import reverse
 
+from factions import models
 from factions.models import Faction
 from factions.services import armybook_import
 
@@ -60,3 +61,35 @@ def test_admin_needs_staff(client, user):
     client.force_login(user)
     response = client.get(reverse("admin:factions_unit_changelist"))
     assert response.status_code == 302
+
+
+@pytest.mark.django_db
+def test_a_limit_saved_with_empty_parameters_is_refused_and_validation_keeps_working(admin_client_with_book):
+    limit = models.ForceOrgLimit.objects.get(ruleset__slug="aof", code="unit_too_expensive")
+    url = reverse("admin:factions_forceorglimit_change", args=[limit.pk])
+    form = {
+        "ruleset": limit.ruleset_id,
+        "code": limit.code,
+        "kind": limit.kind,
+        "params": "{}",
+        "severity": limit.severity,
+        "section": limit.section,
+        "optional": "on" if limit.optional else "",
+        "order": limit.order,
+    }
+    response = admin_client_with_book.post(url, form)
+    assert response.status_code == 200  # the form again, with the error
+    assert "&quot;percent&quot; is required for a unit_share limit" in response.content.decode()
+    limit.refresh_from_db()
+    assert limit.params == {"percent": 35}
+    body = {
+        "system": "aof",
+        "faction": "test-wardens",
+        "points_limit": 1500,
+        "entries": [{"id": "a", "unit": "wardens"}],
+    }
+    assert admin_client_with_book.post("/api/validate/", body, content_type="application/json").status_code == 200
+    form["params"] = '{"percent": 30}'
+    assert admin_client_with_book.post(url, form).status_code == 302
+    limit.refresh_from_db()
+    assert limit.params == {"percent": 30}
