@@ -63,6 +63,12 @@ def test_signed_in_api_use_is_throttled_per_user(wardens, settings, user):
     assert [client.get("/api/lists/").status_code for _ in range(3)] == [200, 200, 429]
 
 
+def test_turning_the_anonymous_limit_off_turns_it_off(wardens, settings):
+    settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "anon": None, "user": "2/min"}
+    client = APIClient()
+    assert {client.post("/api/validate/", body(), format="json").status_code for _ in range(5)} == {200}
+
+
 def test_token_requests_are_throttled(user, settings):
     settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "auth": "2/min"}
     client = APIClient()

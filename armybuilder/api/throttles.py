@@ -17,7 +17,13 @@ class AnonThrottle(_RateFromSettings, AnonRateThrottle):
 
 
 class UserThrottle(_RateFromSettings, UserRateThrottle):
-    """Signed-in API use, per user."""
+    """Signed-in API use, per user. Visitors are the anonymous throttle's alone, so that
+    turning that one off turns their limit off."""
+
+    def get_cache_key(self, request, view):
+        if not (request.user and request.user.is_authenticated):
+            return None
+        return super().get_cache_key(request, view)
 
 
 class AuthThrottle(_RateFromSettings, ScopedRateThrottle):
