@@ -206,3 +206,13 @@ def test_a_nul_in_an_uploaded_file_is_a_400(wardens, staff_client):
         upload.name = "x.json"
         response = staff_client.post(url, {"file": upload}, format="multipart")
         assert response.status_code == 400 and "NUL character" in str(response.json())
+
+
+@pytest.mark.parametrize(
+    ("next_url", "lands"),
+    [("/lists/", "/lists/"), ("https://evil.example/", "/"), ("//evil.example/x", "/"), ("", "/")],
+)
+def test_sign_up_returns_only_to_a_page_of_this_site(db, client, next_url, lands):
+    form = {"username": "newcomer", "password1": "a-long-pass-phrase-9", "password2": "a-long-pass-phrase-9"}
+    response = client.post(f"/accounts/signup/?next={next_url}", form)
+    assert response.status_code == 302 and response["Location"] == lands

@@ -4,6 +4,7 @@ from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from armybuilder.api.throttles import SignupThrottle
@@ -23,5 +24,15 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user)  # the log-in signal hands over the visitor's lists
-        return redirect(request.GET.get("next") or "/")
+        return redirect(safe_next(request))
     return render(request, "registration/signup.html", {"form": form})
+
+
+def safe_next(request: HttpRequest, default: str = "/") -> str:
+    """Where to go after signing up: `next` when it is a page of this site, else home
+    (never another site: no open redirect)."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    allowed = url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return target if target and allowed else default
