@@ -216,3 +216,24 @@ def test_sign_up_returns_only_to_a_page_of_this_site(db, client, next_url, lands
     form = {"username": "newcomer", "password1": "a-long-pass-phrase-9", "password2": "a-long-pass-phrase-9"}
     response = client.post(f"/accounts/signup/?next={next_url}", form)
     assert response.status_code == 302 and response["Location"] == lands
+
+
+def test_a_token_can_be_revoked_and_ends_with_a_new_password(user):
+    from rest_framework.authtoken.models import Token
+
+    client = APIClient()
+    credentials = {"username": user.username, "password": "not-a-real-pass-123"}
+    token = client.post("/api/auth/token/", credentials, format="json").json()["token"]
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    assert client.get("/api/lists/").status_code == 200
+    assert client.delete("/api/auth/token/").status_code == 204
+    assert client.get("/api/lists/").status_code in (401, 403)  # the token is no more
+    assert APIClient().delete("/api/auth/token/").status_code == 401  # nobody to revoke for
+
+    client = APIClient()
+    token = client.post("/api/auth/token/", credentials, format="json").json()["token"]
+    user.set_password("another-long-pass-phrase-2")
+    user.save()
+    assert not Token.objects.filter(key=token).exists()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    assert client.get("/api/lists/").status_code in (401, 403)

@@ -146,10 +146,22 @@ class ValidateView(APIView):
 
 
 class TokenView(ObtainAuthToken):
-    """Username and password in, token out; throttled per client against password guessing."""
+    """Username and password in, token out; throttled per client against password guessing.
+    DELETE revokes the caller's token (sent as `Authorization: Token …`, or the signed-in
+    user's); a new password revokes it too."""
 
     throttle_classes = [AuthThrottle]
     throttle_scope = "auth"
+
+    @extend_schema(request=None, responses={204: None, 401: OpenApiTypes.OBJECT})
+    def delete(self, request: Request) -> Response:
+        from rest_framework.authtoken.models import Token
+
+        user = request.user
+        if not (user and user.is_authenticated):
+            return Response({"detail": "Authentication credentials were not provided."}, status=401)
+        Token.objects.filter(user=user).delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class HealthView(APIView):

@@ -8,4 +8,4 @@ class ListsConfig(AppConfig):
     verbose_name = "Army lists"
 
     def ready(self) -> None:
-        from armybuilder.lists import visitors  # noqa: F401  (connects the log-in signal)
+        from armybuilder.lists import tokens, visitors  # noqa: F401  (connect their signals)
