@@ -832,3 +832,19 @@ def test_no_two_words_on_a_card_overlap(user, name, layout):
                 line.sort(key=lambda c: c["x0"])
                 for a, b in itertools.pairwise(line):
                     assert b["x0"] >= a["x1"] - 0.3, (a["text"], b["text"], "".join(c["text"] for c in line))
+
+
+def test_the_port_or_base_url_of_a_request_does_not_make_a_new_file(user, make_aof_book, settings):
+    from unittest import mock
+
+    settings.DEBUG = False
+    settings.ALLOWED_HOSTS = ["armybuilder.example", "testserver"]
+    army_list = wardens_list(user, make_aof_book)
+    with mock.patch.object(pdf, "render_list_pdf", wraps=pdf.render_list_pdf) as drawn:
+        for port in (443, 8443, 9999, 12345):
+            for kind in ("cards.pdf", "reference.pdf", "roster.pdf"):
+                params = {"base_url": f"https://armybuilder.example:{port}/"}
+                assert pdf.list_pdf_response(army_list, kind, params).status_code == 200
+    assert drawn.call_count == 3  # each file drawn once, whatever the port
+    roster = render(army_list, "roster.pdf", base_url="https://armybuilder.example:9999/")
+    assert "https://armybuilder.example/s/" in flat(" ".join(pages(roster))).replace(" ", "")

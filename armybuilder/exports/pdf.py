@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from dataclasses import astuple, dataclass
+from dataclasses import astuple, dataclass, replace
 from typing import Any
 from urllib.parse import quote, urlsplit
 
@@ -79,7 +79,10 @@ def share_url(army_list: ArmyList, *, base_url: str = "") -> str:
         domain, _port = split_domain_port(parts.netloc)
         if parts.scheme not in ("http", "https") or not domain or not validate_host(domain, settings.ALLOWED_HOSTS):
             raise ValueError("base_url must be http(s)://host of this site (a host in ALLOWED_HOSTS)")
-        return f"{parts.scheme}://{parts.netloc}{path}"
+        # In production the site answers on the standard ports: a port in the request is
+        # dropped, so that nobody makes the printouts (and their cache keys) vary with it.
+        netloc = parts.netloc if settings.DEBUG else domain
+        return f"{parts.scheme}://{netloc}{path}"
     host = next((h for h in settings.ALLOWED_HOSTS if h != "*" and not h.startswith(".")), None)
     if host is None:
         return path
@@ -109,7 +112,12 @@ def list_pdf_response(army_list: ArmyList, kind: str, params: dict[str, str]) ->
         return HttpResponseBadRequest(str(exc), content_type="text/plain; charset=utf-8")
     handle = book_handle_get(system=army_list.system, slug=army_list.faction)
     book = handle.cache_key if handle else None
-    key = _cache_key("list", kind, army_list.pk, army_list.version, army_list.share_key, book, astuple(options), url)
+    # Only the roster prints the share link (its QR code): the other files do not vary with it.
+    printed = (url,) if kind == "roster.pdf" else ()
+    drawing = replace(options, base_url="")
+    key = _cache_key(
+        "list", kind, army_list.pk, army_list.version, army_list.share_key, book, astuple(drawing), printed
+    )
     data = cache.get(key)
     if data is None:
         printout = printout_get(army_list=army_list, share_url=url, handle=handle)
