@@ -19,20 +19,25 @@ def _wants_json(request: HttpRequest) -> bool:
 
 
 def _has_nul(request: HttpRequest) -> bool:
-    """NUL characters anywhere a string could come from. PostgreSQL text cannot hold
-    them, so they are refused at the door rather than failing deep inside a query."""
-    if (
-        "\x00" in request.path
-        or "%00" in request.META.get("QUERY_STRING", "")
-        or "\x00" in request.META.get("QUERY_STRING", "")
-    ):
+    """NUL characters anywhere a string could come from: the path, the query, a JSON body
+    (any spelling of its content type), form fields and upload names (urlencoded or
+    multipart). PostgreSQL text cannot hold them, so they are refused at the door rather
+    than failing deep inside a query. The text "%00" in JSON is just text, and passes."""
+    if "\x00" in request.path or _nul_in(request.GET):
         return True
-    content_type = request.META.get("CONTENT_TYPE", "")
-    if request.method in ("POST", "PUT", "PATCH") and content_type.startswith(
-        ("application/json", "application/x-www-form-urlencoded")
-    ):
-        return json_has_nul(request.body) or b"%00" in request.body
+    if request.method not in ("POST", "PUT", "PATCH"):
+        return False
+    content_type = request.META.get("CONTENT_TYPE", "").lower()
+    if content_type.startswith("application/json") or "+json" in content_type.split(";")[0]:
+        return json_has_nul(request.body)
+    if content_type.startswith(("application/x-www-form-urlencoded", "multipart/form-data")):
+        files = [f.name or "" for f in request.FILES.values()] if content_type.startswith("multipart/") else []
+        return _nul_in(request.POST) or any("\x00" in name for name in files)
     return False
+
+
+def _nul_in(query) -> bool:
+    return any("\x00" in key or any("\x00" in value for value in values) for key, values in query.lists())
 
 
 class RequestLimitsMiddleware:

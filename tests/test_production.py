@@ -188,7 +188,22 @@ def test_on_postgresql_a_killed_connection_is_a_503_then_recovers(make_aof_book)
             "application/json",
         ),
         ("post", "/new/aof/", "faction=test-wardens&points=750&name=a%00b", "application/x-www-form-urlencoded"),
+        (
+            "post",
+            "/api/validate/",
+            '{"system": "aof\\u0000", "faction": "x", "points_limit": 5, "entries": []}',
+            "APPLICATION/JSON",
+        ),
+        (
+            "post",
+            "/new/aof/",
+            '--XX\r\nContent-Disposition: form-data; name="faction"\r\n\r\ntest-wardens\r\n'
+            '--XX\r\nContent-Disposition: form-data; name="points"\r\n\r\n750\r\n'
+            '--XX\r\nContent-Disposition: form-data; name="name"\r\n\r\na\x00b\r\n--XX--\r\n',
+            "multipart/form-data; boundary=XX",
+        ),
     ],
+    ids=["query", "path", "json", "form", "json-upper-case", "multipart-field"],
 )
 def test_nul_characters_are_a_400_not_a_database_error(wardens, client, method, path, data, content_type):
     kwargs = {"data": data, "content_type": content_type} if data is not None else {}
@@ -196,6 +211,11 @@ def test_nul_characters_are_a_400_not_a_database_error(wardens, client, method, 
     assert response.status_code == 400
     assert b"NUL character" in response.content
     assert not ArmyList.objects.exists()
+
+
+def test_the_text_percent_00_in_json_is_just_text(wardens, client):
+    listed = {"system": "aof", "faction": "test-wardens", "points_limit": 750, "entries": [], "name": "100%00 sure"}
+    assert client.post("/api/validate/", listed, content_type="application/json").status_code == 200
 
 
 def test_a_nul_in_an_uploaded_file_is_a_400(wardens, staff_client):
