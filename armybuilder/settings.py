@@ -115,6 +115,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "armybuilder.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "armybuilder.middleware.RequestLimitsMiddleware",
     "armybuilder.middleware.DatabaseUnavailableMiddleware",

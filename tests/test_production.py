@@ -257,3 +257,16 @@ def test_a_token_can_be_revoked_and_ends_with_a_new_password(user):
     assert not Token.objects.filter(key=token).exists()
     client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     assert client.get("/api/lists/").status_code in (401, 403)
+
+
+@pytest.mark.parametrize("path", ["/", "/new/aof/", "/lists/", "/rules/aof/", "/api/systems/"])
+def test_every_page_has_a_content_security_policy_and_no_inline_script(wardens, client, path):
+    import re
+
+    response = client.get(path)
+    assert response.status_code == 200
+    policy = response["Content-Security-Policy"]
+    assert "script-src 'self';" in policy and "unsafe-inline" not in policy and "frame-ancestors 'none'" in policy
+    scripts = re.findall(rb"<script([^>]*)>", response.content)
+    assert all(b"src=" in attributes for attributes in scripts)
+    assert b" style=" not in response.content and b" on" + b"click=" not in response.content
