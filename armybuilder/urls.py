@@ -7,3 +7,8 @@ urlpatterns = [
     path("", include("armybuilder.web.urls")),
     path("", include("armybuilder.exports.urls")),
 ]
+
+handler400 = "armybuilder.errors.bad_request"
+handler403 = "armybuilder.errors.permission_denied"
+handler404 = "armybuilder.errors.page_not_found"
+handler500 = "armybuilder.errors.server_error"

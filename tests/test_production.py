@@ -1,5 +1,6 @@
 """Production readiness: deploy checks, abuse limits, a database that goes away."""
 
+import io
 import os
 import subprocess
 import sys
@@ -270,3 +271,25 @@ def test_every_page_has_a_content_security_policy_and_no_inline_script(wardens, 
     scripts = re.findall(rb"<script([^>]*)>", response.content)
     assert all(b"src=" in attributes for attributes in scripts)
     assert b" style=" not in response.content and b" on" + b"click=" not in response.content
+
+
+def test_api_errors_are_json_even_a_500_or_too_many_files(wardens, settings, monkeypatch):
+    from django.test import Client
+
+    from armybuilder.api import views
+
+    settings.DEBUG = False
+    client = Client(raise_request_exception=False)
+    assert client.get("/api/no-such-thing/").json() == {"detail": "Not found."}
+    files = {f"f{i}": io.BytesIO(b"{}") for i in range(200)}
+    for name, handle in files.items():
+        handle.name = f"{name}.json"
+    too_many = client.post("/api/lists/import/", files)
+    assert too_many.status_code == 400 and "detail" in too_many.json()
+
+    def broken(self, request):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(views.SystemViewSet, "list", broken)
+    crashed = client.get("/api/systems/")
+    assert crashed.status_code == 500 and crashed.json()["detail"].startswith("Something went wrong")
