@@ -50,6 +50,7 @@ try:
             "user": env.str("DJANGO_THROTTLE_USER", default="1200/min"),
             "auth": env.str("DJANGO_THROTTLE_AUTH", default="20/min"),
             "signup": env.str("DJANGO_THROTTLE_SIGNUP", default="10/hour"),
+            "visitor_lists": env.str("DJANGO_THROTTLE_VISITOR_LISTS", default="60/hour"),
         }.items()
     }
 except EnvError as exc:

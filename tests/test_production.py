@@ -87,6 +87,25 @@ def test_sign_ups_are_throttled(db, client, settings):
     assert response.status_code == 429 and b"Too many sign-ups" in response.content
 
 
+def test_a_signed_in_browser_is_held_to_the_sign_up_limit_too(db, client, settings):
+    settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "signup": "1/hour"}
+    form = {"username": "first", "password1": "a-long-pass-phrase-9", "password2": "a-long-pass-phrase-9"}
+    assert client.post("/accounts/signup/", form).status_code == 302  # now signed in
+    response = client.post("/accounts/signup/", {**form, "username": "second"})
+    assert response.status_code == 429
+
+
+def test_visitors_make_only_so_many_lists(wardens, client, settings, user):
+    settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "visitor_lists": "2/hour"}
+    form = {"faction": "test-wardens", "points": "750"}
+    assert [client.post("/new/aof/", form).status_code for _ in range(3)] == [302, 302, 429]
+    api = APIClient()
+    listed = {"system": "aof", "faction": "test-wardens", "points_limit": 750, "entries": []}
+    assert api.post("/api/lists/", listed, format="json").status_code == 429  # the same address
+    client.force_login(user)  # an account is held to the user rate instead
+    assert {client.post("/new/aof/", form).status_code for _ in range(3)} == {302}
+
+
 def test_an_oversized_body_is_413_and_read_no_further(wardens, settings):
     settings.MAX_REQUEST_BODY = 1000
     response = APIClient().post("/api/validate/", body(40), format="json")

@@ -20,6 +20,7 @@ from rest_framework.views import APIView
 
 from armybuilder.api.fastjson import ORJSONParser
 from armybuilder.api.lists import ArmyListSerializer, parse_list_body
+from armybuilder.api.throttles import VisitorListThrottle
 from armybuilder.exports import pdf
 from armybuilder.exports.pdf import attachment, file_stem
 from armybuilder.exports.text import list_text
@@ -147,6 +148,10 @@ class ListsView(APIView):
         lists = selectors.army_lists_of(user=request.user, visitor=visitor_id(request))
         return Response([list_payload(request, army_list) for army_list in lists])
 
+    def get_throttles(self):
+        throttles = super().get_throttles()
+        return [*throttles, VisitorListThrottle()] if self.request.method == "POST" else throttles
+
     @extend_schema(request=ArmyListSerializer, responses={201: ArmyListOutSerializer, 400: OpenApiTypes.OBJECT})
     def post(self, request: Request) -> Response:
         data, _handle = parse_list_body(request.data)
@@ -156,6 +161,9 @@ class ListsView(APIView):
 
 class ListImportView(APIView):
     """Create a list from an armylist/1 file: a JSON body, or a multipart `file`."""
+
+    def get_throttles(self):
+        return [*super().get_throttles(), VisitorListThrottle()]
 
     parser_classes = [ORJSONParser, MultiPartParser]
 

@@ -2,7 +2,7 @@
 that they follow the environment (and tests can change them)."""
 
 from django.conf import settings
-from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
+from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle, SimpleRateThrottle, UserRateThrottle
 
 
 class _RateFromSettings:
@@ -33,5 +33,23 @@ class AuthThrottle(_RateFromSettings, ScopedRateThrottle):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
-class SignupThrottle(_RateFromSettings, AnonRateThrottle):
+class SignupThrottle(_RateFromSettings, SimpleRateThrottle):
+    """Sign-ups, per client address, whoever is signed in already."""
+
     scope = "signup"
+
+    def get_cache_key(self, request, view):
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class VisitorListThrottle(_RateFromSettings, SimpleRateThrottle):
+    """New lists made by visitors (no account), per client address: the web form, the
+    import and the API alike. Signed-in users are limited by the user rate."""
+
+    scope = "visitor_lists"
+
+    def get_cache_key(self, request, view):
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}

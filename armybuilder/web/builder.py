@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from rest_framework.exceptions import ValidationError
 
 from armybuilder.api.lists import parse_list_body
+from armybuilder.api.throttles import VisitorListThrottle
 from armybuilder.exports import pdf
 from armybuilder.lists import editing, selectors, services
 from armybuilder.lists.imports import to_armylist
@@ -59,6 +60,8 @@ def new_list(request: HttpRequest, system: str) -> HttpResponse:
         "points": ruleset.default_points or "",
         "name": "",
     }
+    if request.method == "POST" and not VisitorListThrottle().allow_request(request, None):
+        return _too_many_lists(request)
     if request.method == "POST":
         values = {key: request.POST.get(key, "").strip() for key in ("faction", "points", "name")}
         body = {
@@ -88,6 +91,11 @@ def new_list(request: HttpRequest, system: str) -> HttpResponse:
         {"ruleset": ruleset, "factions": factions, "errors": errors, "values": values},
         status=400 if errors else 200,
     )
+
+
+def _too_many_lists(request: HttpRequest) -> HttpResponse:
+    message = "Too many new lists from here just now; try again later, or sign up: accounts have more room."
+    return HttpResponse(message, status=429, content_type="text/plain; charset=utf-8")
 
 
 def _first_error(value: Any) -> str:
@@ -123,6 +131,8 @@ def import_list(request: HttpRequest) -> HttpResponse:
     if upload is None:
         messages.error(request, "Choose an armylist/1 JSON file to import.")
         return redirect("my-lists")
+    if not VisitorListThrottle().allow_request(request, None):
+        return _too_many_lists(request)
     raw = upload.read()
     if json_has_nul(raw):
         messages.error(request, f"{upload.name} contains a NUL character, which no field accepts.")
