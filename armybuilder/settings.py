@@ -13,6 +13,7 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 from environs import Env, EnvError
+from marshmallow.validate import Range
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -53,6 +54,10 @@ try:
             "visitor_lists": env.str("DJANGO_THROTTLE_VISITOR_LISTS", default="60/hour"),
         }.items()
     }
+    # How many proxies in front of the site append to X-Forwarded-For: the client address
+    # is the one the outermost of them saw. 0: the connection's own address, and any
+    # X-Forwarded-For (which a client can write) is ignored.
+    TRUSTED_PROXIES = env.int("DJANGO_TRUSTED_PROXIES", default=0, validate=Range(min=0))
 except EnvError as exc:
     raise ImproperlyConfigured(str(exc)) from exc
 
@@ -188,6 +193,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BODY
 FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BODY
 
 REST_FRAMEWORK = {
+    "NUM_PROXIES": TRUSTED_PROXIES,  # the throttles' client address (see TRUSTED_PROXIES)
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",

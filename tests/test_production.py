@@ -351,3 +351,27 @@ def test_requests_arriving_together_are_all_counted():
     with multiprocessing.get_context("fork").Pool(8) as pool:
         passed = pool.starmap(_hammer, [("600/min", location, 150)] * 8)
     assert sum(passed) == 600
+
+
+@pytest.mark.parametrize("proxies", [None, 1], ids=["as-configured", "one-trusted-proxy"])
+def test_a_forged_forwarded_for_does_not_reset_a_limit(user, settings, proxies):
+    """Token guesses with a new X-Forwarded-For each time: as configured (no trusted
+    proxy) the header is ignored; behind one proxy, only the address it appended counts."""
+    from rest_framework.settings import api_settings
+
+    settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "auth": "3/min"}
+    if proxies is not None:
+        settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": proxies}
+    api_settings.reload()
+    try:
+        client = APIClient()
+        wrong = {"username": user.username, "password": "guess"}
+        codes = [
+            client.post(
+                "/api/auth/token/", wrong, format="json", HTTP_X_FORWARDED_FOR=f"198.51.100.{i}, 203.0.113.7"
+            ).status_code
+            for i in range(6)
+        ]
+    finally:
+        api_settings.reload()
+    assert codes == [400, 400, 400, 429, 429, 429]
