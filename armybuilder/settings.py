@@ -9,6 +9,7 @@ Environment variables (bad values stop start-up with a message naming the variab
                         (default: SQLite file db.sqlite3 at the repository root)
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -57,6 +58,8 @@ try:
     # How many proxies in front of the site append to X-Forwarded-For: the client address
     # is the one the outermost of them saw. 0: the connection's own address, and any
     # X-Forwarded-For (which a client can write) is ignored.
+    AXES_FAILURE_LIMIT = env.int("DJANGO_LOGIN_FAILURES", default=5, validate=Range(min=1))
+    LOGIN_COOLOFF_MINUTES = env.int("DJANGO_LOGIN_COOLOFF_MINUTES", default=15, validate=Range(min=1))
     TRUSTED_PROXIES = env.int("DJANGO_TRUSTED_PROXIES", default=0, validate=Range(min=0))
 except EnvError as exc:
     raise ImproperlyConfigured(str(exc)) from exc
@@ -101,7 +104,7 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {"stdout": {"class": "logging.StreamHandler", "stream": "ext://sys.stdout", "formatter": "plain"}},
     "root": {"handlers": ["stdout"], "level": "INFO"},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {"django.db.backends": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
 }
 
 INSTALLED_APPS = [
@@ -115,6 +118,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI served from our own static files, no CDN
+    "axes",  # failed log-ins, per account and per address (see AXES_* below)
     "factions",
     "armybuilder.lists",
 ]
@@ -131,7 +135,18 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Password guessing: after AXES_FAILURE_LIMIT failed log-ins an account, and separately an
+# address, is locked for the cool-off time, on every log-in path (site, admin, API token).
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "armybuilder.security.client_address"
+AXES_LOCKOUT_CALLABLE = "armybuilder.security.locked_out"
+AXES_SENSITIVE_PARAMETERS = ["password"]
+AXES_VERBOSE = False
 
 ROOT_URLCONF = "armybuilder.urls"
 
@@ -166,6 +181,7 @@ USE_I18N = True
 USE_TZ = True
 
 LOGIN_URL = "login"
+AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_COOLOFF_MINUTES)
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 

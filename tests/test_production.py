@@ -375,3 +375,58 @@ def test_a_forged_forwarded_for_does_not_reset_a_limit(user, settings, proxies):
     finally:
         api_settings.reload()
     assert codes == [400, 400, 400, 429, 429, 429]
+
+
+# -- password guessing ------------------------------------------------------------------------
+LOGIN_PATHS = [("/accounts/login/", "username"), ("/admin/login/", "username")]
+
+
+@pytest.mark.parametrize(("path", "field"), LOGIN_PATHS, ids=["site", "admin"])
+def test_an_account_locks_after_five_wrong_passwords_on_every_log_in_page(user, path, field):
+    from django.test import Client
+
+    user.is_staff = True
+    user.save()
+    guesser = Client()
+    codes = [
+        guesser.post(path, {field: user.username, "password": f"guess-{i}"}, REMOTE_ADDR="198.51.100.1").status_code
+        for i in range(5)
+    ]
+    assert codes == [200, 200, 200, 200, 429]  # the form again four times, then locked
+    right = {field: user.username, "password": "not-a-real-pass-123"}
+    locked = Client().post(path, right, REMOTE_ADDR="198.51.100.2")  # the right password, from elsewhere
+    assert locked.status_code == 429
+    assert b"try again in 15 minutes" in locked.content
+    assert "_auth_user_id" not in Client().session
+
+
+def test_the_api_token_locks_too_and_says_so_in_json(user):
+    client = APIClient()
+    for i in range(4):
+        response = client.post("/api/auth/token/", {"username": user.username, "password": f"g{i}"}, format="json")
+        assert response.status_code == 400
+    client.post("/api/auth/token/", {"username": user.username, "password": "g5"}, format="json")
+    right = {"username": user.username, "password": "not-a-real-pass-123"}
+    locked = APIClient().post("/api/auth/token/", right, format="json", REMOTE_ADDR="198.51.100.9")
+    assert locked.status_code == 429
+    assert "try again in 15 minutes" in locked.json()["detail"]
+
+
+def test_an_address_locks_whatever_account_it_tries_and_forging_its_address_does_not_help(user):
+    from django.test import Client
+
+    guesser = Client()
+    for i in range(5):
+        guesser.post(
+            "/accounts/login/",
+            {"username": f"nobody-{i}", "password": "guess"},
+            REMOTE_ADDR="198.51.100.1",
+            HTTP_X_FORWARDED_FOR=f"203.0.113.{i}",
+        )
+    locked = guesser.post(
+        "/accounts/login/",
+        {"username": user.username, "password": "not-a-real-pass-123"},
+        REMOTE_ADDR="198.51.100.1",
+        HTTP_X_FORWARDED_FOR="203.0.113.200",
+    )
+    assert locked.status_code == 429

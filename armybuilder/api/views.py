@@ -16,6 +16,7 @@ from armybuilder.api.fastjson import ORJSONParser
 from armybuilder.api.lists import ArmyListSerializer, parse_list_body
 from armybuilder.api.throttles import AuthThrottle
 from armybuilder.lists.selectors import army_list_validate
+from armybuilder.security import locked_out
 from factions.armybook import ArmyBookError, Problem, parse_json
 from factions.models import Faction, Ruleset
 from factions.selectors import (
@@ -152,6 +153,15 @@ class TokenView(ObtainAuthToken):
 
     throttle_classes = [AuthThrottle]
     throttle_scope = "auth"
+
+    def post(self, request: Request, *args, **kwargs) -> Response:
+        try:
+            return super().post(request, *args, **kwargs)
+        except ValidationError:
+            # django-axes marks the request when the account or the address is locked out.
+            if getattr(request, "axes_locked_out", False) or getattr(request._request, "axes_locked_out", False):
+                return locked_out(request._request)
+            raise
 
     @extend_schema(request=None, responses={204: None, 401: OpenApiTypes.OBJECT})
     def delete(self, request: Request) -> Response:

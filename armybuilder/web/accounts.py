@@ -23,7 +23,8 @@ def signup(request: HttpRequest) -> HttpResponse:
         )
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user)  # the log-in signal hands over the visitor's lists
+        # The log-in signal hands over the visitor's lists.
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect(safe_next(request))
     return render(request, "registration/signup.html", {"form": form})
 

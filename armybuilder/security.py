@@ -1,0 +1,29 @@
+"""Password guessing: the client address the limits see, and the answer to a locked-out
+log-in (django-axes calls both; see AXES_* in settings)."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+
+def client_address(request: HttpRequest) -> str:
+    """The client's address as the limits see it: DJANGO_TRUSTED_PROXIES decides whether
+    X-Forwarded-For counts (the same rule as the API's throttles)."""
+    from rest_framework.throttling import BaseThrottle
+
+    return BaseThrottle().get_ident(request)
+
+
+def locked_out(request: HttpRequest, credentials: dict | None = None, *args, **kwargs) -> HttpResponse:
+    """What a locked-out log-in gets: when it may try again, in words (JSON for the API)."""
+    from django.conf import settings
+    from django.http import JsonResponse
+
+    minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+    message = f"Too many failed log-ins for this account or from this address: try again in {minutes} minutes."
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": message}, status=429, headers={"Retry-After": str(minutes * 60)})
+    response = render(request, "registration/locked_out.html", {"message": message}, status=429)
+    response["Retry-After"] = str(minutes * 60)
+    return response
