@@ -28,6 +28,12 @@ try:
     # a 50-entry list); health checks drop a connection the database has closed.
     CONN_MAX_AGE = env.int("DJANGO_CONN_MAX_AGE", default=60, validate=lambda n: n >= 0)
     CONN_HEALTH_CHECKS = env.bool("DJANGO_CONN_HEALTH_CHECKS", default=True)
+    # PostgreSQL gives up on a statement, or on waiting for a lock, after this many
+    # milliseconds: a blocked request answers 503 quickly and frees its worker. Management
+    # commands (imports, backups, migrations) get the longer command timeout (0: none).
+    DB_STATEMENT_TIMEOUT = env.int("DJANGO_DB_STATEMENT_TIMEOUT", default=5000, validate=Range(min=0))
+    DB_LOCK_TIMEOUT = env.int("DJANGO_DB_LOCK_TIMEOUT", default=3000, validate=Range(min=0))
+    DB_COMMAND_TIMEOUT = env.int("DJANGO_DB_COMMAND_TIMEOUT", default=0, validate=Range(min=0))
     DATABASES = {
         "default": env.dj_db_url(
             "DATABASE_URL",
@@ -73,6 +79,22 @@ if not all(host.strip() for host in ALLOWED_HOSTS):
     raise ImproperlyConfigured("DJANGO_ALLOWED_HOSTS has an empty host name.")
 
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
+
+
+def _serving() -> bool:
+    """Whether this process answers requests (a WSGI server, runserver, the tests) rather
+    than running a management command."""
+    import sys
+
+    name = Path(sys.argv[0]).name if sys.argv else ""
+    return name != "manage.py" or sys.argv[1:2] in (["runserver"], ["test"])
+
+
+if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    statement, lock = (DB_STATEMENT_TIMEOUT, DB_LOCK_TIMEOUT) if _serving() else (DB_COMMAND_TIMEOUT,) * 2
+    DATABASES["default"].setdefault("OPTIONS", {})["options"] = (
+        f"-c statement_timeout={statement} -c lock_timeout={lock}"
+    )
 
 
 def _cache(url: str) -> dict:

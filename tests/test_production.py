@@ -430,3 +430,38 @@ def test_an_address_locks_whatever_account_it_tries_and_forging_its_address_does
         HTTP_X_FORWARDED_FOR="203.0.113.200",
     )
     assert locked.status_code == 429
+
+
+@pytest.mark.django_db(transaction=True)
+def test_on_postgresql_a_request_blocked_by_a_lock_answers_503_within_seconds(user):
+    """Someone holds the lists table locked: a request waits no longer than the lock
+    timeout, answers 503 and frees its worker (it used to wait until gunicorn killed it)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL for its lock and statement timeouts (run with DATABASE_URL=postgres://…)")
+    import time
+
+    import psycopg
+
+    from django.conf import settings as django_settings
+
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW statement_timeout")
+        assert cursor.fetchone()[0] == f"{django_settings.DB_STATEMENT_TIMEOUT // 1000}s"
+        cursor.execute("SHOW lock_timeout")
+        assert cursor.fetchone()[0] == f"{django_settings.DB_LOCK_TIMEOUT // 1000}s"
+    params = connection.get_connection_params()
+    params.pop("options", None)
+    holder = psycopg.connect(**params)
+    holder.execute(f"LOCK TABLE {ArmyList._meta.db_table} IN ACCESS EXCLUSIVE MODE")  # held until rollback
+    try:
+        client = APIClient()
+        client.force_authenticate(user)
+        started = time.monotonic()
+        response = client.get("/api/lists/")
+        waited = time.monotonic() - started
+    finally:
+        holder.rollback()
+        holder.close()
+    assert response.status_code == 503
+    assert waited < django_settings.DB_LOCK_TIMEOUT / 1000 + 2
+    assert client.get("/api/lists/").status_code == 200
