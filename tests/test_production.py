@@ -441,7 +441,6 @@ def test_on_postgresql_a_request_blocked_by_a_lock_answers_503_within_seconds(us
     import time
 
     import psycopg
-
     from django.conf import settings as django_settings
 
     with connection.cursor() as cursor:
