@@ -470,3 +470,23 @@ def test_the_share_page_renders_the_list_once_per_version(owned_list, owner, cli
     body = {**list_body(name="Renamed for the share page"), "version": 1}
     assert client_for(owner).put(f"/api/lists/{owned_list['id']}/", body, format="json").status_code == 200
     assert b"Renamed for the share page" in client.get(f"/s/{key}/").content
+
+
+def test_a_visitors_session_needs_the_csrf_token_to_change_its_lists(wardens):
+    """Another site cannot make a visitor's browser write to their lists: with the
+    session cookie, an API write needs the CSRF token, as a signed-in session's does."""
+    from django.test import Client
+
+    browser = Client(enforce_csrf_checks=True)
+    page = browser.get("/new/aof/")  # a visitor: a session and its CSRF cookie
+    token = page.cookies["csrftoken"].value
+    form = {"faction": "test-wardens", "points": "750", "csrfmiddlewaretoken": token}
+    assert browser.post("/new/aof/", form).status_code == 302  # the visitor's first list
+    listed = {"system": "aof", "faction": "test-wardens", "points_limit": 750, "entries": []}
+    forged = browser.post("/api/lists/", listed, content_type="application/json")
+    assert forged.status_code == 403 and "CSRF" in forged.json()["detail"]
+    army_list = ArmyList.objects.get()
+    assert browser.delete(f"/api/lists/{army_list.pk}/").status_code == 403
+    genuine = browser.post("/api/lists/", listed, content_type="application/json", HTTP_X_CSRFTOKEN=token)
+    assert genuine.status_code == 201
+    assert APIClient().post("/api/lists/", listed, format="json").status_code == 201  # no cookie: a script

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.parsers import MultiPartParser
+from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -140,8 +143,24 @@ def _export_params(request: Request) -> dict[str, str]:
 KIND = OpenApiParameter("kind", str, OpenApiParameter.PATH, enum=list(export_kinds()))
 
 
+class VisitorSessionCsrf(BasePermission):
+    """A visitor's lists live in the browser session, so a write made with that session
+    cookie needs the CSRF token, as a signed-in session's does (DRF checks only those):
+    another site cannot make a visitor's browser change their lists. Clients that send
+    no session cookie (scripts with a token, or none) are not affected."""
+
+    def has_permission(self, request, view) -> bool:
+        if request.method in SAFE_METHODS or request.user.is_authenticated:
+            return True
+        if settings.SESSION_COOKIE_NAME in request.COOKIES:
+            SessionAuthentication().enforce_csrf(request)  # raises PermissionDenied without the token
+        return True
+
+
 class ListsView(APIView):
     """The caller's lists (a user's, or a visitor's through the session)."""
+
+    permission_classes = [VisitorSessionCsrf]
 
     @extend_schema(responses=ArmyListOutSerializer(many=True))
     def get(self, request: Request) -> Response:
@@ -161,6 +180,8 @@ class ListsView(APIView):
 
 class ListImportView(APIView):
     """Create a list from an armylist/1 file: a JSON body, or a multipart `file`."""
+
+    permission_classes = [VisitorSessionCsrf]
 
     def get_throttles(self):
         return [*super().get_throttles(), VisitorListThrottle()]
@@ -195,6 +216,8 @@ class ListImportView(APIView):
 
 
 class ListDetailView(APIView):
+    permission_classes = [VisitorSessionCsrf]
+
     @extend_schema(responses=ArmyListOutSerializer)
     def get(self, request: Request, pk: int) -> Response:
         return Response(list_payload(request, _own_list(request, pk)))
@@ -237,6 +260,8 @@ class ListDetailView(APIView):
 
 
 class ListCloneView(APIView):
+    permission_classes = [VisitorSessionCsrf]
+
     @extend_schema(request=None, responses={201: ArmyListOutSerializer})
     def post(self, request: Request, pk: int) -> Response:
         copy = services.army_list_clone(army_list=_own_list(request, pk), **_owner(request))
@@ -244,6 +269,8 @@ class ListCloneView(APIView):
 
 
 class ListShareRotateView(APIView):
+    permission_classes = [VisitorSessionCsrf]
+
     @extend_schema(request=None, responses=ArmyListOutSerializer)
     def post(self, request: Request, pk: int) -> Response:
         army_list = services.army_list_share_rotate(army_list=_own_list(request, pk))
@@ -269,6 +296,8 @@ class SharedListView(APIView):
 
 class SharedCloneView(APIView):
     """Copy a shared list into the caller's lists."""
+
+    permission_classes = [VisitorSessionCsrf]
 
     @extend_schema(request=None, responses={201: ArmyListOutSerializer})
     def post(self, request: Request, key: str) -> Response:
