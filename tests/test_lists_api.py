@@ -119,9 +119,9 @@ def test_a_user_sees_only_their_own_lists(owned_list, db):
     other = get_user_model().objects.create_user("other", password="a-long-pass-phrase-2")
     client_for(other).post("/api/lists/", list_body(name="Theirs"), format="json")
     owner = get_user_model().objects.get(username="owner")
-    assert [item["name"] for item in client_for(owner).get("/api/lists/").json()] == ["Border Patrol"]
-    assert [item["name"] for item in client_for(other).get("/api/lists/").json()] == ["Theirs"]
-    assert client_for().get("/api/lists/").json() == []
+    assert [item["name"] for item in client_for(owner).get("/api/lists/").json()["results"]] == ["Border Patrol"]
+    assert [item["name"] for item in client_for(other).get("/api/lists/").json()["results"]] == ["Theirs"]
+    assert client_for().get("/api/lists/").json()["results"] == []
 
 
 # -- updates and conflicts -------------------------------------------------------------
@@ -259,7 +259,7 @@ def test_a_token_from_username_and_password_opens_the_api(owned_list, owner):
     response = client.post("/api/auth/token/", {"username": "owner", "password": "a-long-pass-phrase-1"}, format="json")
     assert response.status_code == 200
     client.credentials(HTTP_AUTHORIZATION=f"Token {response.json()['token']}")
-    assert [item["id"] for item in client.get("/api/lists/").json()] == [owned_list["id"]]
+    assert [item["id"] for item in client.get("/api/lists/").json()["results"]] == [owned_list["id"]]
 
 
 def test_a_wrong_password_gets_no_token(owner):
@@ -276,7 +276,7 @@ def test_signing_up_keeps_the_visitors_lists(wardens, client):
     assert response.status_code == 302
     user = get_user_model().objects.get(username="newcomer")
     assert list(ArmyList.objects.values_list("owner", "visitor")) == [(user.pk, "")]
-    assert [item["name"] for item in client.get("/api/lists/").json()] == ["Border Patrol"]
+    assert [item["name"] for item in client.get("/api/lists/").json()["results"]] == ["Border Patrol"]
 
 
 def test_logging_in_keeps_the_visitors_lists(wardens, client, owner):
@@ -490,3 +490,92 @@ def test_a_visitors_session_needs_the_csrf_token_to_change_its_lists(wardens):
     genuine = browser.post("/api/lists/", listed, content_type="application/json", HTTP_X_CSRFTOKEN=token)
     assert genuine.status_code == 201
     assert APIClient().post("/api/lists/", listed, format="json").status_code == 201  # no cookie: a script
+
+
+# -- listings: pages, and a fixed number of queries -----------------------------------
+def _many_lists(owner, count):
+    body = list_body()
+    client = client_for(owner)
+    for i in range(count):
+        assert client.post("/api/lists/", {**body, "name": f"List {i}"}, format="json").status_code == 201
+
+
+def test_the_lists_come_in_pages(wardens, owner):
+    _many_lists(owner, 53)
+    client = client_for(owner)
+    first = client.get("/api/lists/").json()
+    assert first["count"] == 53 and len(first["results"]) == 50 and first["previous"] is None
+    second = client.get(first["next"]).json()
+    assert len(second["results"]) == 3 and second["next"] is None
+    names = {item["name"] for item in first["results"] + second["results"]}
+    assert names == {f"List {i}" for i in range(53)}
+    assert len(client.get("/api/lists/?page_size=500").json()["results"]) == 53  # capped at 200
+    assert client.get("/api/lists/?page=9").status_code == 404
+
+
+def test_a_listing_runs_the_same_queries_for_few_lists_and_many(wardens, owner, django_assert_max_num_queries):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client = client_for(owner)
+    client.get("/api/lists/")
+
+    def queries():
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get("/api/lists/").status_code == 200
+        return len(captured)
+
+    _many_lists(owner, 2)
+    client.get("/api/lists/")  # works out and stores both validations
+    few = queries()
+    _many_lists(owner, 38)
+    client.get("/api/lists/")
+    assert queries() == few
+
+
+def test_a_listing_shows_the_stored_validation_until_the_list_or_its_book_changes(wardens, owner, monkeypatch):
+    from armybuilder.lists import selectors
+    from factions.models import Faction
+
+    _many_lists(owner, 3)
+    client = client_for(owner)
+    calls = []
+    real = selectors.army_list_validate
+    monkeypatch.setattr(selectors, "army_list_validate", lambda **kw: calls.append(1) or real(**kw))
+    first = client.get("/api/lists/").json()["results"]
+    assert len(calls) == 3  # worked out once, and stored
+    again = client.get("/api/lists/").json()["results"]
+    assert len(calls) == 3 and again == first
+
+    # Editing one list makes only its validation stale.
+    item = first[0]
+    body = {k: item[k] for k in ("name", "system", "faction", "points_limit", "force_org", "notes", "entries")}
+    body["entries"] = body["entries"][1:]
+    assert (
+        client.put(f"/api/lists/{item['id']}/", {**body, "version": item["version"]}, format="json").status_code == 200
+    )
+    calls.clear()
+    listed = {i["id"]: i for i in client.get("/api/lists/").json()["results"]}
+    assert len(calls) == 1
+    assert listed[item["id"]]["validation"]["total_points"] < item["validation"]["total_points"]
+
+    # A change to the army book makes every list of it stale.
+    Faction.bump_revision(Faction.objects.get(slug="test-wardens").pk)
+    client.get("/api/lists/")
+    assert len(calls) == 4
+
+
+def test_rotating_the_share_key_of_a_list_deleted_meanwhile_is_a_404(wardens, owner, owned_list, monkeypatch):
+    from armybuilder.api import list_views
+
+    real = list_views._own_list
+
+    def deleted_meanwhile(request, pk):
+        army_list = real(request, pk)
+        ArmyList.objects.filter(pk=pk).delete()  # another request deletes it now
+        return army_list
+
+    monkeypatch.setattr(list_views, "_own_list", deleted_meanwhile)
+    response = client_for(owner).post(f"/api/lists/{owned_list['id']}/share/rotate/")
+    assert response.status_code == 404
+    assert response["Content-Type"].startswith("application/json")

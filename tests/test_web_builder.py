@@ -195,3 +195,29 @@ def test_the_builder_page_runs_the_same_queries_for_1_and_50_entries(army_list, 
         counts[total] = len(queries)
     assert len(entries(army_list)) == 50
     assert counts[1] == counts[50], counts
+
+
+def test_my_lists_names_the_army_and_runs_the_same_queries_for_few_lists_and_many(army_list, client):
+    def page():
+        with CaptureQueriesContext(connection) as captured:
+            response = client.get("/lists/")
+        assert response.status_code == 200
+        return response.content.decode(), len(captured)
+
+    client.get("/lists/")  # works out and stores the validation
+    content, few = page()
+    assert "Test Wardens" in content and "test-wardens" not in content.replace('"/lists/', "")
+    for _ in range(30):
+        client.post(f"/lists/{army_list.pk}/clone/")
+    client.get("/lists/")
+    content, many = page()
+    assert content.count("Copy of Patrol") == 30 and many == few
+
+
+def test_my_lists_come_in_pages_of_fifty(army_list, client):
+    for _ in range(55):
+        client.post(f"/lists/{army_list.pk}/clone/")
+    client.get("/lists/")  # shows (and so ends) the 55 "copied" messages
+    first = client.get("/lists/").content.decode()
+    assert first.count("Copy of Patrol") == 50 and "Page 1 of 2" in first and "?page=2" in first
+    assert client.get("/lists/?page=2").content.decode().count("Patrol") >= 6

@@ -15,6 +15,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
@@ -66,8 +67,16 @@ def share_url(request: Request, army_list: ArmyList) -> str:
     return request.build_absolute_uri(f"/s/{army_list.share_key}/")
 
 
-def list_payload(request: Request, army_list: ArmyList, *, shared: bool = False) -> dict[str, Any]:
-    validation, current_version = selectors.army_list_state(army_list)
+def list_payload(
+    request: Request, army_list: ArmyList, *, shared: bool = False, summary: selectors.ListSummary | None = None
+) -> dict[str, Any]:
+    """The list as the API returns it; a listing passes the list's summary (its stored
+    validation), a single list is validated now."""
+    if summary is None:
+        validation, current_version = selectors.army_list_state(army_list)
+        validation_data = validation.as_dict()
+    else:
+        validation_data, current_version = summary.validation, summary.book_version
     payload: dict[str, Any] = {}
     if not shared:
         payload["id"] = army_list.pk
@@ -79,7 +88,7 @@ def list_payload(request: Request, army_list: ArmyList, *, shared: bool = False)
     payload["book_changed"] = current_version != army_list.book_version
     payload["created"] = army_list.created.isoformat()
     payload["updated"] = army_list.updated.isoformat()
-    payload["validation"] = validation.as_dict()
+    payload["validation"] = validation_data
     return payload
 
 
@@ -157,15 +166,31 @@ class VisitorSessionCsrf(BasePermission):
         return True
 
 
+class ListPagination(PageNumberPagination):
+    """Pages of 50 lists, newest change first (`?page=2`; `?page_size=` up to 200)."""
+
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 200
+
+
 class ListsView(APIView):
     """The caller's lists (a user's, or a visitor's through the session)."""
 
     permission_classes = [VisitorSessionCsrf]
 
+    pagination_class = ListPagination
+
     @extend_schema(responses=ArmyListOutSerializer(many=True))
     def get(self, request: Request) -> Response:
-        lists = selectors.army_lists_of(user=request.user, visitor=visitor_id(request))
-        return Response([list_payload(request, army_list) for army_list in lists])
+        paginator = self.pagination_class()
+        lists = paginator.paginate_queryset(
+            selectors.army_lists_of(user=request.user, visitor=visitor_id(request)), request, view=self
+        )
+        summaries = selectors.army_list_summaries(lists)
+        return paginator.get_paginated_response(
+            [list_payload(request, army_list, summary=s) for army_list, s in zip(lists, summaries, strict=True)]
+        )
 
     def get_throttles(self):
         throttles = super().get_throttles()
@@ -273,7 +298,10 @@ class ListShareRotateView(APIView):
 
     @extend_schema(request=None, responses=ArmyListOutSerializer)
     def post(self, request: Request, pk: int) -> Response:
-        army_list = services.army_list_share_rotate(army_list=_own_list(request, pk))
+        try:
+            army_list = services.army_list_share_rotate(army_list=_own_list(request, pk))
+        except ArmyList.DoesNotExist:
+            raise NotFound() from None
         return Response(list_payload(request, army_list))
 
 

@@ -28,6 +28,11 @@ class ArmyList(models.Model):
     entries = models.JSONField(default=list, blank=True)
     version = models.PositiveIntegerField(default=1, help_text="Bumped on every save")
     share_key = models.CharField(max_length=64, unique=True, default=new_share_key)
+    # The last validation worked out (Validation.as_dict()) and what it was worked out
+    # from (the list's version and its book's cache key): listings show it while the
+    # stamp still matches, instead of validating every list again.
+    validation = models.JSONField(null=True, blank=True, editable=False)
+    validation_stamp = models.CharField(max_length=200, blank=True, editable=False)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -52,9 +54,77 @@ def army_list_state(army_list: ArmyList) -> tuple[Validation, str | None]:
     return validation, handle.version
 
 
-def _missing_book(army_list: ArmyList) -> Validation:
-    ruleset = Ruleset.objects.filter(slug=army_list.system).first()
-    title = ruleset.title if ruleset else army_list.system
+@dataclass(frozen=True, slots=True)
+class ListSummary:
+    """What a listing shows of a list: its validation (as Validation.as_dict()) and the
+    current version of its army book (None when the book is gone)."""
+
+    validation: dict[str, Any]
+    book_version: str | None
+
+
+def _stamp(army_list: ArmyList, handle: BookHandle | None) -> str:
+    book = "-".join(str(part) for part in handle.cache_key) if handle else "no-book"
+    return f"{army_list.version}:{book}"
+
+
+def army_list_summaries(army_lists: Sequence[ArmyList]) -> list[ListSummary]:
+    """The summaries of a page of lists in a fixed number of queries, however many lists:
+    one for the books' handles, and, when some validations were stale, one to store
+    them (and one for the rulesets' titles when a book is gone).
+
+    A list keeps its last validation with a stamp of what it was worked out from (its
+    version and its book's version and revisions); while the stamp matches, the stored
+    one is shown. A stale one (the list was edited, or the book or the ruleset changed
+    since) is worked out again from the cached book, and stored."""
+    handles = _book_handles({(army_list.system, army_list.faction) for army_list in army_lists})
+    summaries, stale = [], []
+    titles: dict[str, str] | None = None
+    for army_list in army_lists:
+        handle = handles.get((army_list.system, army_list.faction))
+        stamp = _stamp(army_list, handle)
+        if army_list.validation is None or army_list.validation_stamp != stamp:
+            if handle is None:
+                if titles is None:
+                    titles = dict(Ruleset.objects.values_list("slug", "title"))
+                validation = _missing_book(army_list, titles)
+            else:
+                validation = army_list_validate(data=army_list.as_armylist(), handle=handle)
+            army_list.validation, army_list.validation_stamp = validation.as_dict(), stamp
+            stale.append(army_list)
+        summaries.append(ListSummary(army_list.validation, handle.version if handle else None))
+    if stale:
+        # No `updated` bump (bulk_update leaves auto_now alone): working out a
+        # validation is not a change to the list. A save racing this one leaves a stamp
+        # with an older version, which the next listing sees as stale.
+        ArmyList.objects.bulk_update(stale, ["validation", "validation_stamp"])
+    return summaries
+
+
+def _book_handles(pairs: set[tuple[str, str]]) -> dict[tuple[str, str], BookHandle]:
+    if not pairs:
+        return {}
+    faction, ruleset = Faction._meta, Ruleset._meta
+    systems = sorted({system for system, _slug in pairs})
+    sql = (
+        f"SELECT r.slug, f.slug, f.id, f.version, f.revision, r.revision, r.uses_points "
+        f"FROM {faction.db_table} f JOIN {ruleset.db_table} r ON r.id = f.ruleset_id "
+        f"WHERE r.slug IN ({', '.join(['%s'] * len(systems))})"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, systems)
+        rows = cursor.fetchall()
+    return {
+        (row[0], row[1]): BookHandle(row[0], row[1], row[2], row[3], row[4], row[5], bool(row[6]))
+        for row in rows
+        if (row[0], row[1]) in pairs
+    }
+
+
+def _missing_book(army_list: ArmyList, titles: dict[str, str] | None = None) -> Validation:
+    if titles is None:
+        titles = dict(Ruleset.objects.filter(slug=army_list.system).values_list("slug", "title"))
+    title = titles.get(army_list.system, army_list.system)
     issue = Issue(
         code="unknown_faction",
         severity="error",

@@ -86,9 +86,12 @@ def army_list_clone(*, army_list: ArmyList, owner: AbstractBaseUser | None, visi
 
 @transaction.atomic
 def army_list_share_rotate(*, army_list: ArmyList) -> ArmyList:
-    """A new share key: the old link stops working at once."""
-    army_list.share_key = new_share_key()
-    army_list.save(update_fields=["share_key", "updated"])
+    """A new share key: the old link stops working at once. ArmyList.DoesNotExist when
+    the list was deleted meanwhile."""
+    key, now = new_share_key(), timezone.now()
+    if not ArmyList.objects.filter(pk=army_list.pk).update(share_key=key, updated=now):
+        raise ArmyList.DoesNotExist(f"list {army_list.pk} was deleted")
+    army_list.share_key, army_list.updated = key, now
     return army_list
 
 
