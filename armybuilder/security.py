@@ -15,6 +15,17 @@ def client_address(request: HttpRequest) -> str:
     return BaseThrottle().get_ident(request)
 
 
+def login_username(request: HttpRequest, credentials: dict | None = None) -> str | None:
+    """The username a log-in tried, as the failure records keep it: cut to the column's
+    255 characters (no account name is longer than 150), so a long made-up name is
+    still counted, not a database error."""
+    if credentials:
+        username = credentials.get("username")
+    else:
+        username = getattr(request, "data", request.POST).get("username")
+    return username[:255] if isinstance(username, str) else None
+
+
 def locked_out(request: HttpRequest, credentials: dict | None = None, *args, **kwargs) -> HttpResponse:
     """What a locked-out log-in gets: when it may try again, in words (JSON for the API)."""
     from django.conf import settings

@@ -166,6 +166,7 @@ AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contri
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "armybuilder.security.client_address"
+AXES_USERNAME_CALLABLE = "armybuilder.security.login_username"
 AXES_LOCKOUT_CALLABLE = "armybuilder.security.locked_out"
 AXES_SENSITIVE_PARAMETERS = ["password"]
 AXES_VERBOSE = False

@@ -90,7 +90,7 @@ def ruleset_of(value: Any) -> str | None:
         return GAME_SYSTEM_IDS.get(value)
     if isinstance(value, str):
         text = value.strip().lower()
-        if text.isdigit():
+        if text.isascii() and text.isdigit() and len(text) <= 6:  # not "²", nor 5,000 digits
             return GAME_SYSTEM_IDS.get(int(text))
         return GAME_SYSTEM_NAMES.get(text)
     return None

@@ -155,6 +155,12 @@ def _entries(units: list[Any], book: Book, errors: _Errors) -> list[dict[str, An
         for key in ("id", "selectionId"):
             if not isinstance(unit.get(key), str) or not unit[key]:
                 errors.add((*path, key), REQUIRED if unit.get(key) is None else "Not a valid string.")
+        if unit.get("joinToUnit") is not None and not isinstance(unit["joinToUnit"], str):
+            errors.add((*path, "joinToUnit"), "Expected the selection id of another unit, or null.")
+        for key in ("combined", "customName"):
+            expected, what = (bool, "true or false") if key == "combined" else (str, "a string")
+            if unit.get(key) is not None and not isinstance(unit[key], expected):
+                errors.add((*path, key), f"Expected {what}.")
         selection = unit.get("selectionId")
         if isinstance(selection, str) and selection:
             if selection in by_selection:

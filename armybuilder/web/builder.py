@@ -4,9 +4,10 @@ with an `X-Live` header and swaps in the re-rendered workspace instead."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
+from urllib.parse import quote, urlencode
 
+import orjson
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
@@ -151,7 +152,7 @@ def import_list(request: HttpRequest) -> HttpResponse:
         messages.error(request, f"{upload.name} contains a NUL character, which no field accepts.")
         return redirect("my-lists")
     try:
-        body = json.loads(raw)
+        body = orjson.loads(raw)
         data, _handle = parse_list_body(to_armylist(body))
     except (ValueError, UnicodeDecodeError) as exc:
         messages.error(request, f"{upload.name} is not a JSON file: {exc}")
@@ -271,7 +272,10 @@ def builder_action(request: HttpRequest, pk: int) -> HttpResponse:
         context = builder_context(request, army_list, selected)
         return render(request, "builder/_workspace.html", context, status=status)
     url = reverse("builder", args=[army_list.pk])
-    return redirect(f"{url}?entry={selected}#entry-{selected}" if selected else url)
+    if selected not in {entry["id"] for entry in army_list.entries}:
+        return redirect(url)
+    query = urlencode({"entry": selected})
+    return redirect(f"{url}?{query}#entry-{quote(selected)}")
 
 
 @action("add")
