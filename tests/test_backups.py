@@ -1,73 +1,425 @@
-"""export_all -> a fresh database -> import_all gives back every list and book."""
+"""export_all -> a fresh database -> import_all gives back everything: rulesets, books with
+their rows, users, API tokens, sessions and lists, each with its id; bad backups change
+nothing and say what is wrong."""
 
 import json
 from io import StringIO
 from pathlib import Path
 
 import pytest
+from django.apps import apps
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group, Permission
+from django.contrib.sessions.models import Session
 from django.core.management import CommandError, call_command
+from django.core.management.color import no_style
+from django.db import connection
 from django.test import Client
+from rest_framework.authtoken.models import Token
 
 from armybuilder.lists.models import ArmyList
-from factions.models import Faction
+from factions.catalogue import sync_rulesets
+from factions.models import CoreRule, Faction, ForceOrgLimit, Ruleset
 from factions.selectors import engine_cache_clear
-from factions.services import bundled_books_load
+from factions.services import armybook_import, bundled_book_paths, bundled_books_load
+from tests.conftest import SHARED, aof_book, require_shared
 
 LISTS = Path(__file__).resolve().parents[1] / "factions" / "data" / "lists"
+ARMYFORGE = SHARED / "armyforge"
+HUMAN_EMPIRE = json.loads((LISTS / "aof/human-empire-1500.json").read_text())
+User = get_user_model()
 
 
-def read_all(folder):
+def read_all(folder: Path) -> dict:
     return {str(p.relative_to(folder)): json.loads(p.read_text()) for p in sorted(folder.rglob("*.json"))}
 
 
-@pytest.mark.django_db
-def test_backup_round_trip(tmp_path):
+def results(body):
+    """The lists of GET /api/lists/, paginated or not."""
+    return body["results"] if isinstance(body, dict) else body
+
+
+def export(folder: Path) -> str:
+    out = StringIO()
+    call_command("export_all", str(folder), stdout=out)
+    return out.getvalue()
+
+
+def restore(folder: Path) -> str:
+    out = StringIO()
+    call_command("import_all", str(folder), stdout=out)
+    return out.getvalue()
+
+
+def fresh_database() -> None:
+    """What a new server has after `migrate` (the same migrations made the rulesets of
+    both): the rulesets, no books, accounts, sessions
+    or lists, and id sequences back at the start (PostgreSQL)."""
+    ArmyList.objects.all().delete()
+    Token.objects.all().delete()
+    Session.objects.all().delete()
+    User.objects.all().delete()
+    Group.objects.all().delete()
+    Faction.objects.all().delete()
+    emptied = [User, Group, ArmyList, *(m for m in apps.get_app_config("factions").get_models())]
+    emptied = [m for m in emptied if m not in (Ruleset, ForceOrgLimit, CoreRule)]
+    with connection.cursor() as cursor:
+        for sql in connection.ops.sequence_reset_sql(no_style(), emptied):
+            cursor.execute(sql)
+    engine_cache_clear()
+
+
+def database_state() -> dict:
+    """Enough of the database to see that a refused restore changed nothing."""
+    return {
+        "users": list(User.objects.values_list("pk", "username")),
+        "groups": Group.objects.count(),
+        "tokens": Token.objects.count(),
+        "sessions": Session.objects.count(),
+        "lists": list(ArmyList.objects.values_list("pk", flat=True)),
+        "factions": list(Faction.objects.values_list("pk", "slug", "revision")),
+        "rulesets": list(Ruleset.objects.values_list("slug", "revision")),
+        "limits": list(ForceOrgLimit.objects.values_list("pk", "params")),
+    }
+
+
+def post_list(client: Client, data: dict) -> dict:
+    response = client.post("/api/lists/", data, content_type="application/json")
+    assert response.status_code == 201, response.content
+    return response.json()
+
+
+@pytest.fixture
+def books(db):
     engine_cache_clear()
     bundled_books_load()
-    User = get_user_model()
-    user = User.objects.create_user("keeper", email="k@example.org", password="a-long-pass-phrase-1")
-    owned, visitor = Client(), Client()
-    owned.force_login(user)
-    for client, path in ((owned, "aof/human-empire-1500.json"), (visitor, "opf/free-cities-750.json")):
-        example = json.loads((LISTS / path).read_text())
-        assert client.post("/api/lists/", example, content_type="application/json").status_code == 201
-    first = tmp_path / "first"
-    out = StringIO()
-    call_command("export_all", str(first), stdout=out)
-    assert f"{Faction.objects.count()} army books, 1 users and 2 lists" in out.getvalue()
 
-    # A fresh database: nothing of it left but the rulesets the migrations make.
-    ArmyList.objects.all().delete()
-    User.objects.all().delete()
-    Faction.objects.all().delete()
-    engine_cache_clear()
 
-    call_command("import_all", str(first), stdout=StringIO())
+@pytest.fixture
+def backup(tmp_path, books):
+    """A site with a user (list, token, signed-in session) and a visitor (list, session),
+    backed up into tmp_path / "backup", then a fresh database."""
+    keeper = User.objects.create_user("keeper", email="k@example.org", password="a-long-pass-phrase-1")
+    signed_in, visitor = Client(), Client()
+    signed_in.force_login(keeper)
+    mine = post_list(signed_in, HUMAN_EMPIRE)
+    theirs = post_list(visitor, json.loads((LISTS / "opf/free-cities-750.json").read_text()))
+    token = Token.objects.create(user=keeper)
+    folder = tmp_path / "backup"
+    export(folder)
+    fresh_database()
+    return {
+        "folder": folder,
+        "signed_in": signed_in,
+        "visitor": visitor,
+        "mine": mine,
+        "theirs": theirs,
+        "token": token,
+    }
+
+
+# -- everything comes back -----------------------------------------------------------------------
+
+
+def test_a_restored_backup_exports_to_the_same_files(backup, tmp_path):
+    restore(backup["folder"])
     second = tmp_path / "second"
-    call_command("export_all", str(second), stdout=StringIO())
-    assert read_all(first) == read_all(second)
+    export(second)
+    assert read_all(second) == read_all(backup["folder"])
+    files = set(read_all(second))
+    assert {"manifest.json", "rulesets.json", "factions.json", "users.json", "tokens.json", "sessions.json"} <= files
+    assert read_all(second)["manifest.json"]["format"] == "armybuilder-backup/2"
 
+
+def test_the_commands_say_what_they_wrote_and_restored(books, tmp_path):
+    User.objects.create_user("keeper", password="a-long-pass-phrase-1")
+    books_count = Faction.objects.count()
+    wrote = export(tmp_path / "b")
+    counts = f"5 rulesets, {books_count} army books, 1 users, 0 API tokens, 0 sessions and 0 lists"
+    assert wrote == f"Wrote {counts} to {tmp_path / 'b'}\n"
+    fresh_database()
+    restored = restore(tmp_path / "b")
+    assert restored == wrote.replace("Wrote", "Restored").replace(" to ", " from ")
+
+
+def test_a_restored_user_keeps_their_password_and_id(backup):
+    before = backup["token"].user
+    restore(backup["folder"])
     restored = User.objects.get(username="keeper")
+    assert restored.pk == before.pk
     assert restored.check_password("a-long-pass-phrase-1")
+    assert (restored.email, restored.date_joined) == (before.email, before.date_joined)
+
+
+def test_a_signed_in_user_is_still_signed_in_after_restore(backup):
+    restore(backup["folder"])
+    response = backup["signed_in"].get("/api/lists/")
+    assert response.status_code == 200
+    assert [item["id"] for item in results(response.json())] == [backup["mine"]["id"]]
+
+
+def test_a_visitor_still_reaches_their_list_after_restore(backup):
+    restore(backup["folder"])
+    response = backup["visitor"].get("/api/lists/")
+    assert response.status_code == 200
+    assert [item["id"] for item in results(response.json())] == [backup["theirs"]["id"]]
+
+
+def test_an_api_token_still_authenticates_after_restore(backup):
+    restore(backup["folder"])
+    response = Client().get("/api/lists/", HTTP_AUTHORIZATION=f"Token {backup['token'].key}")
+    assert response.status_code == 200
+    assert [item["id"] for item in results(response.json())] == [backup["mine"]["id"]]
+    assert Token.objects.get().created == backup["token"].created
+
+
+def test_a_restored_list_is_the_same_list(backup):
+    restore(backup["folder"])
+    after = backup["signed_in"].get(f"/api/lists/{backup['mine']['id']}/").json()
+    assert after == backup["mine"]
+    assert after["book_changed"] is False
+    shared = ArmyList.objects.get(pk=backup["theirs"]["id"])
+    assert Client().get(f"/api/shared/{shared.share_key}/").status_code == 200
+
+
+def test_a_list_keeps_its_id_after_earlier_lists_were_deleted(books, tmp_path):
     client = Client()
-    client.force_login(restored)
-    mine = client.get("/api/lists/").json()
-    assert [item["name"] for item in mine] == [json.loads((LISTS / "aof/human-empire-1500.json").read_text())["name"]]
-    assert mine[0]["validation"]["valid"] is True
-    key = ArmyList.objects.get(owner__isnull=True).share_key
-    assert Client().get(f"/api/shared/{key}/").status_code == 200
+    ids = [post_list(client, HUMAN_EMPIRE)["id"] for _ in range(7)]
+    ArmyList.objects.filter(pk__in=ids[:6]).delete()
+    export(tmp_path / "b")
+    fresh_database()
+    restore(tmp_path / "b")
+    assert list(ArmyList.objects.values_list("pk", flat=True)) == [ids[6]]
+    assert client.get(f"/api/lists/{ids[6]}/").status_code == 200
 
 
-@pytest.mark.django_db
-def test_import_all_refuses_a_database_that_has_lists(tmp_path, user):
-    call_command("export_all", str(tmp_path), stdout=StringIO())
+def test_the_next_user_and_list_after_restore_get_new_ids(backup):
+    restore(backup["folder"])
+    newcomer = User.objects.create_user("newcomer", password="a-long-pass-phrase-2")
+    assert newcomer.pk > backup["token"].user_id
+    client = Client()
+    client.force_login(newcomer)
+    new_list = post_list(client, HUMAN_EMPIRE)
+    assert new_list["id"] > max(backup["mine"]["id"], backup["theirs"]["id"])
+
+
+def test_a_book_keeps_its_row_id_revision_and_import_warnings(books, tmp_path):
+    faction = Faction.objects.get(ruleset__slug="aof", slug="human-empire")
+    Faction.objects.filter(pk=faction.pk).update(revision=9, import_warnings=["units[0]: checked by hand"])
+    before = Faction.objects.values("pk", "revision", "imported_at", "import_warnings", "version").get(pk=faction.pk)
+    export(tmp_path / "b")
+    fresh_database()
+    restore(tmp_path / "b")
+    after = Faction.objects.values("pk", "revision", "imported_at", "import_warnings", "version").get(
+        slug="human-empire"
+    )
+    assert after == before
+
+
+def test_books_already_in_the_database_are_replaced_by_the_backup_s(books, tmp_path):
+    """A new server that ran `bootstrap` before the restore: the books keep that server's
+    rows, with the backup's content, warnings and a revision no cached copy has."""
+    Faction.objects.filter(slug="human-empire").update(revision=2, import_warnings=["checked by hand"])
+    export(tmp_path / "b")
+    fresh_database()
+    bundled_books_load()
+    bootstrapped = Faction.objects.get(slug="human-empire")
+    restore(tmp_path / "b")
+    after = Faction.objects.get(slug="human-empire")
+    assert (after.pk, after.import_warnings) == (bootstrapped.pk, ["checked by hand"])
+    assert after.revision > bootstrapped.revision
+
+
+def test_a_ruleset_changed_in_the_admin_comes_back_with_a_newer_revision(books, tmp_path):
+    limit = ForceOrgLimit.objects.filter(ruleset__slug="aof", kind="copies").first()
+    limit.params = {**limit.params, "base": 3}
+    limit.save()
+    export(tmp_path / "b")
+    fresh_database()
+    sync_rulesets(apps)  # the new server's migrations wrote the bundled rulesets
+    migrated = Ruleset.objects.get(slug="aof").revision
+    restore(tmp_path / "b")
+    assert ForceOrgLimit.objects.get(ruleset__slug="aof", code=limit.code).params["base"] == 3
+    assert Ruleset.objects.get(slug="aof").revision > migrated
+
+
+def test_groups_and_permissions_come_back(books, tmp_path):
+    editors = Group.objects.create(name="editors")
+    editors.permissions.add(Permission.objects.get(codename="change_faction"))
+    staff = User.objects.create_user("staff", password="a-long-pass-phrase-3", is_staff=True)
+    staff.groups.add(editors)
+    staff.user_permissions.add(Permission.objects.get(codename="view_armylist"))
+    export(tmp_path / "b")
+    fresh_database()
+    restore(tmp_path / "b")
+    staff = User.objects.get(username="staff")
+    assert staff.has_perm("factions.change_faction") and staff.has_perm("lists.view_armylist")
+
+
+def test_a_dry_run_restores_nothing(backup):
+    before = database_state()
+    out = StringIO()
+    call_command("import_all", "--dry-run", str(backup["folder"]), stdout=out)
+    assert out.getvalue().startswith("Would restore 5 rulesets, ")
+    assert database_state() == before
+
+
+def test_a_format_1_backup_still_restores_as_it_did(db, tmp_path):
+    """/1 held books, users by name and lists without ids: they get ids from 1."""
+    folder = tmp_path / "old"
+    book = aof_book()
+    (folder / "books" / "aof").mkdir(parents=True)
+    (folder / "books" / "aof" / "test-wardens.json").write_text(json.dumps(book))
+    user = {
+        "username": "veteran",
+        "email": "",
+        "password": "!",
+        "first_name": "",
+        "last_name": "",
+        "is_staff": False,
+        "is_superuser": False,
+        "is_active": True,
+        "date_joined": "2026-01-02T03:04:05+00:00",
+    }
+    (folder / "users.json").write_text(json.dumps([user]))
+    army_list = {
+        "format": "armylist/1",
+        "name": "Old guard",
+        "system": "aof",
+        "faction": "test-wardens",
+        "points_limit": 1000,
+        "force_org": True,
+        "notes": "",
+        "entries": [],
+        "owner": "veteran",
+        "visitor": "",
+        "share_key": "old-share-key",
+        "version": 4,
+        "book_version": "1.0.0",
+        "created": "2026-01-03T00:00:00+00:00",
+        "updated": "2026-01-04T00:00:00+00:00",
+    }
+    (folder / "lists.json").write_text(json.dumps([army_list]))
+    manifest = {"format": "armybuilder-backup/1", "counts": {"books": 1, "users": 1, "lists": 1}}
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    restore(folder)
+    restored = ArmyList.objects.select_related("owner").get()
+    assert (restored.pk, restored.owner.pk, restored.owner.username) == (1, 1, "veteran")
+    assert (restored.share_key, restored.version, restored.created.isoformat()) == (
+        "old-share-key",
+        4,
+        "2026-01-03T00:00:00+00:00",
+    )
+    assert Faction.objects.filter(slug="test-wardens").exists()
+
+
+# -- bad input changes nothing and says what is wrong ---------------------------------------------
+
+
+def refused(folder: Path, match: str) -> None:
+    before = database_state()
+    with pytest.raises(CommandError, match=match):
+        restore(folder)
+    assert database_state() == before
+
+
+def test_a_folder_that_is_not_a_backup_is_refused(db, tmp_path):
+    refused(tmp_path, r"is not a readable backup: it has no manifest\.json")
+    refused(tmp_path / "missing", r"is not a readable backup: no such folder")
+
+
+def test_a_backup_of_an_unknown_format_is_refused(backup):
+    (backup["folder"] / "manifest.json").write_text(json.dumps({"format": "armybuilder-backup/9", "counts": {}}))
+    refused(backup["folder"], r'format "armybuilder-backup/9"; it reads armybuilder-backup/2 and armybuilder-backup/1')
+
+
+def test_a_corrupt_file_is_refused_by_name(backup):
+    path = backup["folder"] / "lists.json"
+    path.write_text(path.read_text()[:-40])
+    refused(backup["folder"], r"lists\.json is corrupt")
+
+
+def test_a_record_with_a_missing_field_is_refused_by_name(backup):
+    path = backup["folder"] / "sessions.json"
+    sessions = json.loads(path.read_text())
+    del sessions[1]["expire_date"]
+    path.write_text(json.dumps(sessions))
+    refused(backup["folder"], r"sessions\.json is corrupt: record 2 has no expire_date")
+
+
+def test_a_backup_missing_a_book_file_is_refused(backup):
+    (backup["folder"] / "books" / "opf" / "free-cities.json").unlink()
+    refused(backup["folder"], r"is incomplete: its manifest counts \d+ books but holds \d+")
+
+
+def test_a_book_that_does_not_import_is_refused_and_no_book_is_kept(backup):
+    path = backup["folder"] / "books" / "opf" / "free-cities.json"
+    book = json.loads(path.read_text())
+    book["units"][0]["type"] = "dragon"
+    path.write_text(json.dumps(book))
+    refused(backup["folder"], r"free-cities\.json does not import: units\[0\]")
+    assert not Faction.objects.exists()
+
+
+def test_a_list_whose_owner_is_missing_is_refused(backup):
+    path = backup["folder"] / "lists.json"
+    lists = json.loads(path.read_text())
+    lists[0]["owner"] = 999999
+    path.write_text(json.dumps(lists))
+    refused(backup["folder"], r"belongs to user 999999, not in users\.json")
+
+
+def test_what_the_database_refuses_changes_nothing(backup):
+    path = backup["folder"] / "lists.json"
+    lists = json.loads(path.read_text())
+    lists[1]["share_key"] = lists[0]["share_key"]
+    path.write_text(json.dumps(lists))
+    refused(backup["folder"], r"does not restore: the database refused it")
+
+
+def test_a_database_that_has_lists_is_refused(backup, user):
     ArmyList.objects.create(owner=user, system="aof", faction="x", book_version="1")
-    with pytest.raises(CommandError, match="already has lists"):
-        call_command("import_all", str(tmp_path), stdout=StringIO())
+    refused(backup["folder"], "This database already has lists")
+
+
+def test_a_database_that_has_users_is_refused(backup, user):
+    refused(backup["folder"], "This database already has users")
+
+
+def test_export_refuses_a_folder_that_is_not_empty(db, tmp_path):
+    (tmp_path / "old.json").write_text("{}")
+    with pytest.raises(CommandError, match="is not an empty folder"):
+        export(tmp_path)
+
+
+# -- a book the importer accepted always exports and restores -----------------------------------
+
+BUNDLED = bundled_book_paths()
+ARMYFORGE_BOOKS = sorted(p.name for p in ARMYFORGE.glob("*--*.json")) or ["(no books in ../shared/armyforge)"]
+
+
+def round_trip(tmp_path: Path) -> None:
+    first, second = tmp_path / "first", tmp_path / "second"
+    export(first)
+    fresh_database()
+    restore(first)
+    export(second)
+    assert read_all(second) == read_all(first)
 
 
 @pytest.mark.django_db
-def test_import_all_refuses_a_folder_that_is_not_a_backup(tmp_path):
-    with pytest.raises(CommandError, match="not a readable backup"):
-        call_command("import_all", str(tmp_path), stdout=StringIO())
+@pytest.mark.parametrize("path", BUNDLED, ids=[f"{p.parent.name}/{p.stem}" for p in BUNDLED])
+def test_every_bundled_book_restores_as_it_was(path, tmp_path):
+    engine_cache_clear()
+    armybook_import(data=path.read_bytes())
+    round_trip(tmp_path)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ARMYFORGE_BOOKS)
+def test_every_army_forge_book_restores_as_it_was(name, tmp_path):
+    engine_cache_clear()
+    path = require_shared(ARMYFORGE / name)
+    result = armybook_import(data=path.read_bytes(), system=name.split("--", 1)[0])
+    assert result.faction.import_warnings == [str(w) for w in result.warnings]
+    round_trip(tmp_path)

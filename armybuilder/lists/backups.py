@@ -1,122 +1,502 @@
-"""Backups: everything a site holds, as plain files in one folder.
+"""Backups: everything a site holds, as plain JSON files in one folder.
 
-    DIR/manifest.json                  format, time, counts
+    DIR/manifest.json                  format and how many of each thing the backup holds
+    DIR/rulesets.json                  rulesets with their limits and core rules (admin edits too)
     DIR/books/<system>/<slug>.json     every army book (armybook/1)
-    DIR/users.json                     accounts (password hashes, not passwords)
-    DIR/lists.json                     every saved list (armylist/1 plus owner, share key,
-                                       version, book version, times)
+    DIR/factions.json                  what a book's row holds besides the book: id, revision,
+                                       import time and import warnings
+    DIR/groups.json                    permission groups
+    DIR/users.json                     accounts with their ids (password hashes, not passwords)
+    DIR/tokens.json                    API tokens
+    DIR/sessions.json                  unexpired sessions: who is signed in, and the visitor id
+                                       that ties a visitor to their lists
+    DIR/lists.json                     every saved list (armylist/1 plus id, owner id, visitor,
+                                       share key, version, book version, times)
 
-`backup_export` writes it; `backup_import` restores it into a migrated database that
-has no lists yet (a new server), in one transaction.
+`backup_export` writes it from one consistent snapshot; `backup_import` reads and checks
+it, then restores it, all or nothing, into a migrated database that has no users and no
+lists yet (a new server), keeping every id. Sessions are signed with SECRET_KEY: the new
+server needs the old key for its visitors and users to stay signed in.
+
+Backups in the first format (armybuilder-backup/1: books, users and lists only) still
+restore as they did: users and lists numbered from 1 in the order of the backup.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.contrib.auth.models import Group, Permission
+from django.contrib.sessions.models import Session
+from django.core.management.color import no_style
+from django.db import DatabaseError, connection, transaction
+from django.db.models import Model
+from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from rest_framework.authtoken.models import Token
 
 from armybuilder.lists.models import ArmyList
-from factions.models import Faction
+from factions.armybook import ArmyBookError
+from factions.catalogue import RULESET_FIELDS
+from factions.models import CoreRule, Faction, ForceOrgLimit, Ruleset
 from factions.selectors import faction_book, faction_get_with_book
 from factions.services import armybook_import
 
-FORMAT = "armybuilder-backup/1"
+FORMAT = "armybuilder-backup/2"
+FORMAT_1 = "armybuilder-backup/1"
 USER_FIELDS = ("username", "email", "password", "first_name", "last_name", "is_staff", "is_superuser", "is_active")
+LIST_FIELDS = (
+    "name",
+    "system",
+    "faction",
+    "points_limit",
+    "force_org",
+    "notes",
+    "entries",
+    "visitor",
+    "share_key",
+    "version",
+    "book_version",
+)
+LIMIT_FIELDS = ("code", "kind", "params", "severity", "section", "optional", "order")
+CORE_RULE_FIELDS = ("name", "rated", "section", "summary")
+
+# The keys each record of a file must have, to refuse a damaged backup before writing.
+RECORD_KEYS = {
+    "rulesets.json": ("slug", *RULESET_FIELDS, "revision", "limits", "core_rules"),
+    "factions.json": ("system", "slug", "id", "revision", "imported_at", "import_warnings"),
+    "groups.json": ("name", "permissions"),
+    "users.json": ("id", *USER_FIELDS, "date_joined", "last_login", "groups", "permissions"),
+    "tokens.json": ("key", "user", "created"),
+    "sessions.json": ("session_key", "session_data", "expire_date"),
+    "lists.json": ("id", "owner", *LIST_FIELDS, "created", "updated"),
+}
+RECORD_KEYS_1 = {
+    "users.json": (*USER_FIELDS, "date_joined"),
+    "lists.json": ("owner", *LIST_FIELDS, "created", "updated"),
+}
 
 
 class BackupError(Exception):
     pass
 
 
+# -- export ------------------------------------------------------------------------------------
+
+
 def _write(path: Path, data: Any) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False) + "\n", encoding="utf-8")
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def _when(value: datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def _permission_name(permission: Permission) -> str:
+    return f"{permission.content_type.app_label}.{permission.codename}"
+
+
+def _ruleset_record(ruleset: Ruleset) -> dict[str, Any]:
+    return {
+        "slug": ruleset.slug,
+        **{f: getattr(ruleset, f) for f in RULESET_FIELDS},
+        "revision": ruleset.revision,
+        "limits": [{f: getattr(limit, f) for f in LIMIT_FIELDS} for limit in ruleset.limits.order_by("order", "id")],
+        "core_rules": [{f: getattr(rule, f) for f in CORE_RULE_FIELDS} for rule in ruleset.core_rules.order_by("name")],
+    }
 
 
 def backup_export(*, folder: Path) -> dict[str, int]:
+    """Write the backup into `folder`, which must be new or empty (a file left from an
+    older backup would be restored with this one)."""
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise BackupError(f"{folder} is not an empty folder: write each backup into a new one")
+    # One snapshot, so that no list in the backup has an owner that is missing from it.
+    if connection.vendor == "postgresql" and not connection.in_atomic_block:
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            return _export(folder)
+    with transaction.atomic():
+        return _export(folder)
+
+
+def _export(folder: Path) -> dict[str, int]:
     folder.mkdir(parents=True, exist_ok=True)
-    books = 0
+    rulesets = [_ruleset_record(r) for r in Ruleset.objects.order_by("slug")]
+    _write(folder / "rulesets.json", rulesets)
+
+    factions = []
     for faction in Faction.objects.select_related("ruleset").order_by("ruleset__slug", "slug"):
         full = faction_get_with_book(system=faction.ruleset.slug, slug=faction.slug)
         _write(folder / "books" / faction.ruleset.slug / f"{faction.slug}.json", faction_book(faction=full))
-        books += 1
-    User = get_user_model()
-    users = [
-        {**{f: getattr(u, f) for f in USER_FIELDS}, "date_joined": u.date_joined.isoformat()}
-        for u in User.objects.order_by("pk")
-    ]
-    _write(folder / "users.json", users)
-    lists = []
-    for army_list in ArmyList.objects.select_related("owner").order_by("pk"):
-        lists.append(
+        factions.append(
             {
-                **army_list.as_armylist(),
-                "owner": army_list.owner.username if army_list.owner else None,
-                "visitor": army_list.visitor,
-                "share_key": army_list.share_key,
-                "version": army_list.version,
-                "book_version": army_list.book_version,
-                "created": army_list.created.isoformat(),
-                "updated": army_list.updated.isoformat(),
+                "system": faction.ruleset.slug,
+                "slug": faction.slug,
+                "id": faction.pk,
+                "revision": faction.revision,
+                "imported_at": _when(faction.imported_at),
+                "import_warnings": faction.import_warnings,
             }
         )
+    _write(folder / "factions.json", factions)
+
+    groups = [
+        {"name": g.name, "permissions": [_permission_name(p) for p in g.permissions.all()]}
+        for g in Group.objects.prefetch_related("permissions__content_type").order_by("name")
+    ]
+    _write(folder / "groups.json", groups)
+
+    User = get_user_model()
+    users = [
+        {
+            "id": u.pk,
+            **{f: getattr(u, f) for f in USER_FIELDS},
+            "date_joined": _when(u.date_joined),
+            "last_login": _when(u.last_login),
+            "groups": sorted(g.name for g in u.groups.all()),
+            "permissions": sorted(_permission_name(p) for p in u.user_permissions.all()),
+        }
+        for u in User.objects.prefetch_related("groups", "user_permissions__content_type").order_by("pk")
+    ]
+    _write(folder / "users.json", users)
+
+    tokens = [{"key": t.key, "user": t.user_id, "created": _when(t.created)} for t in Token.objects.order_by("user_id")]
+    _write(folder / "tokens.json", tokens)
+
+    sessions = [
+        {"session_key": s.session_key, "session_data": s.session_data, "expire_date": _when(s.expire_date)}
+        for s in Session.objects.filter(expire_date__gt=timezone.now()).order_by("session_key")
+    ]
+    _write(folder / "sessions.json", sessions)
+
+    lists = [
+        {
+            **army_list.as_armylist(),
+            "id": army_list.pk,
+            "owner": army_list.owner_id,
+            "visitor": army_list.visitor,
+            "share_key": army_list.share_key,
+            "version": army_list.version,
+            "book_version": army_list.book_version,
+            "created": _when(army_list.created),
+            "updated": _when(army_list.updated),
+        }
+        for army_list in ArmyList.objects.order_by("pk")
+    ]
     _write(folder / "lists.json", lists)
-    counts = {"books": books, "users": len(users), "lists": len(lists)}
+
+    counts = {
+        "rulesets": len(rulesets),
+        "books": len(factions),
+        "groups": len(groups),
+        "users": len(users),
+        "tokens": len(tokens),
+        "sessions": len(sessions),
+        "lists": len(lists),
+    }
+    # Written last: a backup cut short has no manifest and is refused as a whole.
     _write(folder / "manifest.json", {"format": FORMAT, "counts": counts})
     return counts
 
 
-@transaction.atomic
-def backup_import(*, folder: Path) -> dict[str, int]:
+# -- reading and checking a backup ---------------------------------------------------------------
+
+
+@dataclass
+class _Backup:
+    folder: Path
+    format: str
+    rulesets: list[dict[str, Any]]
+    books: list[Path]
+    factions: list[dict[str, Any]] | None  # None: /1 kept no faction rows
+    groups: list[dict[str, Any]]
+    users: list[dict[str, Any]]
+    tokens: list[dict[str, Any]]
+    sessions: list[dict[str, Any]]
+    lists: list[dict[str, Any]]
+
+
+def _load(folder: Path, name: str) -> Any:
+    path = folder / name
     try:
-        manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
-        users = json.loads((folder / "users.json").read_text(encoding="utf-8"))
-        lists = json.loads((folder / "lists.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise BackupError(f"{folder} is not a readable backup: {exc}") from exc
-    if manifest.get("format") != FORMAT:
-        raise BackupError(f'{folder} is not an Armybuilder backup (format "{manifest.get("format")}")')
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise BackupError(f"{folder} is not a complete backup: {name} is missing") from None
+    except OSError as exc:
+        raise BackupError(f"{path} cannot be read: {exc.strerror}") from exc
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise BackupError(f"{path} is corrupt: {exc}") from exc
+
+
+def _records(folder: Path, name: str, keys: tuple[str, ...]) -> list[dict[str, Any]]:
+    data = _load(folder, name)
+    if not isinstance(data, list):
+        raise BackupError(f"{folder / name} is corrupt: it should hold a list of records")
+    for number, item in enumerate(data, 1):
+        if not isinstance(item, dict):
+            raise BackupError(f"{folder / name} is corrupt: record {number} is not an object")
+        missing = [key for key in keys if key not in item]
+        if missing:
+            raise BackupError(f"{folder / name} is corrupt: record {number} has no {', '.join(missing)}")
+    return data
+
+
+def _read_backup(folder: Path) -> _Backup:
+    if not folder.is_dir():
+        raise BackupError(f"{folder} is not a readable backup: no such folder")
+    if not (folder / "manifest.json").is_file():
+        raise BackupError(f"{folder} is not a readable backup: it has no manifest.json")
+    manifest = _load(folder, "manifest.json")
+    found = manifest.get("format") if isinstance(manifest, dict) else None
+    if found not in (FORMAT, FORMAT_1):
+        raise BackupError(
+            f'{folder} is not an Armybuilder backup this version reads (format "{found}"; '
+            f"it reads {FORMAT} and {FORMAT_1})"
+        )
+    keys = RECORD_KEYS if found == FORMAT else RECORD_KEYS_1
+    records = {name: _records(folder, name, keys[name]) for name in keys}
+    backup = _Backup(
+        folder=folder,
+        format=found,
+        rulesets=records.get("rulesets.json", []),
+        books=sorted((folder / "books").glob("*/*.json")),
+        factions=records.get("factions.json"),
+        groups=records.get("groups.json", []),
+        users=records["users.json"],
+        tokens=records.get("tokens.json", []),
+        sessions=records.get("sessions.json", []),
+        lists=records["lists.json"],
+    )
+    if found == FORMAT_1:
+        backup = _from_format_1(backup)
+    _check_counts(backup, manifest.get("counts"))
+    return backup
+
+
+def _from_format_1(backup: _Backup) -> _Backup:
+    """A /1 backup in /2 shape: users and lists numbered from 1, owners by id."""
+    ids = {user["username"]: number for number, user in enumerate(backup.users, 1)}
+    users = [
+        {**user, "id": ids[user["username"]], "last_login": None, "groups": [], "permissions": []}
+        for user in backup.users
+    ]
+    lists = []
+    for number, item in enumerate(backup.lists, 1):
+        owner = item["owner"]
+        if owner is not None and owner not in ids:
+            raise BackupError(f'{backup.folder / "lists.json"}: list {number} belongs to "{owner}", not in users.json')
+        lists.append({**item, "id": number, "owner": ids.get(owner)})
+    return _Backup(**{**backup.__dict__, "users": users, "lists": lists})
+
+
+def _check_counts(backup: _Backup, counts: Any) -> None:
+    """A backup missing files or records (a partial copy) is refused, saying what is short."""
+    if not isinstance(counts, dict):
+        raise BackupError(f"{backup.folder / 'manifest.json'} is corrupt: it has no counts")
+    held = {
+        "rulesets": len(backup.rulesets),
+        "books": len(backup.books),
+        "groups": len(backup.groups),
+        "users": len(backup.users),
+        "tokens": len(backup.tokens),
+        "sessions": len(backup.sessions),
+        "lists": len(backup.lists),
+    }
+    short = [f"{counts[k]} {k} but holds {n}" for k, n in held.items() if k in counts and counts[k] != n]
+    if short:
+        raise BackupError(f"{backup.folder} is incomplete: its manifest counts {'; '.join(short)}")
+    if backup.factions is not None:
+        rows = {(f["system"], f["slug"]) for f in backup.factions}
+        files = {(p.parent.name, p.stem) for p in backup.books}
+        if rows != files:
+            odd = sorted(f"{system}/{slug}" for system, slug in rows ^ files)
+            raise BackupError(f"{backup.folder}: books/ and factions.json do not match ({', '.join(odd)})")
+
+
+# -- restore -----------------------------------------------------------------------------------
+
+
+def _datetime(value: Any, where: str) -> datetime | None:
+    if value is None:
+        return None
+    parsed = parse_datetime(value) if isinstance(value, str) else None
+    if parsed is None:
+        raise BackupError(f"{where}: {value!r} is not a date and time")
+    return parsed
+
+
+def backup_import(*, folder: Path, dry_run: bool = False) -> dict[str, int]:
+    """Restore the backup in `folder`; BackupError, with nothing changed, if it is not a
+    whole backup or the database is not a new one. `dry_run` restores and rolls back."""
+    backup = _read_backup(folder)
+    User = get_user_model()
     if ArmyList.objects.exists():
         raise BackupError("This database already has lists: restore into a new, migrated database.")
-    books = sorted((folder / "books").glob("*/*.json"))
-    for path in books:
-        armybook_import(data=path.read_bytes())
+    if User.objects.exists():
+        raise BackupError("This database already has users: restore into a new, migrated database.")
+    try:
+        with transaction.atomic():
+            _restore_rulesets(backup)
+            faction_ids_kept = _restore_books(backup)
+            _restore_accounts(backup)
+            _restore_lists(backup)
+            if dry_run:
+                transaction.set_rollback(True)
+            else:
+                # setval is not undone by a rollback: only once the rest has gone in.
+                _reset_sequences(faction_ids_kept=faction_ids_kept)
+    except DatabaseError as exc:
+        raise BackupError(f"{folder} does not restore: the database refused it ({exc})") from exc
+    except (KeyError, TypeError, ValueError) as exc:
+        raise BackupError(f"{folder} does not restore: a record is damaged ({exc!r})") from exc
+    return {
+        "rulesets": len(backup.rulesets),
+        "books": len(backup.books),
+        "users": len(backup.users),
+        "tokens": len(backup.tokens),
+        "sessions": len(backup.sessions),
+        "lists": len(backup.lists),
+    }
+
+
+def _restore_rulesets(backup: _Backup) -> None:
+    """Rulesets come from the migrations; put back what the admin changed in them. A
+    changed ruleset gets a revision above this database's, so no cached copy survives."""
+    for data in backup.rulesets:
+        ruleset = Ruleset.objects.filter(slug=data["slug"]).first()
+        if ruleset is None:
+            raise BackupError(f'rulesets.json: this version of Armybuilder has no ruleset "{data["slug"]}"')
+        current = _ruleset_record(ruleset)
+        same = {**current, "revision": None} == {**data, "revision": None}
+        if not same:
+            Ruleset.objects.filter(pk=ruleset.pk).update(**{f: data[f] for f in RULESET_FIELDS})
+            ForceOrgLimit.objects.filter(ruleset=ruleset).delete()
+            ForceOrgLimit.objects.bulk_create(
+                ForceOrgLimit(ruleset=ruleset, **{f: limit[f] for f in LIMIT_FIELDS}) for limit in data["limits"]
+            )
+            CoreRule.objects.filter(ruleset=ruleset).delete()
+            CoreRule.objects.bulk_create(
+                CoreRule(ruleset=ruleset, **{f: rule[f] for f in CORE_RULE_FIELDS}) for rule in data["core_rules"]
+            )
+        floor = ruleset.revision if same else ruleset.revision + 1
+        Ruleset.objects.filter(pk=ruleset.pk).update(revision=max(data["revision"], floor))
+
+
+def _restore_books(backup: _Backup) -> bool:
+    """Import every book, then put back its row's id (when the database has no books
+    yet), revision, import time and warnings. Returns whether ids were kept."""
+    keep_ids = backup.factions is not None and not Faction.objects.exists()
+    rows = {(f["system"], f["slug"]): f for f in backup.factions or []}
+    for path in backup.books:
+        row = rows.get((path.parent.name, path.stem))
+        ruleset = Ruleset.objects.filter(slug=path.parent.name).first()
+        if keep_ids and row is not None and ruleset is not None:
+            # An empty row with the old id: the import fills it as it would replace a book.
+            Faction.objects.create(id=row["id"], ruleset=ruleset, slug=row["slug"], name="", version="")
+        try:
+            faction = armybook_import(data=path.read_bytes()).faction
+        except ArmyBookError as exc:
+            problems = "; ".join(str(p) for p in exc.problems)
+            raise BackupError(f"{path} does not import: {problems}") from exc
+        if (faction.ruleset.slug, faction.slug) != (path.parent.name, path.stem):
+            raise BackupError(f"{path} holds the book {faction.ruleset.slug}/{faction.slug}")
+        if row is not None:
+            Faction.objects.filter(pk=faction.pk).update(
+                revision=max(row["revision"], faction.revision),
+                imported_at=_datetime(row["imported_at"], f"factions.json, {path.parent.name}/{path.stem}"),
+                import_warnings=row["import_warnings"],
+            )
+    return keep_ids
+
+
+def _permissions(names: list[str], where: str) -> list[Permission]:
+    found = []
+    for name in names:
+        app_label, _, codename = name.partition(".")
+        permission = Permission.objects.filter(content_type__app_label=app_label, codename=codename).first()
+        if permission is None:
+            raise BackupError(f'{where}: this version of Armybuilder has no permission "{name}"')
+        found.append(permission)
+    return found
+
+
+def _restore_accounts(backup: _Backup) -> None:
+    groups = {}
+    for data in backup.groups:
+        group = Group.objects.create(name=data["name"])
+        group.permissions.set(_permissions(data["permissions"], f'groups.json, group "{data["name"]}"'))
+        groups[group.name] = group
     User = get_user_model()
-    by_name = {}
-    for data in users:
-        user, _created = User.objects.update_or_create(
-            username=data["username"],
-            defaults={
-                **{f: data[f] for f in USER_FIELDS if f != "username"},
-                "date_joined": parse_datetime(data["date_joined"]),
-            },
+    users = User.objects.bulk_create(
+        User(
+            id=data["id"],
+            **{f: data[f] for f in USER_FIELDS},
+            date_joined=_datetime(data["date_joined"], f'users.json, user "{data["username"]}"'),
+            last_login=_datetime(data["last_login"], f'users.json, user "{data["username"]}"'),
         )
-        by_name[user.username] = user
-    fields = (
-        "name",
-        "system",
-        "faction",
-        "points_limit",
-        "force_org",
-        "notes",
-        "entries",
-        "visitor",
-        "share_key",
-        "version",
-        "book_version",
+        for data in backup.users
     )
-    created = ArmyList.objects.bulk_create(
-        ArmyList(owner=by_name.get(item["owner"]) if item["owner"] else None, **{f: item[f] for f in fields})
-        for item in lists
-    )
-    # auto_now/auto_now_add would stamp today: put the original times back.
-    for army_list, item in zip(created, lists, strict=True):
-        ArmyList.objects.filter(pk=army_list.pk).update(
-            created=parse_datetime(item["created"]), updated=parse_datetime(item["updated"])
+    for user, data in zip(users, backup.users, strict=True):
+        where = f'users.json, user "{data["username"]}"'
+        unknown = [name for name in data["groups"] if name not in groups]
+        if unknown:
+            raise BackupError(f"{where}: groups {', '.join(unknown)} are not in groups.json")
+        user.groups.set([groups[name] for name in data["groups"]])
+        user.user_permissions.set(_permissions(data["permissions"], where))
+
+    user_ids = {data["id"] for data in backup.users}
+    for data in backup.tokens:
+        if data["user"] not in user_ids:
+            raise BackupError(f"tokens.json: a token belongs to user {data['user']}, who is not in users.json")
+    tokens = Token.objects.bulk_create(Token(key=data["key"], user_id=data["user"]) for data in backup.tokens)
+    # bulk_create stamps auto_now_add fields with today; bulk_update leaves them as given.
+    for token, data in zip(tokens, backup.tokens, strict=True):
+        token.created = _datetime(data["created"], f"tokens.json, the token of user {data['user']}")
+    Token.objects.bulk_update(tokens, ["created"])
+
+    Session.objects.filter(session_key__in=[data["session_key"] for data in backup.sessions]).delete()
+    Session.objects.bulk_create(
+        Session(
+            session_key=data["session_key"],
+            session_data=data["session_data"],
+            expire_date=_datetime(data["expire_date"], "sessions.json"),
         )
-    return {"books": len(books), "users": len(users), "lists": len(created)}
+        for data in backup.sessions
+    )
+
+
+def _restore_lists(backup: _Backup) -> None:
+    user_ids = {data["id"] for data in backup.users}
+    for data in backup.lists:
+        if data["owner"] is not None and data["owner"] not in user_ids:
+            raise BackupError(f"lists.json: list {data['id']} belongs to user {data['owner']}, not in users.json")
+    lists = ArmyList.objects.bulk_create(
+        ArmyList(id=data["id"], owner_id=data["owner"], **{f: data[f] for f in LIST_FIELDS}) for data in backup.lists
+    )
+    # auto_now/auto_now_add stamped today: put the original times back.
+    for army_list, data in zip(lists, backup.lists, strict=True):
+        army_list.created = _datetime(data["created"], f"lists.json, list {data['id']}")
+        army_list.updated = _datetime(data["updated"], f"lists.json, list {data['id']}")
+    ArmyList.objects.bulk_update(lists, ["created", "updated"])
+
+
+def _reset_sequences(*, faction_ids_kept: bool) -> None:
+    """Rows restored with their ids leave PostgreSQL's id sequences behind: move them on,
+    so that the next user or list gets a new id (SQLite needs nothing)."""
+    models: list[type[Model]] = [get_user_model(), ArmyList]
+    if faction_ids_kept:
+        models.append(Faction)
+    statements = connection.ops.sequence_reset_sql(no_style(), models)
+    with connection.cursor() as cursor:
+        for sql in statements:
+            cursor.execute(sql)

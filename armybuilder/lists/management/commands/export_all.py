@@ -1,20 +1,29 @@
-"""Back up every army book, account and saved list into a folder (see lists/backups.py)."""
+"""Back up everything the site holds into a new folder (see lists/backups.py): rulesets,
+army books, accounts, API tokens, sessions and saved lists, with their ids."""
 
 from pathlib import Path
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
-from armybuilder.lists.backups import backup_export
+from armybuilder.lists.backups import BackupError, backup_export
 
 
 class Command(BaseCommand):
-    help = "Write every army book, user and list as plain JSON files into DIR."
+    help = "Write every ruleset, army book, user, API token, session and list as JSON files into DIR (new or empty)."
 
     def add_arguments(self, parser):
         parser.add_argument("folder", type=Path, metavar="DIR")
 
     def handle(self, *args, folder: Path, **options):
-        counts = backup_export(folder=folder)
-        self.stdout.write(
-            f"Wrote {counts['books']} army books, {counts['users']} users and {counts['lists']} lists to {folder}"
-        )
+        try:
+            counts = backup_export(folder=folder)
+        except BackupError as exc:
+            raise CommandError(str(exc)) from None
+        self.stdout.write(f"Wrote {describe(counts)} to {folder}")
+
+
+def describe(counts: dict[str, int]) -> str:
+    """ "5 rulesets, 13 army books, 2 users, 1 API tokens, 3 sessions and 4 lists" """
+    names = {"books": "army books", "tokens": "API tokens"}
+    parts = [f"{n} {names.get(k, k)}" for k, n in counts.items() if k != "groups"]
+    return ", ".join(parts[:-1]) + " and " + parts[-1]

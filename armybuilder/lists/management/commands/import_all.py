@@ -1,23 +1,28 @@
-"""Restore a backup made by export_all into a new, migrated database."""
+"""Restore a backup made by export_all into a new, migrated database: all or nothing,
+keeping every id (see lists/backups.py)."""
 
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
 from armybuilder.lists.backups import BackupError, backup_import
+from armybuilder.lists.management.commands.export_all import describe
 
 
 class Command(BaseCommand):
-    help = "Restore army books, users and lists from DIR (made by export_all); all or nothing."
+    help = (
+        "Restore rulesets, army books, users, API tokens, sessions and lists from DIR (made by export_all) "
+        "into a database with no users and no lists; all or nothing."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("folder", type=Path, metavar="DIR")
+        parser.add_argument("--dry-run", action="store_true", help="Check that DIR restores, then roll back")
 
-    def handle(self, *args, folder: Path, **options):
+    def handle(self, *args, folder: Path, dry_run: bool, **options):
         try:
-            counts = backup_import(folder=folder)
+            counts = backup_import(folder=folder, dry_run=dry_run)
         except BackupError as exc:
             raise CommandError(str(exc)) from None
-        self.stdout.write(
-            f"Restored {counts['books']} army books, {counts['users']} users and {counts['lists']} lists from {folder}"
-        )
+        verb = "Would restore" if dry_run else "Restored"
+        self.stdout.write(f"{verb} {describe(counts)} from {folder}")
