@@ -1,7 +1,10 @@
 """Checking an `armybook/1` document before it touches the database.
 
-Two passes, both collecting every problem rather than stopping at the first:
-1. the JSON Schema in factions/schema/ (shapes, types, extra keys);
+First what no reader should meet and no database can store, anywhere in the document
+(check_storable: nesting too deep, NUL, lone surrogates). Then two passes, both
+collecting every problem rather than stopping at the first:
+1. the JSON Schema in factions/schema/ (shapes, types, extra keys, and lengths and ranges
+   that fit the columns the values land in);
 2. checks that need the ruleset's catalogue: stat keys and unit types of the ruleset,
    rule names (core or the book's own) and their ratings, package references, duplicate
    ids, replace/attachment targets, fields that belong to another ruleset. These run on
@@ -24,14 +27,17 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
+from jsonschema import Draft202012Validator, validators
+from jsonschema.exceptions import ValidationError, best_match
 
 from armybuilder.engine.book import same_name
 
 SCHEMA_PATH = Path(__file__).resolve().parent / "schema" / "armybook-1.schema.json"
 RULE_RE = re.compile(r"^(?P<name>[^()]+?)\s*(?:\((?P<rating>[^()]+)\))?$")
 NUMBER_RE = re.compile(r"^\+?\d+$")
+MAX_DEPTH = 32  # levels of nesting; an army book needs about 12
+TOO_DEEP = f"nested more than {MAX_DEPTH} levels deep (an army book needs about 12)"
+SURROGATE_RE = re.compile(r"[\ud800-\udfff]")
 
 # Weapon profile fields that only some rulesets use; every other ruleset must not.
 OPF_WEAPON_FIELDS = frozenset({"strength", "weapon_type"})
@@ -98,19 +104,73 @@ def json_has_nul(raw: bytes) -> bool:
 
 
 def parse_json(raw: bytes | str) -> Any:
-    if json_has_nul(raw.encode() if isinstance(raw, str) else raw):
+    text = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
+    if json_has_nul(text):
         raise ArmyBookError([Problem("", "not valid: the file contains a NUL character (\\u0000)")])
     try:
         return json.loads(raw)
     except (ValueError, UnicodeDecodeError) as exc:
         raise ArmyBookError([Problem("", f"not valid JSON: {exc}")]) from exc
+    except RecursionError as exc:  # the parser recurses once per level
+        raise ArmyBookError([Problem("", f"not valid JSON: {TOO_DEEP}")]) from exc
+
+
+def check_storable(data: Any) -> list[Problem]:
+    """What no reader of a document should meet and no database can store, anywhere in
+    it: nesting deeper than MAX_DEPTH (the checks and the Army Forge reader walk a
+    document by recursion), and text with a NUL or a lone surrogate (half of a UTF-16
+    pair, which JSON can escape but is no character). Walked without recursion, before
+    anything else reads the document; a bad key is named by where it is, not repeated."""
+    if isinstance(data, str):
+        unstorable = _unstorable(data)
+        return [Problem("", f"text with {unstorable}")] if unstorable else []
+    problems = []
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(data, ())]
+    while stack:
+        value, path = stack.pop()
+        if not isinstance(value, dict | list):
+            continue
+        if len(path) >= MAX_DEPTH:
+            problems.append(Problem(format_path(path), TOO_DEEP))
+            continue
+        inner = []
+        for key, item in value.items() if isinstance(value, dict) else enumerate(value):
+            if isinstance(key, str) and (unstorable := _unstorable(key)):
+                problems.append(Problem(format_path(path), f"a key with {unstorable}"))
+            elif isinstance(item, str):
+                if unstorable := _unstorable(item):
+                    problems.append(Problem(format_path((*path, key)), f"text with {unstorable}"))
+            elif isinstance(item, dict | list):
+                inner.append((item, (*path, key)))
+        stack.extend(reversed(inner))  # the first first
+    return problems
+
+
+def _unstorable(text: str) -> str | None:
+    if "\x00" in text:
+        return "a NUL character (\\u0000), which cannot be stored"
+    surrogate = SURROGATE_RE.search(text)
+    if surrogate:
+        return f"a lone surrogate (\\u{ord(surrogate[0]):04x}), which is not a character and cannot be stored"
+    return None
+
+
+def _is_integer(checker: Any, instance: Any) -> bool:
+    # JSON Schema counts 2.0 and 1e25 as integers, and an attacks value is stored as it
+    # prints ("2.0", "1e+25"): here a whole number is one written as such.
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+_BookValidator = validators.extend(
+    Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer)
+)
 
 
 @cache
 def _validator() -> Draft202012Validator:
     schema = json.loads(SCHEMA_PATH.read_text())
     Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema)
+    return _BookValidator(schema)
 
 
 def check_schema(data: Any) -> list[Problem]:
@@ -118,12 +178,30 @@ def check_schema(data: Any) -> list[Problem]:
     problems = []
     for error in errors:
         # For a "oneOf" failure, the sub-error of the branch the value was meant for says
-        # what is wrong (jsonschema's own relevance ordering picks it).
+        # what is wrong.
         best = error
         while best.context:
-            best = best_match(best.context)
-        problems.append(Problem(format_path(best.absolute_path), best.message))
+            best = _meant_branch(best.context)
+        problems.append(Problem(format_path(best.absolute_path), _message(best)))
     return problems
+
+
+def _meant_branch(context: list[ValidationError]) -> ValidationError:
+    """jsonschema's pick, unless it is "not of type" at a level where another alternative,
+    of the value's own type, says what is wrong (10**25 for attacks: over the maximum,
+    rather than "is not of type 'string'")."""
+    best = best_match(context)
+    if best.validator == "type":
+        same_level = [e for e in context if len(e.relative_path) == len(best.relative_path) and e.validator != "type"]
+        if same_level:
+            return best_match(same_level)
+    return best
+
+
+def _message(error: ValidationError) -> str:
+    if error.validator == "maxLength":  # without repeating what may be pages of text
+        return f"{len(error.instance)} characters; the most is {error.validator_value}"
+    return error.message
 
 
 def _path_key(path: Iterable[str | int]) -> list[tuple[int, int | str]]:

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.db import transaction
 
-from factions.armybook import ArmyBookError, Problem, check_armybook, package_ref, parse_json
+from factions.armybook import ArmyBookError, Problem, check_armybook, check_storable, package_ref, parse_json
 from factions.book_formats import to_armybook
 from factions.models import (
     CompositionCard,
@@ -63,6 +63,9 @@ def armybook_import(*, data: Any, dry_run: bool = False, system: str | None = No
     open (see book_formats)."""
     if isinstance(data, (bytes, str)):
         data = parse_json(data)
+    unstorable = check_storable(data)  # before anything walks it
+    if unstorable:
+        raise ArmyBookError(unstorable)
     converted = to_armybook(data, system=system)
     check = check_armybook(converted.book, ruleset_infos())
     errors = [*converted.errors, *check.errors]
