@@ -579,3 +579,14 @@ def test_rotating_the_share_key_of_a_list_deleted_meanwhile_is_a_404(wardens, ow
     response = client_for(owner).post(f"/api/lists/{owned_list['id']}/share/rotate/")
     assert response.status_code == 404
     assert response["Content-Type"].startswith("application/json")
+
+
+def test_a_listing_says_when_a_lists_army_book_is_gone(wardens, owner, owned_list):
+    from factions.models import Faction
+
+    Faction.objects.filter(slug="test-wardens").delete()
+    [item] = client_for(owner).get("/api/lists/").json()["results"]
+    assert item["validation"]["valid"] is False
+    [issue] = item["validation"]["issues"]
+    assert issue["code"] == "unknown_faction"
+    assert issue["message"].startswith('The army book "test-wardens" is no longer in the catalogue of Age of Fantasy')

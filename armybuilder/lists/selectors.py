@@ -86,7 +86,7 @@ def army_list_summaries(army_lists: Sequence[ArmyList]) -> list[ListSummary]:
         if army_list.validation is None or army_list.validation_stamp != stamp:
             if handle is None:
                 if titles is None:
-                    titles = dict(Ruleset.objects.values_list("slug", "title"))
+                    titles = {r.slug: r.title for r in Ruleset.objects.all()}
                 validation = _missing_book(army_list, titles)
             else:
                 validation = army_list_validate(data=army_list.as_armylist(), handle=handle)
@@ -123,7 +123,7 @@ def _book_handles(pairs: set[tuple[str, str]]) -> dict[tuple[str, str], BookHand
 
 def _missing_book(army_list: ArmyList, titles: dict[str, str] | None = None) -> Validation:
     if titles is None:
-        titles = dict(Ruleset.objects.filter(slug=army_list.system).values_list("slug", "title"))
+        titles = {r.slug: r.title for r in Ruleset.objects.filter(slug=army_list.system)}
     title = titles.get(army_list.system, army_list.system)
     issue = Issue(
         code="unknown_faction",
