@@ -3,46 +3,108 @@ cost or a typo in place, and for exporting a book back to armybook/1 JSON."""
 
 import json
 
-from django.contrib import admin
-from django.http import HttpResponse
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.http import HttpResponse, HttpResponseRedirect
+from django.urls import reverse
 from django.utils.html import format_html_join
 
 from factions import models
+from factions.admin_checks import PARENT_FIELDS, CatalogueRefused, catalogue_change_check, catalogue_delete
 from factions.selectors import faction_book, faction_get_with_book
+
+SHOWN_PROBLEMS = 30
 
 
 class CatalogueAdmin(admin.ModelAdmin):
-    """Every change made here expires the cached copies of the book it touches."""
+    """Every change made here, inlines and deletes included, is checked as the importer
+    checks a book, on the whole book (or ruleset) it touches. One the checks refuse is
+    rolled back and the page says why; one they pass expires the cached copies of the
+    book and marks it as updated for the lists saved with it (see admin_checks)."""
+
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        try:
+            with transaction.atomic():
+                return super().changeform_view(request, object_id, form_url, extra_context)
+        except CatalogueRefused as refused:
+            # The same form again, as the user filled it in, with the checks' answer.
+            request.catalogue_problems = refused.problems
+            return super().changeform_view(request, object_id, form_url, extra_context)
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change, **kwargs)
+        problems = getattr(request, "catalogue_problems", None)
+        return _refusing(form, problems) if problems else form
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
-        models.bump_revision_of(form.instance)
+        catalogue_change_check(
+            objects=[form.instance, *_parents_left(form)],
+            changed=not change or form.has_changed() or any(formset.has_changed() for formset in formsets),
+            version_by_hand=isinstance(form.instance, models.Faction) and "version" in form.changed_data,
+        )
+
+    def delete_view(self, request, object_id, extra_context=None):
+        try:
+            with transaction.atomic():
+                return super().delete_view(request, object_id, extra_context)
+        except CatalogueRefused as refused:
+            _show(self, request, "Not deleted", refused)
+            return HttpResponseRedirect(
+                reverse(f"admin:{self.opts.app_label}_{self.opts.model_name}_change", args=[object_id])
+            )
+
+    def changelist_view(self, request, extra_context=None):
+        # Actions (delete selected) and list edits end up in delete_queryset/save_related.
+        try:
+            with transaction.atomic():
+                return super().changelist_view(request, extra_context)
+        except CatalogueRefused as refused:
+            _show(self, request, "Nothing changed", refused)
+            return HttpResponseRedirect(request.get_full_path())
 
     def delete_model(self, request, obj):
-        owner = _owner_probe(obj)
-        super().delete_model(request, obj)
-        owner()
+        catalogue_delete(objects=[obj])
 
     def delete_queryset(self, request, queryset):
-        owners = [_owner_probe(obj) for obj in queryset]
-        super().delete_queryset(request, queryset)
-        for owner in owners:
-            owner()
+        catalogue_delete(objects=list(queryset))
 
 
-def _owner_probe(obj):
-    """Work out (before a delete) what to expire, and return a callable that does it."""
-    if isinstance(obj, models.Ruleset | models.Faction):
-        return lambda: None  # deleted with everything in it
-    parent = _parent(obj)
-    return lambda: models.bump_revision_of(parent)
+def _answer(what: str, problems: list[str]) -> list[str]:
+    more = len(problems) - SHOWN_PROBLEMS
+    return [
+        f"{what}: the change fails the checks import_armybook runs.",
+        *problems[:SHOWN_PROBLEMS],
+        *([f"... and {more} more problems"] if more > 0 else []),
+    ]
 
 
-def _parent(obj):
-    for name in ("ruleset", "faction", "unit", "package", "section", "option", "card"):
-        if hasattr(obj, f"{name}_id"):
-            return getattr(obj, name)
-    raise TypeError(type(obj).__name__)
+def _refusing(form_class, problems: list[str]):
+    """The admin's form for the object, answering with the checks' problems."""
+
+    class Refused(form_class):
+        def clean(self):
+            super().clean()
+            raise ValidationError(_answer("Not saved", problems))
+
+    return Refused
+
+
+def _show(model_admin: admin.ModelAdmin, request, what: str, refused: CatalogueRefused) -> None:
+    for line in _answer(what, refused.problems):
+        model_admin.message_user(request, line, messages.ERROR)
+
+
+def _parents_left(form) -> list:
+    """The parent the object had before, when the form moved it to another (a unit to
+    another faction): the book it left is checked too."""
+    parents = []
+    for name in PARENT_FIELDS:
+        if name in form.changed_data and form.initial.get(name) is not None:
+            model = form.instance._meta.get_field(name).related_model
+            parents += model.objects.filter(pk=form.initial[name])
+    return parents
 
 
 class ForceOrgLimitInline(admin.TabularInline):

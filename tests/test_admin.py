@@ -1,6 +1,8 @@
-"""The admin works for every catalogue table: lists, search, filters, change pages."""
+"""The admin works for every catalogue table: lists, search, filters, change pages; and
+a change made there is checked as an import is, on the whole book it touches."""
 
 import json
+from html.parser import HTMLParser
 
 import pytest
 from django.apps import apps
@@ -8,6 +10,7 @@ from django.urls import reverse
 
 from factions import models
 from factions.models import Faction
+from factions.selectors import engine_cache_clear
 from factions.services import armybook_import
 
 MODELS = [m for m in apps.get_app_config("factions").get_models() if m.__name__ != "UnitPackage"]
@@ -15,6 +18,7 @@ MODELS = [m for m in apps.get_app_config("factions").get_models() if m.__name__ 
 
 @pytest.fixture
 def admin_client_with_book(client, staff_user, make_aof_book, make_arena_book):
+    engine_cache_clear()
     armybook_import(data=make_aof_book())
     armybook_import(data=make_arena_book())
     client.force_login(staff_user)
@@ -93,3 +97,242 @@ def test_a_limit_saved_with_empty_parameters_is_refused_and_validation_keeps_wor
     assert admin_client_with_book.post(url, form).status_code == 302
     limit.refresh_from_db()
     assert limit.params == {"percent": 30}
+
+
+# -- changes are checked as an import is -------------------------------------------------
+class _ChangeForm(HTMLParser):
+    """What a browser sends when it submits the admin's change form as the page shows it:
+    every named input (checkboxes when ticked), select and textarea, inline rows and
+    management forms included."""
+
+    def __init__(self, form_id: str):
+        super().__init__(convert_charrefs=True)
+        self.form_id = form_id
+        self.inside = False
+        self.data: dict[str, list[str]] = {}
+        self.select: str | None = None
+        self.textarea: str | None = None
+
+    def add(self, name: str, value: str) -> None:
+        self.data.setdefault(name, []).append(value)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = {k: v or "" for k, v in attrs}
+        if tag == "form":
+            self.inside = attrs.get("id") == self.form_id
+        if not self.inside or not attrs.get("name") and tag != "option":
+            return
+        if tag == "input" and attrs.get("type") not in ("submit", "button", "file"):
+            if attrs.get("type") not in ("checkbox", "radio") or "checked" in attrs:
+                self.add(attrs["name"], attrs.get("value", "on" if attrs.get("type") == "checkbox" else ""))
+        elif tag == "select":
+            self.select = attrs["name"]
+        elif tag == "option" and self.select and "selected" in attrs:
+            self.add(self.select, attrs.get("value", ""))
+        elif tag == "textarea":
+            self.textarea = attrs["name"]
+            self.add(self.textarea, "")
+
+    def handle_data(self, data):
+        if self.textarea:
+            self.data[self.textarea][-1] += data
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self.inside = False
+        elif tag == "select":
+            self.select = None
+        elif tag == "textarea":
+            if self.textarea and self.data[self.textarea][-1].startswith("\n"):
+                self.data[self.textarea][-1] = self.data[self.textarea][-1][1:]  # as browsers do
+            self.textarea = None
+
+
+def change_form(client, obj) -> tuple[str, dict[str, list[str]]]:
+    """The change page's URL and the form data a browser would send from it."""
+    url = reverse(f"admin:factions_{obj._meta.model_name}_change", args=[obj.pk])
+    page = client.get(url)
+    assert page.status_code == 200
+    form = _ChangeForm(f"{obj._meta.model_name}_form")
+    form.feed(page.content.decode())
+    assert form.data, "no change form on the page"
+    return url, form.data
+
+
+def save(client, url: str, data: dict[str, list[str]]):
+    return client.post(url, {**data, "_save": "Save"})
+
+
+def validate_status(client) -> int:
+    body = {
+        "system": "aof",
+        "faction": "test-wardens",
+        "points_limit": 1500,
+        "entries": [{"id": "a", "unit": "wardens"}],
+    }
+    return client.post("/api/validate/", body, content_type="application/json").status_code
+
+
+def book_state() -> tuple[str, int]:
+    return tuple(Faction.objects.filter(slug="test-wardens").values_list("version", "revision").get())
+
+
+def option(uid: str) -> models.UpgradeOption:
+    return models.UpgradeOption.objects.get(uid=uid, section__package__faction__slug="test-wardens")
+
+
+@pytest.mark.django_db
+def test_the_change_form_as_submitted_unchanged_saves_and_leaves_the_book_alone(admin_client_with_book):
+    before = book_state()
+    url, data = change_form(admin_client_with_book, option("TROOPS-2a"))
+    assert data["gains-TOTAL_FORMS"] == ["1"] and data["costs"] == ['{"wardens": 15}']
+    assert save(admin_client_with_book, url, data).status_code == 302
+    assert book_state() == before
+
+
+@pytest.mark.django_db
+def test_an_option_cost_the_book_check_refuses_is_not_saved(admin_client_with_book):
+    before = book_state()
+    url, data = change_form(admin_client_with_book, option("TROOPS-2a"))
+    data["cost"] = ["5000000"]
+    data["label"] = ["Long Halberds"]
+    response = save(admin_client_with_book, url, data)
+    assert response.status_code == 200  # the form again, with the checks' answer
+    page = response.content.decode()
+    assert "Not saved: the change fails the checks import_armybook runs." in page
+    assert "Test Wardens (aof/test-wardens): packages[1].sections[1].options[0].cost: 5000000 is" in page
+    halberds = option("TROOPS-2a")
+    assert (halberds.cost, halberds.label) == (10, "Halberds")
+    assert book_state() == before
+    assert validate_status(admin_client_with_book) == 200
+
+
+@pytest.mark.django_db
+def test_a_gain_of_a_rule_the_book_does_not_know_is_not_saved(admin_client_with_book):
+    url, data = change_form(admin_client_with_book, option("TROOPS-1a"))
+    assert data["gains-0-name"] == ["Sergeant"]
+    data["gains-0-name"] = ["Sergent"]
+    data["cost"] = ["7"]
+    response = save(admin_client_with_book, url, data)
+    assert response.status_code == 200
+    assert (
+        "packages[1].sections[0].options[0].gains[0].name: unknown rule &quot;Sergent&quot;: "
+        "not a core rule of aof and not in the book&#x27;s rules"
+    ) in response.content.decode()
+    assert list(option("TROOPS-1a").gains.values_list("name", flat=True)) == ["Sergeant"]
+    assert option("TROOPS-1a").cost == 5
+    assert validate_status(admin_client_with_book) == 200
+
+
+@pytest.mark.django_db
+def test_unit_stats_the_export_cannot_read_are_refused_and_validation_keeps_working(admin_client_with_book):
+    unit = models.Unit.objects.get(uid="wardens", faction__slug="test-wardens")
+    url, data = change_form(admin_client_with_book, unit)
+    data["stats"] = ["[4, 5]"]
+    response = save(admin_client_with_book, url, data)
+    assert response.status_code == 200
+    assert "unit &quot;wardens&quot;: stats must be a JSON object, not [4, 5]" in response.content.decode()
+    unit.refresh_from_db()
+    assert unit.stats == {"quality": 4, "defense": 5}
+    assert validate_status(admin_client_with_book) == 200
+
+
+@pytest.mark.django_db
+def test_taking_a_package_off_a_unit_its_options_still_price_is_refused(admin_client_with_book):
+    """An inline row deleted (the unit's TROOPS package) is checked like any change: the
+    Halberds option still names a price for the Wardens."""
+    unit = models.Unit.objects.get(uid="wardens", faction__slug="test-wardens")
+    url, data = change_form(admin_client_with_book, unit)
+    assert data["unit_packages-0-package"] == [str(models.Package.objects.get(uid="TROOPS").pk)]
+    data["unit_packages-0-DELETE"] = ["on"]
+    response = save(admin_client_with_book, url, data)
+    assert response.status_code == 200
+    assert (
+        "packages[1].sections[1].options[0].costs.wardens: unit &quot;wardens&quot; does not take this package"
+    ) in response.content.decode()
+    assert list(unit.unit_packages.values_list("package__uid", flat=True)) == ["TROOPS"]
+
+
+@pytest.mark.django_db
+def test_a_unit_cost_changed_in_the_admin_shows_saved_lists_their_book_was_updated(admin_client_with_book):
+    body = {
+        "format": "armylist/1",
+        "name": "Patrol",
+        "system": "aof",
+        "faction": "test-wardens",
+        "points_limit": 1500,
+        "entries": [{"id": "e1", "unit": "wardens"}],
+    }
+    created = admin_client_with_book.post("/api/lists/", body, content_type="application/json")
+    assert created.status_code == 201, created.content
+    saved = created.json()
+    assert (saved["book_changed"], saved["validation"]["total_points"]) == (False, 110)
+    unit = models.Unit.objects.get(uid="wardens", faction__slug="test-wardens")
+    url, data = change_form(admin_client_with_book, unit)
+    data["cost"] = ["125"]
+    assert save(admin_client_with_book, url, data).status_code == 302
+
+    again = admin_client_with_book.get(f"/api/lists/{saved['id']}/").json()
+    assert (again["book_version"], again["book_changed"], again["validation"]["total_points"]) == ("1.0.0", True, 125)
+    page = admin_client_with_book.get(reverse("builder", args=[saved["id"]]))
+    assert "army book updated since this list was saved" in page.content.decode()
+    assert Faction.objects.get(slug="test-wardens").version == "1.0.0+admin.1"
+    assert validate_status(admin_client_with_book) == 200
+
+
+@pytest.mark.django_db
+def test_deleting_a_package_units_take_is_refused(admin_client_with_book):
+    package = models.Package.objects.get(uid="TROOPS", faction__slug="test-wardens")
+    before = book_state()
+    url = reverse("admin:factions_package_delete", args=[package.pk])
+    response = admin_client_with_book.post(url, {"post": "yes"}, follow=True)
+    assert response.status_code == 200
+    shown = [str(m) for m in response.context["messages"]]
+    assert shown == [
+        "Not deleted: the change fails the checks import_armybook runs.",
+        'package "TROOPS" is taken by wardens, wardens-0: take it off those units first',
+    ]
+    assert models.Package.objects.filter(pk=package.pk).exists()
+    assert models.UnitPackage.objects.filter(package=package).count() == 2
+    assert book_state() == before
+    # The same through the "delete selected" action of the list.
+    response = admin_client_with_book.post(
+        reverse("admin:factions_package_changelist"),
+        {"action": "delete_selected", "_selected_action": [package.pk], "post": "yes"},
+        follow=True,
+    )
+    assert 'package "TROOPS" is taken by wardens, wardens-0: take it off those units first' in [
+        str(m) for m in response.context["messages"]
+    ]
+    assert models.Package.objects.filter(pk=package.pk).exists()
+    assert validate_status(admin_client_with_book) == 200
+
+
+@pytest.mark.django_db
+def test_deleting_a_core_rule_a_book_uses_is_refused(admin_client_with_book):
+    rule = models.CoreRule.objects.get(ruleset__slug="aof", name="Tough")
+    response = admin_client_with_book.post(
+        reverse("admin:factions_corerule_delete", args=[rule.pk]), {"post": "yes"}, follow=True
+    )
+    shown = [str(m) for m in response.context["messages"]]
+    assert (
+        'Test Wardens (aof/test-wardens): units[0].rules[1]: unknown rule "Tough": '
+        "not a core rule of aof and not in the book's rules"
+    ) in shown
+    assert models.CoreRule.objects.filter(pk=rule.pk).exists()
+    assert validate_status(admin_client_with_book) == 200
+
+
+@pytest.mark.django_db
+def test_moving_a_unit_to_another_book_checks_both_books(admin_client_with_book):
+    unit = models.Unit.objects.get(uid="wardens", faction__slug="test-wardens")
+    url, data = change_form(admin_client_with_book, unit)
+    data["faction"] = [str(Faction.objects.get(slug="test-pit").pk)]
+    response = save(admin_client_with_book, url, data)
+    assert response.status_code == 200
+    page = response.content.decode()
+    # The book it left still prices it; the book it joined cannot give it TROOPS.
+    assert "Test Wardens (aof/test-wardens): packages[1].sections[1].options[0].costs.wardens: unknown unit" in page
+    assert "(aof-arena/test-pit): unit &quot;wardens&quot; takes package &quot;TROOPS&quot; of another book" in page
+    unit.refresh_from_db()
+    assert unit.faction.slug == "test-wardens"
