@@ -1,58 +1,161 @@
 // Armybuilder: the builder without full page reloads. Every form on the page already
 // works on its own (post, redirect); this script sends the same posts in the background
 // with an X-Live header and swaps in the workspace the server renders back.
+//
+// - Changes go one at a time, in order, each based on the list version the previous
+//   answer gave (X-List-Version), so the page's own quick clicks never conflict; only a
+//   change made elsewhere (another tab) is refused, and the server's message says so.
+// - An upgrade change sends only what was touched ("partial"): a second "+" before the
+//   first has come back adds one more to what the list has, rather than repeating it.
+// - After each swap the focus goes back to the same control (or the one that took its
+//   place), at the same height on screen, so the page does not jump.
 // (form.getAttribute("action"): the forms have a field named "action", which hides form.action.)
 (function () {
   "use strict";
   const workspace = document.getElementById("workspace");
   if (!workspace || !window.fetch) return;
-  let busy = Promise.resolve();
+  let queue = Promise.resolve();
+  let version = currentVersion();
 
-  function send(form, submitter) {
-    const data = new FormData(form);
-    if (submitter && submitter.name) data.append(submitter.name, submitter.value);
-    const focusId = document.activeElement && document.activeElement.id;
-    busy = busy.then(() =>
-      fetch(form.getAttribute("action"), { method: "POST", body: data, headers: { "X-Live": "1" }, credentials: "same-origin" })
+  function currentVersion() {
+    const totals = workspace.querySelector("[data-version]");
+    return totals ? totals.dataset.version : null;
+  }
+
+  function focusables() {
+    return Array.from(workspace.querySelectorAll("a[href], button, input, select, textarea")).filter(
+      (el) => !el.disabled && el.type !== "hidden" && el.offsetParent !== null
+    );
+  }
+
+  // Where the focus is now: its id, its place among the controls, its height on screen.
+  function focusMark() {
+    const active = document.activeElement;
+    if (!active || !workspace.contains(active)) return null;
+    return { id: active.id, index: focusables().indexOf(active), top: active.getBoundingClientRect().top };
+  }
+
+  function restoreFocus(mark) {
+    if (!mark) return;
+    let target = mark.id && document.getElementById(mark.id);
+    if (!target || target.disabled) {
+      const all = focusables();
+      target = all[Math.min(Math.max(mark.index, 0), all.length - 1)];
+    }
+    if (!target) return;
+    target.focus({ preventScroll: true });
+    window.scrollBy(0, target.getBoundingClientRect().top - mark.top);
+  }
+
+  function swap(html, mark) {
+    workspace.innerHTML = html;
+    version = currentVersion() || version;
+    restoreFocus(mark);
+  }
+
+  // One request after another; `build` makes the body when its turn comes, so that it
+  // carries the version the previous answer left.
+  function enqueue(url, build, after) {
+    queue = queue.then(() => {
+      const mark = focusMark();
+      const init = { headers: { "X-Live": "1" }, credentials: "same-origin" };
+      const body = build && build();
+      if (body) {
+        body.set("version", version);
+        init.method = "POST";
+        init.body = body;
+      }
+      return fetch(url, init)
         .then((response) => response.text().then((html) => ({ response, html })))
         .then(({ response, html }) => {
           if (!(response.headers.get("Content-Type") || "").startsWith("text/html")) {
             window.location.reload();
             return;
           }
-          workspace.innerHTML = html;
-          const entry = data.get("entry");
-          if (entry && data.get("action") !== "remove") {
-            const url = new URL(window.location.href);
-            url.searchParams.set("entry", entry);
-            window.history.replaceState(null, "", url);
-          }
-          const again = focusId && document.getElementById(focusId);
-          if (again) again.focus();
-        })
-        .catch(() => form.submit())
-    );
-    return busy;
+          version = response.headers.get("X-List-Version") || version;
+          swap(html, focusMark() || mark);
+          if (after) after();
+        });
+    }).catch(() => window.location.reload());
+    return queue;
+  }
+
+  function keepEntryInUrl(entry) {
+    const url = new URL(window.location.href);
+    if (entry) url.searchParams.set("entry", entry);
+    else url.searchParams.delete("entry");
+    url.hash = entry ? "entry-" + entry : "";
+    window.history.replaceState(null, "", url);
+  }
+
+  function send(form, submitter) {
+    const data = new FormData(form);
+    if (submitter && submitter.name) data.append(submitter.name, submitter.value);
+    const entry = data.get("entry");
+    return enqueue(form.getAttribute("action"), () => data, () => {
+      if (entry && data.get("action") !== "remove") keepEntryInUrl(entry);
+    });
+  }
+
+  // An upgrade change as only what was touched.
+  function sendChange(form, fields) {
+    const data = new FormData();
+    for (const name of ["csrfmiddlewaretoken", "action", "entry"]) data.set(name, form.elements[name].value);
+    data.set("partial", "1");
+    for (const [name, value] of fields) data.append(name, value);
+    return enqueue(form.getAttribute("action"), () => data);
   }
 
   workspace.addEventListener("submit", (event) => {
     const form = event.target;
     if (!form.matches("form[data-live]")) return;
     event.preventDefault();
-    send(form, event.submitter);
+    const submitter = event.submitter;
+    if (form.matches("[data-autosubmit-form]") && submitter && submitter.name === "bump") {
+      sendChange(form, [["bump", submitter.value]]);
+    } else {
+      send(form, submitter);
+    }
   });
 
   workspace.addEventListener("change", (event) => {
     const field = event.target;
     const form = field.form;
     if (!form) return;
-    if (field.matches("[data-autosubmit]") || form.matches("[data-autosubmit-form]")) {
-      if (field.type === "number" && field.value === "") return;
+    if (form.matches("[data-autosubmit-form]")) {
+      if (field.type === "checkbox") {
+        sendChange(form, [["set", field.value + "=" + (field.checked ? 1 : 0)]]);
+      } else if (field.type === "radio") {
+        const group = Array.from(form.querySelectorAll("input[type=radio]")).filter((r) => r.name === field.name);
+        sendChange(form, group.filter((r) => r.value).map((r) => ["set", r.value + "=" + (r.checked ? 1 : 0)]));
+      } else if (field.type === "number") {
+        if (field.value === "") return;
+        sendChange(form, [["set", field.name.slice(2) + "=" + field.value]]);
+      }
+    } else if (field.matches("[data-autosubmit]")) {
       send(form, null);
     }
   });
 
   workspace.addEventListener("click", (event) => {
+    const opener = event.target.closest("a[data-open]");
+    if (opener && !event.ctrlKey && !event.metaKey && !event.shiftKey) {
+      // Open (or close) a unit's upgrades in place, without a reload.
+      event.preventDefault();
+      const url = new URL(opener.href);
+      const entry = url.searchParams.get("entry");
+      enqueue(url.pathname + url.search, null, () => {
+        keepEntryInUrl(entry);
+        const editor = entry && document.getElementById("editor");
+        const first = editor && editor.querySelector("input:not([type=hidden]), button");
+        if (first) {
+          first.focus({ preventScroll: true });
+          const box = editor.getBoundingClientRect();
+          if (box.top < 0 || box.top > window.innerHeight * 0.8) editor.scrollIntoView({ block: "nearest" });
+        }
+      });
+      return;
+    }
     const button = event.target.closest("[data-copy]");
     if (!button) return;
     const input = document.querySelector(button.dataset.copy);

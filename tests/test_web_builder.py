@@ -131,7 +131,7 @@ def test_options_that_would_break_a_section_limit_are_disabled_with_the_reason(a
     assert 'name="s:HERO-1"' in page  # pick-one sections are radios
     act(client, army_list, action="add", unit="wardens")
     page = client.get(f"/lists/{army_list.pk}/?entry=e2").content.decode()
-    assert 'type="checkbox" name="c" value="TROOPS-1a"' in page  # a rule a unit has once: a checkbox
+    assert 'type="checkbox" id="pick-TROOPS-1a" name="c" value="TROOPS-1a"' in page  # a rule had once: a checkbox
 
 
 def test_a_counter_stops_when_every_target_item_is_replaced(db, client):

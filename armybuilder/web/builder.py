@@ -224,7 +224,18 @@ def builder_context(request: HttpRequest, army_list: ArmyList, selected: str | N
 def builder(request: HttpRequest, pk: int) -> HttpResponse:
     army_list = _own_list(request, pk)
     context = builder_context(request, army_list, request.GET.get("entry"))
+    if request.headers.get("X-Live") == "1":  # the page opening an upgrade editor in place
+        return _live(request, "builder/_workspace.html", context)
     return render(request, "builder/builder.html", context)
+
+
+def _live(request: HttpRequest, template: str, context: dict[str, Any], status: int = 200) -> HttpResponse:
+    """A re-rendered part of the builder for the page's script, with the list's version
+    in a header: the script bases its next change on it, so its own changes never
+    conflict with each other."""
+    response = render(request, template, context, status=status)
+    response["X-List-Version"] = str(context["army_list"].version)
+    return response
 
 
 ACTIONS = {}
@@ -269,8 +280,7 @@ def builder_action(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, f"That change could not be made: {_first_error(detail)}")
         status = 400
     if request.headers.get("X-Live") == "1":
-        context = builder_context(request, army_list, selected)
-        return render(request, "builder/_workspace.html", context, status=status)
+        return _live(request, "builder/_workspace.html", builder_context(request, army_list, selected), status)
     url = reverse("builder", args=[army_list.pk])
     if selected not in {entry["id"] for entry in army_list.entries}:
         return redirect(url)
@@ -324,7 +334,13 @@ def _join(data, post, selected):
 
 @action("options")
 def _options(data, post, selected):
-    """The whole upgrade form of one entry; a +/- button adds its step to one option."""
+    """The whole upgrade form of one entry; a +/- button adds its step to one option.
+
+    With `partial` (the page's script), only what the player just touched is sent:
+    `set` fields ("option=picks") and a `bump`, applied to the picks the list has now,
+    so quick clicks add up even before the page has shown the previous one."""
+    if post.get("partial") == "1":
+        return _options_change(data, post, selected)
     options: dict[str, int] = {}
     for key, value in post.items():
         if key.startswith("o:"):
@@ -338,6 +354,23 @@ def _options(data, post, selected):
         option_id, _, step = bump.rpartition(":")
         options[option_id] = max(0, options.get(option_id, 0) + (1 if step == "+1" else -1))
     data["entries"] = editing.set_options(data["entries"], post.get("entry", ""), options)
+    return data, selected
+
+
+def _options_change(data, post, selected):
+    entry_id = post.get("entry", "")
+    current = next((e for e in data["entries"] if e["id"] == entry_id), None)
+    if current is None:
+        raise editing.EditError("That unit is no longer in the list.")
+    options = dict(current.get("options", {}))
+    for change in post.getlist("set"):
+        option_id, _, picks = change.rpartition("=")
+        options[option_id] = _picks(picks)
+    bump = post.get("bump", "")
+    if bump:
+        option_id, _, step = bump.rpartition(":")
+        options[option_id] = max(0, options.get(option_id, 0) + (1 if step == "+1" else -1))
+    data["entries"] = editing.set_options(data["entries"], entry_id, options)
     return data, selected
 
 

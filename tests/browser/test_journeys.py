@@ -33,9 +33,11 @@ def entry(page: Page, label: str):
 
 
 def open_upgrades(page: Page, label: str, nth: int = 0) -> None:
-    entry(page, label).nth(nth).get_by_role("link", name="Upgrades").click()
-    page.wait_for_load_state()
-    expect(page.locator("#editor form")).to_be_visible()
+    unit = entry(page, label).nth(nth)
+    if not unit.locator("#editor form").is_visible():  # adding a unit opens its upgrades
+        unit.get_by_role("link", name="Upgrades", exact=True).click()
+        page.wait_for_load_state()
+    expect(unit.locator("#editor form")).to_be_visible()
 
 
 def choose(page: Page, javascript: bool, check) -> None:
