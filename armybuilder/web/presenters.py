@@ -11,7 +11,7 @@ from armybuilder.engine import Book, Issue, RulesetSpec, Validation
 from armybuilder.engine.book import Option, Section, Unit
 from armybuilder.engine.loadout import stack_ratings, unit_loadout
 from armybuilder.engine.rulesets import policy_for
-from armybuilder.engine.validate import EntryResult
+from armybuilder.engine.results import EntryResult
 from armybuilder.exports.text import weapon_text
 
 TYPE_ORDER = ["hero", "infantry", "cavalry", "monster", "chariot", "artillery", "ordnance", "fighter"]
