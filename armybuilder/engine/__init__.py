@@ -6,12 +6,14 @@ plain data out (loadouts, costs, issues). See `validate.validate_list`.
 
 from armybuilder.engine.book import Book, RulesetSpec, book_from_dict, ruleset_from_dict
 from armybuilder.engine.lists import ArmyList, Entry, list_from_dict
-from armybuilder.engine.validate import Issue, Validation, validate_list
+from armybuilder.engine.results import EntryResult, Issue, Validation
+from armybuilder.engine.validate import validate_list
 
 __all__ = [
     "ArmyList",
     "Book",
     "Entry",
+    "EntryResult",
     "Issue",
     "RulesetSpec",
     "Validation",

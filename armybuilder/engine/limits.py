@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from armybuilder.engine.book import Limit
-from armybuilder.engine.validate import Context, EntryResult
+from armybuilder.engine.results import Context, EntryResult
 
 COMMAND_NAMES = {"sergeant": "Sergeant", "musician": "Musician", "banner": "Banner"}
 _TYPE_PLURALS = {"artillery": "Artillery", "infantry": "Infantry", "cavalry": "Cavalry"}

@@ -10,7 +10,7 @@ from armybuilder.engine.book import Rule, Unit
 from armybuilder.engine.loadout import WeaponLine, highest_rating
 
 if TYPE_CHECKING:
-    from armybuilder.engine.validate import Context, EntryResult
+    from armybuilder.engine.results import Context, EntryResult
 
 MODULES = {
     "aof": "aof",

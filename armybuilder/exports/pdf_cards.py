@@ -17,8 +17,8 @@ from reportlab.lib.units import mm
 
 from armybuilder.engine.book import Rule
 from armybuilder.engine.loadout import WeaponLine
+from armybuilder.engine.results import EntryResult
 from armybuilder.engine.rulesets import policy_for
-from armybuilder.engine.validate import EntryResult
 from armybuilder.exports.pdf_data import Printout, casts_spells
 from armybuilder.exports.pdf_style import (
     ACCENT,

@@ -14,7 +14,7 @@ from reportlab.graphics import renderPDF
 from reportlab.graphics.barcode.qr import QrCodeWidget
 from reportlab.graphics.shapes import Drawing
 
-from armybuilder.engine.validate import EntryResult, Issue
+from armybuilder.engine.results import EntryResult, Issue
 from armybuilder.exports.pdf_data import Printout
 from armybuilder.exports.pdf_layout import Flow
 from armybuilder.exports.pdf_style import (
