@@ -18,7 +18,7 @@ django.setup()
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 
-from armybuilder.api.lists import parse_list_body  # noqa: E402
+from armybuilder.lists.format import parse_list_body  # noqa: E402
 from armybuilder.lists.models import ArmyList  # noqa: E402
 from armybuilder.lists.services import army_list_create  # noqa: E402
 

@@ -402,7 +402,7 @@ def test_saves_at_the_same_moment_never_lose_an_update(make_aof_book):
 
     from django.db import connection, connections
 
-    from armybuilder.api.lists import parse_list_body
+    from armybuilder.lists.format import parse_list_body
     from armybuilder.lists import services
 
     if connection.vendor == "sqlite" and "memory" in str(connection.settings_dict["NAME"]):

@@ -12,7 +12,7 @@ import pytest
 from django.core.cache import cache
 from pypdf import PdfReader
 
-from armybuilder.api.lists import parse_list_body
+from armybuilder.lists.format import parse_list_body
 from armybuilder.exports import pdf, pdf_roster
 from armybuilder.exports.pdf_cards import card_grid
 from armybuilder.exports.pdf_data import printout_get, rules_used

@@ -9,7 +9,7 @@ import pdfplumber
 import pytest
 from django.core.cache import cache
 
-from armybuilder.api.lists import parse_list_body
+from armybuilder.lists.format import parse_list_body
 from armybuilder.exports import pdf
 from armybuilder.exports.pdf_cards import PRINT_NOTE
 from armybuilder.lists.services import army_list_create

@@ -261,7 +261,8 @@ def test_no_body_ever_gets_a_server_error(api_client, wardens, payload):
 
 
 def test_the_documented_shape_and_the_checker_name_the_same_fields():
-    from armybuilder.api.lists import ENTRY_FIELDS, LIST_FIELDS, ArmyListSerializer, EntrySerializer
+    from armybuilder.api.lists import ArmyListSerializer, EntrySerializer
+    from armybuilder.lists.format import ENTRY_FIELDS, LIST_FIELDS
 
     assert set(ArmyListSerializer().fields) == LIST_FIELDS
     assert set(EntrySerializer().fields) == ENTRY_FIELDS
@@ -270,7 +271,7 @@ def test_the_documented_shape_and_the_checker_name_the_same_fields():
 @settings(max_examples=500, deadline=None)
 @given(raw=entry | json_values)
 def test_the_fast_entry_check_never_accepts_what_the_detailed_check_refuses(raw):
-    from armybuilder.api.lists import _entry_in_detail, _plain_entry
+    from armybuilder.lists.format import _entry_in_detail, _plain_entry
 
     fast = _plain_entry(raw)
     if fast is not None:

@@ -13,12 +13,14 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from rest_framework.exceptions import ValidationError
+import orjson
 
 from armybuilder.engine.book import Book
+from armybuilder.lists.format import ListFormatError, parse_list_body
+from factions.armybook import json_has_nul
 from factions.armyforge import our_id, ruleset_of
 from factions.models import Ruleset
-from factions.selectors import engine_book_get, faction_by_armyforge_id
+from factions.selectors import BookHandle, engine_book_get, faction_by_armyforge_id
 
 SAVE_VERSION = 3
 REQUIRED = "This field is required."
@@ -26,6 +28,18 @@ REQUIRED = "This field is required."
 
 def is_armyforge_list(data: Any) -> bool:
     return isinstance(data, dict) and "format" not in data and ("saveVersion" in data or "list" in data)
+
+
+def list_from_file(raw: bytes) -> tuple[dict[str, Any], BookHandle]:
+    """An uploaded list file (armylist/1, or an Army Forge file) read and checked: the
+    list and its book's handle, or ListFormatError naming what is wrong."""
+    if json_has_nul(raw):
+        raise ListFormatError({"file": ["The file contains a NUL character, which no field accepts."]})
+    try:
+        body = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise ListFormatError({"file": [f"Not a JSON file: {exc}"]}) from None
+    return parse_list_body(to_armylist(body))
 
 
 def to_armylist(data: Any) -> Any:
@@ -57,11 +71,11 @@ class _Errors:
 
     def raise_if_any(self) -> None:
         if self.tree:
-            raise ValidationError(self.tree)
+            raise ListFormatError(self.tree)
 
 
 def armylist_from_armyforge(data: dict[str, Any]) -> dict[str, Any]:
-    """An Army Forge file as an armylist/1 list. Raises ValidationError (field errors)
+    """An Army Forge file as an armylist/1 list. Raises ListFormatError (field errors)
     when it is not one we can carry over."""
     errors = _Errors()
     if data.get("saveVersion") != SAVE_VERSION:
@@ -97,7 +111,7 @@ def armylist_from_armyforge(data: dict[str, Any]) -> dict[str, Any]:
     if faction is None:
         name = data.get("armyName") or data.get("armyFaction")
         named = f' ("{name}")' if isinstance(name, str) and name else ""
-        raise ValidationError(
+        raise ListFormatError(
             {
                 "armyId": [
                     f'The Army Forge army book "{book_id}"{named} is not in the catalogue for {system}: '

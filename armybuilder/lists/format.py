@@ -1,0 +1,244 @@
+"""The armylist/1 list format: the one place a list body is read and checked.
+
+`parse_list_body` checks a body field by field (every problem, as plain data: the shape
+DRF uses for field errors, so the API can pass it on as it is) and finds the army book
+it names. Plain Python written for speed, because validation is on the hot path of the
+builder; the API's serializers (armybuilder/api/lists.py) document the same shape for
+OpenAPI, and a test keeps the two in step. Used by the API, the web pages and the list
+import alike; nothing here knows about HTTP.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from factions.models import Ruleset
+from factions.selectors import BookHandle, book_handle_get
+
+
+class ListFormatError(Exception):
+    """A body that is not a well-formed armylist/1 list (or an import that cannot be
+    carried over). `errors` holds every problem by field, e.g.
+    {"entries": {"2": {"unit": ["This field is required."]}}}."""
+
+    def __init__(self, errors: dict[str, Any]):
+        self.errors = errors
+        super().__init__(first_error(errors))
+
+
+def first_error(value: Any) -> str:
+    """The first problem of a field-errors tree, as one sentence (for a page's message)."""
+    if isinstance(value, list) and value:
+        return first_error(value[0])
+    if isinstance(value, dict):
+        return "; ".join(first_error(v) for v in value.values())
+    return str(value)
+
+
+MAX_ENTRIES = 500
+MAX_PICKS = 1000
+MAX_POINTS = 1_000_000
+Errors = dict[str, Any]
+
+REQUIRED = "This field is required."
+UNKNOWN = "Unknown field."
+NOT_A_STRING = "Not a valid string."
+NOT_AN_INTEGER = "A valid integer is required."
+NOT_A_BOOLEAN = "Must be a valid boolean."
+
+LIST_FIELDS = {"format", "name", "system", "faction", "points_limit", "force_org", "notes", "entries"}
+ENTRY_FIELDS = {"id", "unit", "options", "combined", "joined_to", "name"}
+
+
+def _string(value: Any, *, max_length: int, blank: bool = False) -> list[str]:
+    if not isinstance(value, str):
+        return [NOT_A_STRING]
+    if not blank and not value.strip():
+        return ["This field may not be blank."]
+    if len(value) > max_length:
+        return [f"Ensure this field has no more than {max_length} characters."]
+    return []
+
+
+def _integer(value: Any, *, low: int, high: int) -> list[str]:
+    if isinstance(value, bool) or not isinstance(value, int):
+        return [NOT_AN_INTEGER]
+    if value < low:
+        return [f"Ensure this value is greater than or equal to {low}."]
+    if value > high:
+        return [f"Ensure this value is less than or equal to {high}."]
+    return []
+
+
+def _plain_entry(entry: Any) -> dict[str, Any] | None:
+    """The common case, a well-formed entry, checked in one pass; None if anything
+    looks off, and then _entry works out what exactly."""
+    if type(entry) is not dict or not entry.keys() <= ENTRY_FIELDS:
+        return None
+    entry_id, unit = entry.get("id"), entry.get("unit")
+    options = entry.get("options", {})
+    combined, joined_to, name = entry.get("combined", False), entry.get("joined_to"), entry.get("name")
+    if not (
+        type(entry_id) is str
+        and 0 < len(entry_id) <= 100
+        and entry_id.strip()
+        and type(unit) is str
+        and 0 < len(unit) <= 100
+        and unit.strip()
+        and type(options) is dict
+        and type(combined) is bool
+        and (joined_to is None or (type(joined_to) is str and 0 < len(joined_to) <= 100 and joined_to.strip()))
+        and (name is None or (type(name) is str and len(name) <= 200))
+    ):
+        return None
+    for key, picks in options.items():
+        if not (0 < len(key) <= 100 and type(picks) is int and 0 <= picks <= MAX_PICKS):
+            return None
+    return {
+        "id": entry_id,
+        "unit": unit,
+        "options": options,
+        "combined": combined,
+        "joined_to": joined_to,
+        "name": name,
+    }
+
+
+def _entry(entry: Any) -> tuple[dict[str, Any] | None, Errors]:
+    plain = _plain_entry(entry)
+    if plain is not None:
+        return plain, {}
+    return _entry_in_detail(entry)
+
+
+def _entry_in_detail(entry: Any) -> tuple[dict[str, Any] | None, Errors]:
+    if not isinstance(entry, dict):
+        return None, {"non_field_errors": [f'Expected an object but got type "{type(entry).__name__}".']}
+    errors: Errors = {key: [UNKNOWN] for key in entry if key not in ENTRY_FIELDS}
+    for key in ("id", "unit"):
+        if key not in entry:
+            errors[key] = [REQUIRED]
+        elif problems := _string(entry[key], max_length=100):
+            errors[key] = problems
+    options = entry.get("options", {})
+    if not isinstance(options, dict):
+        errors["options"] = [f'Expected a dictionary of items but got type "{type(options).__name__}".']
+    else:
+        option_errors = {}
+        for key, picks in options.items():
+            if not key or len(key) > 100:
+                option_errors[key[:100]] = [f'"{key[:100]}" is not an option id.']
+            elif problems := _integer(picks, low=0, high=MAX_PICKS):
+                option_errors[key] = problems
+        if option_errors:
+            errors["options"] = option_errors
+    if "combined" in entry and not isinstance(entry["combined"], bool):
+        errors["combined"] = [NOT_A_BOOLEAN]
+    joined_to = entry.get("joined_to")
+    if joined_to is not None and (problems := _string(joined_to, max_length=100)):
+        errors["joined_to"] = problems
+    name = entry.get("name")
+    if name is not None and (problems := _string(name, max_length=200, blank=True)):
+        errors["name"] = problems
+    if errors:
+        return None, errors
+    return {
+        "id": entry["id"],
+        "unit": entry["unit"],
+        "options": options,
+        "combined": entry.get("combined", False),
+        "joined_to": joined_to,
+        "name": name,
+    }, {}
+
+
+def check_list_shape(data: Any) -> tuple[dict[str, Any] | None, Errors]:
+    """(the list with defaults filled in, {}) or (None, field errors)."""
+    if not isinstance(data, dict):
+        return None, {"non_field_errors": [f'Expected an object but got type "{type(data).__name__}".']}
+    errors: Errors = {key: [UNKNOWN] for key in data if key not in LIST_FIELDS}
+    if "format" in data and data["format"] != "armylist/1":
+        errors["format"] = [f'"{data["format"]}" is not a valid choice.']
+    for key, max_length in (("name", 200), ("notes", 5000)):
+        if key in data and (problems := _string(data[key], max_length=max_length, blank=True)):
+            errors[key] = problems
+    for key, max_length in (("system", 40), ("faction", 80)):
+        if key not in data:
+            errors[key] = [REQUIRED]
+        elif problems := _string(data[key], max_length=max_length):
+            errors[key] = problems
+    if "points_limit" not in data:
+        errors["points_limit"] = [REQUIRED]
+    elif data["points_limit"] is not None and (problems := _integer(data["points_limit"], low=1, high=MAX_POINTS)):
+        errors["points_limit"] = problems
+    if "force_org" in data and not isinstance(data["force_org"], bool):
+        errors["force_org"] = [NOT_A_BOOLEAN]
+
+    entries: list[dict[str, Any]] = []
+    raw_entries = data.get("entries")
+    if raw_entries is None:
+        errors["entries"] = [REQUIRED] if "entries" not in data else ["This field may not be null."]
+    elif not isinstance(raw_entries, list):
+        errors["entries"] = {
+            "non_field_errors": [f'Expected a list of items but got type "{type(raw_entries).__name__}".']
+        }
+    elif len(raw_entries) > MAX_ENTRIES:
+        errors["entries"] = {"non_field_errors": [f"Ensure this field has no more than {MAX_ENTRIES} elements."]}
+    else:
+        entry_errors: Errors = {}
+        for i, raw in enumerate(raw_entries):
+            entry, problems = _entry(raw)
+            if problems:
+                entry_errors[str(i)] = problems
+            else:
+                entries.append(entry)
+        if not entry_errors:
+            entry_errors = _reference_errors(entries)
+        if entry_errors:
+            errors["entries"] = entry_errors
+    if errors:
+        return None, errors
+    return {
+        "format": "armylist/1",
+        "name": data.get("name", ""),
+        "system": data["system"],
+        "faction": data["faction"],
+        "points_limit": data["points_limit"],
+        "force_org": data.get("force_org", True),
+        "notes": data.get("notes", ""),
+        "entries": entries,
+    }, {}
+
+
+def _reference_errors(entries: list[dict[str, Any]]) -> Errors:
+    errors: Errors = {}
+    ids = {e["id"] for e in entries}
+    seen: set[str] = set()
+    for i, entry in enumerate(entries):
+        problems = {}
+        if entry["id"] in seen:
+            problems["id"] = [f'Entry id "{entry["id"]}" is used twice.']
+        seen.add(entry["id"])
+        if entry["joined_to"] is not None and entry["joined_to"] not in ids:
+            problems["joined_to"] = [f'No entry with id "{entry["joined_to"]}".']
+        if problems:
+            errors[str(i)] = problems
+    return errors
+
+
+def parse_list_body(data: Any) -> tuple[dict[str, Any], BookHandle]:
+    """The checked list and the handle of the book it names; raises ListFormatError with
+    field errors. One query for a good list."""
+    clean, errors = check_list_shape(data)
+    if errors:
+        raise ListFormatError(errors)
+    handle = book_handle_get(system=clean["system"], slug=clean["faction"])
+    if handle is None:
+        if Ruleset.objects.filter(slug=clean["system"]).exists():
+            raise ListFormatError({"faction": [f'No faction "{clean["faction"]}" in {clean["system"]}.']})
+        raise ListFormatError({"system": [f'Unknown system "{clean["system"]}".']})
+    if handle.uses_points and clean["points_limit"] is None:
+        raise ListFormatError({"points_limit": ["A points limit is required for this ruleset."]})
+    if not handle.uses_points and clean["points_limit"] is not None:
+        raise ListFormatError({"points_limit": ["This ruleset has no points: send null."]})
+    return clean, handle
