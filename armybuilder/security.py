@@ -6,13 +6,13 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from armybuilder import ratelimit
+
 
 def client_address(request: HttpRequest) -> str:
-    """The client's address as the limits see it: DJANGO_TRUSTED_PROXIES decides whether
-    X-Forwarded-For counts (the same rule as the API's throttles)."""
-    from rest_framework.throttling import BaseThrottle
-
-    return BaseThrottle().get_ident(request)
+    """The client's address as the limits see it (DJANGO_TRUSTED_PROXIES decides whether
+    X-Forwarded-For counts): the same rule as every other limit."""
+    return ratelimit.client_address(request)
 
 
 def login_username(request: HttpRequest, credentials: dict | None = None) -> str | None:

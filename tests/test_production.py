@@ -357,24 +357,39 @@ def test_requests_arriving_together_are_all_counted():
 def test_a_forged_forwarded_for_does_not_reset_a_limit(user, settings, proxies):
     """Token guesses with a new X-Forwarded-For each time: as configured (no trusted
     proxy) the header is ignored; behind one proxy, only the address it appended counts."""
-    from rest_framework.settings import api_settings
-
     settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "auth": "3/min"}
     if proxies is not None:
-        settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": proxies}
-    api_settings.reload()
-    try:
-        client = APIClient()
-        wrong = {"username": user.username, "password": "guess"}
-        codes = [
-            client.post(
-                "/api/auth/token/", wrong, format="json", HTTP_X_FORWARDED_FOR=f"198.51.100.{i}, 203.0.113.7"
-            ).status_code
-            for i in range(6)
-        ]
-    finally:
-        api_settings.reload()
+        settings.TRUSTED_PROXIES = proxies
+    client = APIClient()
+    wrong = {"username": user.username, "password": "guess"}
+    codes = [
+        client.post(
+            "/api/auth/token/", wrong, format="json", HTTP_X_FORWARDED_FOR=f"198.51.100.{i}, 203.0.113.7"
+        ).status_code
+        for i in range(6)
+    ]
     assert codes == [400, 400, 400, 429, 429, 429]
+
+
+@pytest.mark.parametrize(
+    ("proxies", "forwarded", "address"),
+    [
+        (0, "198.51.100.1, 203.0.113.7", "192.0.2.1"),  # the header is the client's to write
+        (1, "198.51.100.1, 203.0.113.7", "203.0.113.7"),  # what our one proxy saw
+        (2, "198.51.100.1, 203.0.113.7", "198.51.100.1"),
+        (3, "203.0.113.7", "203.0.113.7"),  # fewer hops than proxies: the first
+        (1, None, "192.0.2.1"),
+    ],
+)
+def test_the_client_address_counts_only_trusted_proxies(settings, proxies, forwarded, address):
+    from django.test import RequestFactory
+
+    from armybuilder.ratelimit import client_address
+
+    settings.TRUSTED_PROXIES = proxies
+    extra = {"HTTP_X_FORWARDED_FOR": forwarded} if forwarded else {}
+    request = RequestFactory().get("/", REMOTE_ADDR="192.0.2.1", **extra)
+    assert client_address(request) == address
 
 
 # -- password guessing ------------------------------------------------------------------------

@@ -4,12 +4,13 @@ that they follow the environment (and tests can change them)."""
 from django.conf import settings
 from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle, SimpleRateThrottle, UserRateThrottle
 
+from armybuilder import ratelimit
+
 
 class _RateFromSettings:
-    """Rates from settings, and counting that loses no update: each window of the rate's
-    duration has one counter in the cache, raised with an atomic increment (Redis INCR,
-    or the local cache's lock), so that requests arriving together are all counted.
-    DRF's own throttles read a list, append and write it back, and lose some."""
+    """Rates from settings, and counting that loses no update (armybuilder.ratelimit: one
+    atomic counter per window); DRF's own throttles read a list, append and write it
+    back, and lose some. The client address is ratelimit's, as the web pages'."""
 
     scope: str
 
@@ -30,19 +31,16 @@ class _RateFromSettings:
         if self.key is None:
             return True
         self.now = self.timer()
-        window = int(self.now // self.duration)
-        self.window_end = (window + 1) * self.duration
-        counter = f"{self.key}:{window}"
-        self.cache.add(counter, 0, self.duration + 1)
-        try:
-            count = self.cache.incr(counter)
-        except ValueError:  # expired between the two calls: this request starts it again
-            self.cache.add(counter, 1, self.duration + 1)
-            count = 1
-        return count <= self.num_requests
+        allowed, self.wait_seconds = ratelimit.count(
+            self.key, limit=self.num_requests, seconds=self.duration, now=self.now, store=self.cache
+        )
+        return allowed
+
+    def get_ident(self, request):
+        return ratelimit.client_address(request)
 
     def wait(self):
-        return max(0.0, self.window_end - self.now)
+        return self.wait_seconds
 
 
 class AnonThrottle(_RateFromSettings, AnonRateThrottle):

@@ -1,0 +1,73 @@
+"""Abuse limits without a framework: how many requests of a kind one client may make in
+a window (settings.THROTTLE_RATES, e.g. "60/hour"; None turns one off), counted with one
+atomic counter per window in the cache (Redis INCR, or the local cache's lock), so that
+requests arriving together are all counted. The API's DRF throttles
+(armybuilder/api/throttles.py) and the web pages use the same counting and the same
+client address."""
+
+from __future__ import annotations
+
+import time
+
+from django.conf import settings
+from django.core.cache import cache as default_cache
+from django.core.cache.backends.base import BaseCache
+from django.http import HttpRequest
+
+PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def client_address(request: HttpRequest) -> str:
+    """The client's address: with DJANGO_TRUSTED_PROXIES = N > 0, the address the
+    outermost of our N proxies saw (the Nth from the right in X-Forwarded-For); with 0,
+    the connection's own address, since a client can write X-Forwarded-For."""
+    remote = request.META.get("REMOTE_ADDR", "")
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR")
+    proxies = settings.TRUSTED_PROXIES
+    if proxies == 0 or not forwarded:
+        return remote
+    addresses = forwarded.split(",")
+    return addresses[-min(proxies, len(addresses))].strip()
+
+
+def parse_rate(rate: str) -> tuple[int, int]:
+    """ "60/hour" -> (60, 3600)."""
+    number, period = rate.split("/")
+    return int(number), PERIODS[period[0]]
+
+
+def count(
+    key: str, *, limit: int, seconds: int, now: float | None = None, store: BaseCache | None = None
+) -> tuple[bool, float]:
+    """Count one request against `key` (in `store`, the default cache unless given):
+    whether it is within `limit` per `seconds`, and the seconds until the window ends."""
+    cache = default_cache if store is None else store
+    now = time.time() if now is None else now
+    window = int(now // seconds)
+    counter = f"{key}:{window}"
+    cache.add(counter, 0, seconds + 1)
+    try:
+        used = cache.incr(counter)
+    except ValueError:  # expired between the two calls: this request starts it again
+        cache.add(counter, 1, seconds + 1)
+        used = 1
+    return used <= limit, max(0.0, (window + 1) * seconds - now)
+
+
+def allow(request: HttpRequest, scope: str) -> bool:
+    """One request of `scope` (a THROTTLE_RATES key) from this client: within its limit?"""
+    rate = settings.THROTTLE_RATES.get(scope)
+    if rate is None:
+        return True
+    limit, seconds = parse_rate(rate)
+    allowed, _wait = count(f"throttle_{scope}_{client_address(request)}", limit=limit, seconds=seconds)
+    return allowed
+
+
+def allow_visitor_list(request: HttpRequest) -> bool:
+    """A new list by a visitor (no account), per address; signed-in users are limited by
+    the API's user rate."""
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        return True
+    return allow(request, "visitor_lists")
