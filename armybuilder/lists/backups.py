@@ -30,6 +30,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 from django.contrib.sessions.models import Session
@@ -38,7 +39,6 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import Model
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
-from rest_framework.authtoken.models import Token
 
 from armybuilder.lists.models import ArmyList
 from factions.armybook import ArmyBookError
@@ -168,6 +168,7 @@ def _export(folder: Path) -> dict[str, int]:
     ]
     _write(folder / "users.json", users)
 
+    Token = apps.get_model("authtoken", "Token")
     tokens = [{"key": t.key, "user": t.user_id, "created": _when(t.created)} for t in Token.objects.order_by("user_id")]
     _write(folder / "tokens.json", tokens)
 
@@ -458,6 +459,7 @@ def _restore_accounts(backup: _Backup) -> None:
     for data in backup.tokens:
         if data["user"] not in user_ids:
             raise BackupError(f"tokens.json: a token belongs to user {data['user']}, who is not in users.json")
+    Token = apps.get_model("authtoken", "Token")  # the API's tokens (DRF's app), by name
     tokens = Token.objects.bulk_create(Token(key=data["key"], user_id=data["user"]) for data in backup.tokens)
     # bulk_create stamps auto_now_add fields with today; bulk_update leaves them as given.
     for token, data in zip(tokens, backup.tokens, strict=True):

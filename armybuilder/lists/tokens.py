@@ -1,5 +1,6 @@
 """API tokens end with the password that made them."""
 
+from django.apps import apps
 from django.conf import settings
 from django.db.models.signals import pre_save
 from django.dispatch import receiver
@@ -13,6 +14,4 @@ def revoke_tokens_on_new_password(sender, instance, raw=False, **kwargs) -> None
         return
     old = sender.objects.filter(pk=instance.pk).values_list("password", flat=True).first()
     if old is not None and old != instance.password:
-        from rest_framework.authtoken.models import Token
-
-        Token.objects.filter(user_id=instance.pk).delete()
+        apps.get_model("authtoken", "Token").objects.filter(user_id=instance.pk).delete()
