@@ -4,14 +4,15 @@ entry. No queries here: everything comes from the engine's objects."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from armybuilder.engine import Book, Issue, RulesetSpec, Validation
-from armybuilder.engine.book import Option, Section, Unit
-from armybuilder.engine.loadout import stack_ratings, unit_loadout
-from armybuilder.engine.rulesets import policy_for
+from armybuilder.engine.book import Option, Rule, Section, Unit
+from armybuilder.engine.loadout import WeaponLine, stack_ratings, unit_loadout
 from armybuilder.engine.results import EntryResult
+from armybuilder.engine.rulesets import policy_for
+from armybuilder.exports.pdf_data import rules_used, uses_spells
 from armybuilder.exports.text import weapon_text
 
 TYPE_ORDER = ["hero", "infantry", "cavalry", "monster", "chariot", "artillery", "ordnance", "fighter"]
@@ -248,3 +249,118 @@ def _section_note(allowance) -> str:
     if allowance.each == 1:
         return "each option once"
     return f"up to {limit}" + (f" ({allowance.basis})" if allowance.basis else "")
+
+
+# -- the share page: what an opponent reads ----------------------------------------------
+PROFILE_ORDER = {key: n for n, key in enumerate(("accuracy", "strength", "damage", "critical"))}
+
+
+@dataclass
+class SharedUnit:
+    """One entry on the share page: the builder's view of it, with its weapons as the
+    cards print them (the default melee weapon a unit without one fights with, the rules
+    a weapon's type gives), each rule linked to its meaning on the page, the upgrades
+    taken, and the heroes joined to it."""
+
+    view: EntryView
+    rules: list[RuleLink]  # anchors on the share page's glossary
+    weapons: list[dict[str, Any]]  # _weapon_row, plus "rule_links"
+    upgrades: list[str]
+    type_notes: tuple[str, ...]
+    heroes: list[SharedUnit] = field(default_factory=list)
+
+    @property
+    def members(self) -> list[SharedUnit]:
+        """The unit, then the heroes that lead it."""
+        return [self, *self.heroes]
+
+    @property
+    def led_by(self) -> str:
+        return ", ".join(hero.view.result.label for hero in self.heroes)
+
+
+@dataclass
+class GlossaryRule:
+    name: str  # "Tough(X)" for a rule with a rating
+    anchor: str
+    summary: str
+    used_as: list[str]  # "Tough(3)", "Tough(+1)": as the list's units and weapons have it
+    core_anchor: str | None  # on the ruleset's rules page; None for the army book's own
+
+
+def shared_units(
+    validation: Validation, book: Book, ruleset: RulesetSpec, core_rules: dict[str, str]
+) -> list[SharedUnit]:
+    """The list's entries for the share page, each hero joined to a unit listed inside
+    it (a hero joined to a unit that is itself joined stays on its own, saying so)."""
+    policy = policy_for(ruleset.slug)
+    hexes = ruleset.slug == "aof-arena"
+    units = {}
+    for view in entry_views(validation, book, ruleset, core_rules):
+        result = view.result
+        shared = SharedUnit(view, [], [], [], ())
+        if result.unit is not None:
+            loadout = result.loadout
+            shared.rules = [_shared_rule(str(rule), book, core_rules) for rule in loadout.rules]
+            weapons = list(loadout.weapons)
+            if all(w.range for w in weapons) and (default := policy.default_melee(result.models)) is not None:
+                weapons.append(default)
+            shared.weapons = [_shared_weapon(w, policy.weapon_type_rules(w), book, core_rules, hexes) for w in weapons]
+            shared.upgrades = [label if picks == 1 else f"{label} ×{picks}" for label, picks in loadout.upgrades]
+            shared.type_notes = policy.type_notes(result.unit)
+        units[view.id] = shared
+    listed = []
+    for shared in units.values():
+        leader = units.get(shared.view.result.entry.joined_to or "")
+        if leader is not None and leader is not shared and leader.view.result.entry.joined_to is None:
+            leader.heroes.append(shared)
+        else:
+            listed.append(shared)
+    return listed
+
+
+def _shared_rule(text: str, book: Book, core_rules: dict[str, str]) -> RuleLink:
+    """The rule linked to its meaning in the share page's glossary, where it has one."""
+    name = Rule.parse(text).name
+    link = _rule_link(text, name, book, core_rules)
+    return RuleLink(text, rule_anchor(name) if link.summary else None, link.summary)
+
+
+def _shared_weapon(
+    weapon: WeaponLine, typed: tuple[str, ...], book: Book, core_rules: dict[str, str], hexes: bool
+) -> dict[str, Any]:
+    # A book's profile keys come back from PostgreSQL's JSON in its own order; say them
+    # in the order Arena's cards print them.
+    ordered = sorted(weapon.profile.items(), key=lambda item: (PROFILE_ORDER.get(item[0], len(PROFILE_ORDER)), item[0]))
+    row = _weapon_row(replace(weapon, profile=dict(ordered)), hexes=hexes)
+    texts = [*typed, *weapon.rules]
+    row["rules"] = ", ".join(texts)
+    row["rule_links"] = [_shared_rule(text, book, core_rules) for text in texts]
+    return row
+
+
+def rule_glossary(
+    validation: Validation, book: Book, ruleset: RulesetSpec, core_rules: dict[str, str]
+) -> list[GlossaryRule]:
+    """What each special rule of the list's units and weapons does (the army book's
+    meaning where it overrides a core rule), sorted by name; rules with no summary in
+    the catalogue are left out."""
+    policy = policy_for(ruleset.slug)
+    used = rules_used(validation)
+    for result in validation.entries:  # One Page Fantasy: the rules a weapon's type gives
+        for weapon in result.loadout.weapons if result.loadout else ():
+            for text in policy.weapon_type_rules(weapon):
+                used.setdefault(Rule.parse(text).name, [])
+    glossary = []
+    for name in sorted(used, key=str.casefold):
+        link = _rule_link(name, name, book, core_rules)
+        if link.summary:
+            used_as = [f"{name}({rating})" for rating in used[name]]
+            title = f"{name}(X)" if used_as else name
+            glossary.append(GlossaryRule(title, rule_anchor(name), link.summary, used_as, link.anchor))
+    return glossary
+
+
+def spells_cast(validation: Validation, book: Book) -> tuple[tuple[str, int, str], ...]:
+    """The army book's spells, when a unit of the list casts them."""
+    return book.spells if uses_spells(validation) else ()
