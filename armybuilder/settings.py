@@ -234,6 +234,7 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BODY
 REST_FRAMEWORK = {
     "NUM_PROXIES": TRUSTED_PROXIES,  # the throttles' client address (see TRUSTED_PROXIES)
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "armybuilder.api.exceptions.exception_handler",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
@@ -260,4 +261,6 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # The error answers every endpoint shares, and the rulesets and factions as enums.
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "armybuilder.api.schema.postprocess"],
 }

@@ -11,7 +11,7 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import NotFound, ValidationError
@@ -23,19 +23,24 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from armybuilder.api.fastjson import ORJSONParser
-from armybuilder.api.lists import ArmyListSerializer, parse_list_body
+from armybuilder.api.lists import ArmyListSerializer, EntrySerializer, parse_list_body
+from armybuilder.api.schema import FIELD_ERRORS, SIGNED_IN_OR_VISITOR, error
+from armybuilder.api.serializers import ConflictSerializer, FileUploadSerializer, ValidationSerializer
 from armybuilder.api.throttles import VisitorListThrottle
 from armybuilder.exports import pdf
 from armybuilder.exports.pdf import attachment, file_stem
 from armybuilder.exports.text import list_text
 from armybuilder.lists import selectors, services
-from armybuilder.lists.imports import to_armylist
+from armybuilder.lists.imports import list_from_file, to_armylist
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.visitors import visitor_id
-from factions.armybook import json_has_nul
 from factions.models import Ruleset
 
 TEXT_KINDS = ("json", "text")
+NOT_YOURS = error(
+    "No such list among the caller's: someone else's list is a 404 too, so nothing tells a stranger it exists."
+)
+NOT_SHARED = error("No list has this share key (a rotated key stops working).")
 
 
 class ArmyListOutSerializer(serializers.Serializer):
@@ -50,13 +55,20 @@ class ArmyListOutSerializer(serializers.Serializer):
     points_limit = serializers.IntegerField(allow_null=True)
     force_org = serializers.BooleanField()
     notes = serializers.CharField()
-    entries = serializers.ListField(child=serializers.DictField())
+    entries = EntrySerializer(many=True)
     share_url = serializers.URLField()
     book_version = serializers.CharField()
     book_changed = serializers.BooleanField()
     created = serializers.DateTimeField()
     updated = serializers.DateTimeField()
-    validation = serializers.DictField()
+    validation = ValidationSerializer()
+
+
+class SharedListOutSerializer(ArmyListOutSerializer):
+    """A list read by its share key: no `id` or `share_url`."""
+
+    id = None
+    share_url = None
 
 
 class ArmyListUpdateSerializer(ArmyListSerializer):
@@ -150,6 +162,13 @@ def _export_params(request: Request) -> dict[str, str]:
 
 
 KIND = OpenApiParameter("kind", str, OpenApiParameter.PATH, enum=list(export_kinds()))
+EXPORTS = {
+    (200, "application/json"): OpenApiResponse(OpenApiTypes.OBJECT, description="`json`: the armylist/1 file"),
+    (200, "text/plain"): OpenApiResponse(OpenApiTypes.STR, description="`text`: the list as plain text"),
+    (200, "application/pdf"): OpenApiResponse(
+        OpenApiTypes.BINARY, description="`cards.pdf`, `reference.pdf`, `roster.pdf`"
+    ),
+}
 
 
 class VisitorSessionCsrf(BasePermission):
@@ -181,7 +200,9 @@ class ListsView(APIView):
 
     pagination_class = ListPagination
 
-    @extend_schema(responses=ArmyListOutSerializer(many=True))
+    @extend_schema(
+        auth=SIGNED_IN_OR_VISITOR, responses={200: ArmyListOutSerializer(many=True), 404: error("No such page.")}
+    )
     def get(self, request: Request) -> Response:
         paginator = self.pagination_class()
         lists = paginator.paginate_queryset(
@@ -196,7 +217,11 @@ class ListsView(APIView):
         throttles = super().get_throttles()
         return [*throttles, VisitorListThrottle()] if self.request.method == "POST" else throttles
 
-    @extend_schema(request=ArmyListSerializer, responses={201: ArmyListOutSerializer, 400: OpenApiTypes.OBJECT})
+    @extend_schema(
+        auth=SIGNED_IN_OR_VISITOR,
+        request={"application/json": ArmyListSerializer},
+        responses={201: ArmyListOutSerializer, 400: FIELD_ERRORS},
+    )
     def post(self, request: Request) -> Response:
         data, _handle = parse_list_body(request.data)
         army_list = services.army_list_create(data=data, **_owner(request))
@@ -214,28 +239,18 @@ class ListImportView(APIView):
     parser_classes = [ORJSONParser, MultiPartParser]
 
     @extend_schema(
-        request={"application/json": ArmyListSerializer, "multipart/form-data": OpenApiTypes.OBJECT},
-        responses={201: ArmyListOutSerializer, 400: OpenApiTypes.OBJECT},
+        auth=SIGNED_IN_OR_VISITOR,
+        request={"application/json": ArmyListSerializer, "multipart/form-data": FileUploadSerializer},
+        responses={201: ArmyListOutSerializer, 400: FIELD_ERRORS},
     )
     def post(self, request: Request) -> Response:
         upload = request.FILES.get("file")
         if upload is not None:
-            import orjson
-
-            raw = upload.read()
-            if json_has_nul(raw):
-                raise ValidationError(
-                    {"file": ["The file contains a NUL character (\\u0000), which no field accepts."]}
-                )
-            try:
-                body = orjson.loads(raw)
-            except orjson.JSONDecodeError as exc:
-                raise ValidationError({"file": [f"Not a JSON file: {exc}"]}) from None
+            data, _handle = list_from_file(upload.read())
         elif request.content_type.startswith("multipart/"):
             raise ValidationError({"file": ["No file was submitted."]})
         else:
-            body = request.data
-        data, _handle = parse_list_body(to_armylist(body))
+            data, _handle = parse_list_body(to_armylist(request.data))
         army_list = services.army_list_create(data=data, **_owner(request))
         return Response(list_payload(request, army_list), status=status.HTTP_201_CREATED)
 
@@ -243,13 +258,21 @@ class ListImportView(APIView):
 class ListDetailView(APIView):
     permission_classes = [VisitorSessionCsrf]
 
-    @extend_schema(responses=ArmyListOutSerializer)
+    @extend_schema(auth=SIGNED_IN_OR_VISITOR, responses={200: ArmyListOutSerializer, 404: NOT_YOURS})
     def get(self, request: Request, pk: int) -> Response:
         return Response(list_payload(request, _own_list(request, pk)))
 
     @extend_schema(
-        request=ArmyListUpdateSerializer,
-        responses={200: ArmyListOutSerializer, 400: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT},
+        auth=SIGNED_IN_OR_VISITOR,
+        request={"application/json": ArmyListUpdateSerializer},
+        responses={
+            200: ArmyListOutSerializer,
+            400: FIELD_ERRORS,
+            404: NOT_YOURS,
+            409: OpenApiResponse(
+                ConflictSerializer, description="The list changed since `version`: nothing was written."
+            ),
+        },
         description="Replace the list. `version` is the version the change was made from; "
         "if the list has changed since, nothing is written and the answer is 409 with the current version.",
     )
@@ -278,7 +301,7 @@ class ListDetailView(APIView):
             )
         return Response(list_payload(request, army_list))
 
-    @extend_schema(responses={204: None})
+    @extend_schema(auth=SIGNED_IN_OR_VISITOR, responses={204: None, 404: NOT_YOURS})
     def delete(self, request: Request, pk: int) -> Response:
         services.army_list_delete(army_list=_own_list(request, pk))
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -287,7 +310,7 @@ class ListDetailView(APIView):
 class ListCloneView(APIView):
     permission_classes = [VisitorSessionCsrf]
 
-    @extend_schema(request=None, responses={201: ArmyListOutSerializer})
+    @extend_schema(auth=SIGNED_IN_OR_VISITOR, request=None, responses={201: ArmyListOutSerializer, 404: NOT_YOURS})
     def post(self, request: Request, pk: int) -> Response:
         copy = services.army_list_clone(army_list=_own_list(request, pk), **_owner(request))
         return Response(list_payload(request, copy), status=status.HTTP_201_CREATED)
@@ -296,7 +319,7 @@ class ListCloneView(APIView):
 class ListShareRotateView(APIView):
     permission_classes = [VisitorSessionCsrf]
 
-    @extend_schema(request=None, responses=ArmyListOutSerializer)
+    @extend_schema(auth=SIGNED_IN_OR_VISITOR, request=None, responses={200: ArmyListOutSerializer, 404: NOT_YOURS})
     def post(self, request: Request, pk: int) -> Response:
         try:
             army_list = services.army_list_share_rotate(army_list=_own_list(request, pk))
@@ -308,7 +331,7 @@ class ListShareRotateView(APIView):
 class ListExportView(APIView):
     @extend_schema(
         parameters=[KIND],
-        responses={(200, "application/json"): OpenApiTypes.OBJECT, (200, "text/plain"): OpenApiTypes.STR},
+        responses={**EXPORTS, 404: NOT_YOURS},
     )
     def get(self, request: Request, pk: int, kind: str) -> HttpResponse:
         return export_response(_own_list(request, pk), kind, _export_params(request))
@@ -317,7 +340,7 @@ class ListExportView(APIView):
 class SharedListView(APIView):
     """A list by its share key: read-only, no login."""
 
-    @extend_schema(responses=ArmyListOutSerializer)
+    @extend_schema(responses={200: SharedListOutSerializer, 404: NOT_SHARED})
     def get(self, request: Request, key: str) -> Response:
         return Response(list_payload(request, _shared_list(key), shared=True))
 
@@ -327,7 +350,7 @@ class SharedCloneView(APIView):
 
     permission_classes = [VisitorSessionCsrf]
 
-    @extend_schema(request=None, responses={201: ArmyListOutSerializer})
+    @extend_schema(auth=SIGNED_IN_OR_VISITOR, request=None, responses={201: ArmyListOutSerializer, 404: NOT_SHARED})
     def post(self, request: Request, key: str) -> Response:
         copy = services.army_list_clone(army_list=_shared_list(key), **_owner(request))
         return Response(list_payload(request, copy), status=status.HTTP_201_CREATED)
@@ -336,7 +359,7 @@ class SharedCloneView(APIView):
 class SharedExportView(APIView):
     @extend_schema(
         parameters=[KIND],
-        responses={(200, "application/json"): OpenApiTypes.OBJECT, (200, "text/plain"): OpenApiTypes.STR},
+        responses={**EXPORTS, 404: NOT_SHARED},
     )
     def get(self, request: Request, key: str, kind: str) -> HttpResponse:
         return export_response(_shared_list(key), kind, _export_params(request))

@@ -107,3 +107,33 @@ class ValidationSerializer(serializers.Serializer):
     points_limit = serializers.IntegerField(allow_null=True)
     entries = EntryValidationSerializer(many=True)
     issues = IssueSerializer(many=True)
+
+
+class ErrorSerializer(serializers.Serializer):
+    """An error answer: what went wrong, in words."""
+
+    detail = serializers.CharField()
+
+
+class FieldErrorsSerializer(serializers.Serializer):
+    """A refused body: one key per field that was wrong, each with its messages (nested
+    by position for list entries, `non_field_errors` for the body as a whole); or
+    `detail` when the request could not be read at all."""
+
+    detail = serializers.CharField(required=False)
+
+
+class ConflictSerializer(ErrorSerializer):
+    version = serializers.IntegerField(help_text="The list's current version")
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField(help_text='Send it as "Authorization: Token …"')
+
+
+class HealthSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["ok"])
+
+
+class FileUploadSerializer(serializers.Serializer):
+    file = serializers.FileField(help_text="A JSON file: an armybook/1 or Army Forge book, or an armylist/1 list")

@@ -2,7 +2,7 @@
 
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, status, viewsets
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import ValidationError
@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 from armybuilder.api import serializers as s
 from armybuilder.api.fastjson import ORJSONParser
 from armybuilder.api.lists import ArmyListSerializer, parse_list_body
+from armybuilder.api.schema import FIELD_ERRORS, NOT_FOUND, error
 from armybuilder.api.throttles import AuthThrottle
 from armybuilder.lists.selectors import army_list_validate
 from armybuilder.security import locked_out
@@ -39,7 +40,7 @@ class SystemViewSet(viewsets.ViewSet):
     def list(self, request: Request) -> Response:
         return Response(ruleset_list_payload(lambda rulesets: s.RulesetSerializer(rulesets, many=True).data))
 
-    @extend_schema(responses=s.RulesetDetailSerializer)
+    @extend_schema(responses={200: s.RulesetDetailSerializer, 404: NOT_FOUND})
     def retrieve(self, request: Request, system: str) -> Response:
         try:
             ruleset = ruleset_get(slug=system)
@@ -53,16 +54,16 @@ class FactionViewSet(viewsets.ViewSet):
 
     @extend_schema(
         parameters=[OpenApiParameter("system", str, description="Only this ruleset's factions")],
-        responses=s.FactionSerializer(many=True),
+        responses={200: s.FactionSerializer(many=True), 400: FIELD_ERRORS},
     )
     def list(self, request: Request) -> Response:
         system = request.query_params.get("system")
-        if system and not Ruleset.objects.filter(slug=system).exists():
+        if system is not None and not Ruleset.objects.filter(slug=system).exists():
             raise ValidationError({"system": [f'unknown system "{system}"']})
         return Response(s.FactionSerializer(faction_list(system=system), many=True).data)
 
     @extend_schema(
-        responses={200: OpenApiTypes.OBJECT},
+        responses={200: OpenApiTypes.OBJECT, 404: NOT_FOUND},
         description="The whole army book in armybook/1 form.",
     )
     def book(self, request: Request, system: str, slug: str) -> Response:
@@ -88,8 +89,12 @@ class FactionImportView(APIView):
                 description="Ruleset to import for; needed for an Army Forge book enabled for several rulesets",
             )
         ],
-        request={"application/json": OpenApiTypes.OBJECT, "multipart/form-data": OpenApiTypes.OBJECT},
-        responses={201: s.ImportResultSerializer, 400: s.ImportErrorSerializer},
+        request={"application/json": OpenApiTypes.OBJECT, "multipart/form-data": s.FileUploadSerializer},
+        responses={
+            201: s.ImportResultSerializer,
+            400: OpenApiResponse(s.ImportErrorSerializer, description="A bad book: nothing was changed."),
+            403: error("Staff only."),
+        },
     )
     def post(self, request: Request) -> Response:
         try:
@@ -134,8 +139,8 @@ class ValidateView(APIView):
     parser_classes = [ORJSONParser]
 
     @extend_schema(
-        request=ArmyListSerializer,
-        responses={200: s.ValidationSerializer, 400: OpenApiTypes.OBJECT},
+        request={"application/json": ArmyListSerializer},
+        responses={200: s.ValidationSerializer, 400: FIELD_ERRORS},
         description="200 with the validation of a well-formed list (legal or not); "
         "400 with field errors when the body is not a well-formed armylist/1 list.",
     )
@@ -154,6 +159,14 @@ class TokenView(ObtainAuthToken):
     throttle_classes = [AuthThrottle]
     throttle_scope = "auth"
 
+    @extend_schema(
+        auth=[{}],
+        responses={
+            200: s.TokenSerializer,
+            400: OpenApiResponse(s.FieldErrorsSerializer, description="Wrong or missing username or password."),
+            429: error("Too many token requests, or too many failed log-ins: Retry-After says when to try again."),
+        },
+    )
     def post(self, request: Request, *args, **kwargs) -> Response:
         try:
             return super().post(request, *args, **kwargs)
@@ -163,7 +176,7 @@ class TokenView(ObtainAuthToken):
                 return locked_out(request._request)
             raise
 
-    @extend_schema(request=None, responses={204: None, 401: OpenApiTypes.OBJECT})
+    @extend_schema(request=None, responses={204: None, 401: error("Not signed in: no token to revoke.")})
     def delete(self, request: Request) -> Response:
         from rest_framework.authtoken.models import Token
 
@@ -179,7 +192,8 @@ class HealthView(APIView):
 
     authentication_classes: list = []
     throttle_classes: list = []  # a load balancer polls it all day
+    uses_database = False  # (so its schema has no 503)
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(responses={200: s.HealthSerializer})
     def get(self, request: Request) -> Response:
         return Response({"status": "ok"})

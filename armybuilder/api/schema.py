@@ -1,0 +1,193 @@
+"""What the OpenAPI schema cannot discover from the views alone.
+
+Every error answer of the API is JSON (armybuilder/errors.py, DRF's exceptions and the
+middleware): `{"detail": "…"}`, or field errors for a body that was refused. The views
+document the answers their own code gives (a 404 for a list that is not the caller's, a
+409 for a stale version); `postprocess` adds those that come from the site around them,
+read from each view's configuration so that they cannot drift from it, and lists the
+rulesets and factions in the database as enums (the schema is generated per request).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.db import DatabaseError
+from drf_spectacular.utils import OpenApiResponse
+from rest_framework.permissions import AllowAny
+
+from armybuilder.api.serializers import ErrorSerializer, FieldErrorsSerializer
+from factions.models import Faction, Ruleset
+
+
+def error(description: str) -> OpenApiResponse:
+    return OpenApiResponse(ErrorSerializer, description=description)
+
+
+NOT_FOUND = error("Not found.")
+FIELD_ERRORS = OpenApiResponse(FieldErrorsSerializer, description="The body was refused: the field errors.")
+
+# Security of the lists endpoints: visitors without an account own lists through their
+# session, so an anonymous request is as good as a signed-in one.
+SIGNED_IN_OR_VISITOR = [{"cookieAuth": []}, {"tokenAuth": []}, {}]
+
+_RETRY_AFTER = {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait before trying again"}}
+
+
+def _authenticates(view: type) -> bool:
+    """A bad token, or a session write without its CSRF token, is refused. DRF answers
+    403 rather than 401 because session authentication comes first."""
+    permissions = getattr(view, "permission_classes", [])
+    return bool(getattr(view, "authentication_classes", [])) or any(p is not AllowAny for p in permissions)
+
+
+# The answers a view may give because of what surrounds it (middleware, authentication,
+# throttles, the database): status, description, and whether this view gives it.
+SHARED_ANSWERS: list[tuple[str, str, Callable[[type, dict], bool]]] = [
+    (
+        "400",
+        "The request could not be read: a NUL character (which no field accepts) in the path, "
+        "query or body, a malformed body, or too many fields or files.",
+        lambda view, operation: True,
+    ),
+    (
+        "403",
+        "Refused: a token or session that is not valid, a visitor's session write without its "
+        "CSRF token, or an action for staff only.",
+        lambda view, operation: _authenticates(view),
+    ),
+    (
+        "404",
+        "Nothing at this address.",
+        lambda view, operation: any(p["in"] == "path" for p in operation.get("parameters", [])),
+    ),
+    (
+        "413",
+        "The body is larger than the site accepts (2 MB); it was not read.",
+        lambda view, operation: "requestBody" in operation,
+    ),
+    (
+        "415",
+        "The body's content type is not one this endpoint reads.",
+        lambda view, operation: "requestBody" in operation,
+    ),
+    (
+        "429",
+        "Too many requests from this address or account (or too many failed log-ins): "
+        "Retry-After says when to try again.",
+        lambda view, operation: bool(getattr(view, "throttle_classes", [])),
+    ),
+    (
+        "503",
+        "The database is not answering (or a lock was held too long); nothing was lost. "
+        "Retry-After says when to try again.",
+        lambda view, operation: getattr(view, "uses_database", True),
+    ),
+]
+
+
+def postprocess(result: dict[str, Any], generator, **kwargs) -> dict[str, Any]:
+    """drf-spectacular's POSTPROCESSING_HOOKS entry: the shared error answers, the slug
+    enums, what the armylist/1 body refuses beyond its serializer, and links."""
+    error_ref = {"$ref": "#/components/schemas/Error"}  # (ErrorSerializer, used by the views)
+    for path, _regex, method, callback in generator.endpoints:
+        path = generator.coerce_path(path, method, generator.create_view(callback, method))  # {pk} -> {id}
+        operation = result["paths"].get(path, {}).get(method.lower())
+        if operation is None:
+            continue
+        view = callback.cls
+        responses = operation["responses"]
+        for status, description, applies in SHARED_ANSWERS:
+            if status in responses or not applies(view, operation):
+                continue
+            responses[status] = {"content": {"application/json": {"schema": error_ref}}, "description": description}
+            if status in ("429", "503"):
+                responses[status]["headers"] = _RETRY_AFTER
+        operation["responses"] = dict(sorted(responses.items()))
+    _add_enums(result)
+    _tighten_list_bodies(result)
+    _add_list_links(result)
+    return result
+
+
+def catalogue_slugs() -> tuple[list[str], list[str]]:
+    """The rulesets' slugs and the factions' slugs, or empty lists when the database
+    has no tables yet (`manage.py spectacular` on a new checkout)."""
+    try:
+        systems = list(Ruleset.objects.order_by("slug").values_list("slug", flat=True))
+        factions = sorted(set(Faction.objects.values_list("slug", flat=True)))
+    except DatabaseError:
+        return [], []
+    return systems, factions
+
+
+SHARE_KEY_PATTERN = "^[A-Za-z0-9_-]{1,64}$"  # secrets.token_urlsafe
+
+
+def _add_enums(result: dict[str, Any]) -> None:
+    systems, factions = catalogue_slugs()
+    enums = {"system": systems, "faction": factions}
+    # An empty enum is not valid OpenAPI: with no rows, the fields stay plain strings.
+    for path, operations in result["paths"].items():
+        for operation in operations.values():
+            for parameter in operation.get("parameters", []):
+                name = "faction" if path.startswith("/api/factions/{system}/") and parameter["name"] == "slug" else None
+                values = enums.get(name or parameter["name"])
+                if values and parameter["in"] in ("path", "query"):
+                    parameter["schema"]["enum"] = values
+                if parameter["name"] == "key" and parameter["in"] == "path":
+                    parameter["schema"]["pattern"] = SHARE_KEY_PATTERN
+    for component in ("ArmyListRequest", "ArmyListUpdateRequest"):
+        properties = result["components"]["schemas"].get(component, {}).get("properties", {})
+        for name, values in enums.items():
+            if values and name in properties:
+                properties[name]["enum"] = values
+
+
+# Python's str.isspace() characters, written out for JSON Schema's regex dialect (whose
+# \s is a slightly different set): an id made of them alone is "blank" and refused.
+_NOT_BLANK = "[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]"
+
+
+def _tighten_list_bodies(result: dict[str, Any]) -> None:
+    """What check_list_shape refuses that the serializers do not say: fields it does not
+    know ("Unknown field."), and entry ids made only of whitespace."""
+    schemas = result["components"]["schemas"]
+    for component in ("ArmyListRequest", "ArmyListUpdateRequest", "EntryRequest"):
+        if component in schemas:
+            schemas[component]["additionalProperties"] = False
+    for name in ("id", "unit", "joined_to"):
+        if name in schemas.get("EntryRequest", {}).get("properties", {}):
+            schemas["EntryRequest"]["properties"][name]["pattern"] = _NOT_BLANK
+
+
+# Where a list returned by the API can be used next (OpenAPI links, which clients and
+# Schemathesis' stateful tests follow).
+_LIST_LINKS = {
+    "GetList": "lists_retrieve",
+    "UpdateList": "lists_update",
+    "DeleteList": "lists_destroy",
+    "CloneList": "lists_clone_create",
+    "RotateShareKey": "lists_share_rotate_create",
+    "ExportList": "lists_export_retrieve",
+}
+_UPDATE_FIELDS = ("version", "name", "system", "faction", "points_limit", "force_org", "notes", "entries")
+
+
+def _add_list_links(result: dict[str, Any]) -> None:
+    lists = {"$ref": "#/components/schemas/ArmyListOut"}
+    page = {"$ref": "#/components/schemas/PaginatedArmyListOutList"}
+    for operations in result["paths"].values():
+        for operation in operations.values():
+            for response in operation["responses"].values():
+                schema = response.get("content", {}).get("application/json", {}).get("schema")
+                if schema not in (lists, page):
+                    continue
+                item = "$response.body#" if schema == lists else "$response.body#/results/0"
+                response["links"] = {
+                    name: {"operationId": target, "parameters": {"id": f"{item}/id"}}
+                    for name, target in _LIST_LINKS.items()
+                }
+                # The list as it is, sent back: its version is the one the change is based on.
+                response["links"]["UpdateList"]["requestBody"] = {field: f"{item}/{field}" for field in _UPDATE_FIELDS}

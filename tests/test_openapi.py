@@ -1,0 +1,174 @@
+"""The OpenAPI schema tells clients every answer each endpoint can give, with the
+rulesets and factions of this site as enums (armybuilder/api/schema.py)."""
+
+import pytest
+from django.db import DatabaseError
+
+from factions.models import Ruleset
+from factions.services import armybook_import
+from tests.conftest import aof_book
+
+SYSTEMS = ["aof", "aof-arena", "aof-regiments", "aof-skirmish", "opf"]
+ERRORS = ["400", "403", "429", "503"]  # any request: a NUL, a bad token, throttles, the database
+BODY = ["413", "415"]  # too large, or a content type the endpoint does not read
+
+DOCUMENTED = {
+    ("post", "/api/auth/token/"): ["200", *ERRORS, *BODY],
+    ("delete", "/api/auth/token/"): ["204", "401", *ERRORS],
+    ("get", "/api/factions/"): ["200", *ERRORS],
+    ("get", "/api/factions/{system}/{slug}/"): ["200", "404", *ERRORS],
+    ("post", "/api/factions/import/"): ["201", *ERRORS, *BODY],
+    ("get", "/api/health/"): ["200", "400"],
+    ("get", "/api/lists/"): ["200", "404", *ERRORS],
+    ("post", "/api/lists/"): ["201", *ERRORS, *BODY],
+    ("post", "/api/lists/import/"): ["201", *ERRORS, *BODY],
+    ("get", "/api/lists/{id}/"): ["200", "404", *ERRORS],
+    ("put", "/api/lists/{id}/"): ["200", "404", "409", *ERRORS, *BODY],
+    ("delete", "/api/lists/{id}/"): ["204", "404", *ERRORS],
+    ("post", "/api/lists/{id}/clone/"): ["201", "404", *ERRORS],
+    ("get", "/api/lists/{id}/export/{kind}"): ["200", "404", *ERRORS],
+    ("post", "/api/lists/{id}/share/rotate/"): ["200", "404", *ERRORS],
+    ("get", "/api/shared/{key}/"): ["200", "404", *ERRORS],
+    ("post", "/api/shared/{key}/clone/"): ["201", "404", *ERRORS],
+    ("get", "/api/shared/{key}/export/{kind}"): ["200", "404", *ERRORS],
+    ("get", "/api/systems/"): ["200", *ERRORS],
+    ("get", "/api/systems/{system}/"): ["200", "404", *ERRORS],
+    ("post", "/api/validate/"): ["200", "400", "413", "415", "429", "503"],
+}
+
+
+@pytest.fixture
+def openapi(db, api_client):
+    armybook_import(data=aof_book())
+
+    def get() -> dict:
+        return api_client.get("/api/schema/?format=json").json()
+
+    return get
+
+
+def operations(schema: dict):
+    for path, methods in schema["paths"].items():
+        for method, operation in methods.items():
+            yield method, path, operation
+
+
+def test_every_operation_documents_each_status_it_answers(openapi):
+    schema = openapi()
+
+    documented = {(method, path): sorted(op["responses"]) for method, path, op in operations(schema)}
+
+    assert documented == {key: sorted(statuses) for key, statuses in DOCUMENTED.items()}
+
+
+def test_every_error_answer_is_documented_as_json_with_a_detail_or_field_errors(openapi):
+    schema = openapi()
+    components = schema["components"]["schemas"]
+
+    for method, path, operation in operations(schema):
+        for status, response in operation["responses"].items():
+            if int(status) < 400:
+                continue
+            ref = response["content"]["application/json"]["schema"]["$ref"]
+            component = components[ref.rsplit("/", 1)[1]]
+            assert "detail" in component["properties"], (method, path, status)
+            assert response["description"], (method, path, status)
+
+
+def test_throttled_and_unavailable_answers_say_when_to_try_again(openapi):
+    responses = openapi()["paths"]["/api/lists/"]["get"]["responses"]
+
+    assert list(responses["429"]["headers"]) == ["Retry-After"]
+    assert list(responses["503"]["headers"]) == ["Retry-After"]
+
+
+def test_systems_and_factions_are_enums_of_what_the_site_holds(openapi):
+    schema = openapi()
+    paths, components = schema["paths"], schema["components"]["schemas"]
+
+    def parameter(method, path, name):
+        return next(p for p in paths[path][method]["parameters"] if p["name"] == name)["schema"]
+
+    assert parameter("get", "/api/systems/{system}/", "system")["enum"] == SYSTEMS
+    assert parameter("get", "/api/factions/", "system")["enum"] == SYSTEMS
+    assert parameter("get", "/api/factions/{system}/{slug}/", "system")["enum"] == SYSTEMS
+    assert parameter("get", "/api/factions/{system}/{slug}/", "slug")["enum"] == ["test-wardens"]
+    assert parameter("post", "/api/factions/import/", "system")["enum"] == SYSTEMS
+    for component in ("ArmyListRequest", "ArmyListUpdateRequest"):
+        assert components[component]["properties"]["system"]["enum"] == SYSTEMS
+        assert components[component]["properties"]["faction"]["enum"] == ["test-wardens"]
+
+
+def test_a_new_army_book_is_in_the_next_schema(openapi):
+    openapi()
+    book = aof_book()
+    book.update(slug="iron-wardens", name="Iron Wardens")
+    armybook_import(data=book)
+
+    faction = openapi()["components"]["schemas"]["ArmyListRequest"]["properties"]["faction"]
+
+    assert faction["enum"] == ["iron-wardens", "test-wardens"]
+
+
+def test_without_the_catalogue_tables_the_schema_has_plain_strings(openapi, monkeypatch):
+    """`manage.py spectacular` on a database that is not migrated yet."""
+
+    def no_table(*args, **kwargs):
+        raise DatabaseError('relation "factions_ruleset" does not exist')
+
+    monkeypatch.setattr(Ruleset.objects, "order_by", no_table)
+
+    schema = openapi()
+
+    assert schema["components"]["schemas"]["ArmyListRequest"]["properties"]["system"] == {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 40,
+    }
+
+
+def test_the_armylist_body_refuses_unknown_fields_and_blank_ids(openapi):
+    components = openapi()["components"]["schemas"]
+
+    assert components["ArmyListRequest"]["additionalProperties"] is False
+    assert components["EntryRequest"]["additionalProperties"] is False
+    assert components["EntryRequest"]["properties"]["id"]["pattern"].startswith("[^\\t\\n")
+
+
+def test_the_lists_listing_stays_paginated(openapi):
+    schema = openapi()
+    ok = schema["paths"]["/api/lists/"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+
+    page = schema["components"]["schemas"][ok["$ref"].rsplit("/", 1)[1]]
+
+    assert sorted(page["properties"]) == ["count", "next", "previous", "results"]
+
+
+def test_a_made_list_links_to_what_can_be_done_with_it(openapi):
+    links = openapi()["paths"]["/api/lists/"]["post"]["responses"]["201"]["links"]
+
+    assert {name: link["operationId"] for name, link in links.items()} == {
+        "GetList": "lists_retrieve",
+        "UpdateList": "lists_update",
+        "DeleteList": "lists_destroy",
+        "CloneList": "lists_clone_create",
+        "RotateShareKey": "lists_share_rotate_create",
+        "ExportList": "lists_export_retrieve",
+    }
+    assert links["GetList"]["parameters"] == {"id": "$response.body#/id"}
+    assert links["UpdateList"]["requestBody"]["version"] == "$response.body#/version"
+
+
+def test_lists_are_open_to_visitors_and_the_token_endpoint_to_anyone(openapi):
+    paths = openapi()["paths"]
+
+    assert paths["/api/lists/"]["post"]["security"] == [{"cookieAuth": []}, {"tokenAuth": []}, {}]
+    assert paths["/api/auth/token/"]["post"]["security"] == [{}]
+    assert {} not in paths["/api/auth/token/"]["delete"]["security"]
+
+
+def test_an_empty_system_filter_is_refused_like_any_system_not_in_the_enum(openapi, api_client):
+    response = api_client.get("/api/factions/?system=")
+
+    assert response.status_code == 400
+    assert response.json() == {"system": ['unknown system ""']}
