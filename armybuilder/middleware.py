@@ -7,6 +7,7 @@ import logging
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError, connections
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http.multipartparser import MultiPartParserError
 from django.template.loader import render_to_string
 
 from factions.armybook import json_has_nul
@@ -58,7 +59,14 @@ class RequestLimitsMiddleware:
             if _wants_json(request):
                 return JsonResponse({"detail": message}, status=413)
             return HttpResponse(message, status=413, content_type="text/plain; charset=utf-8")
-        if _has_nul(request):
+        try:
+            nul = _has_nul(request)
+        except MultiPartParserError as exc:
+            message = f"The multipart body could not be read: {exc}"
+            if _wants_json(request):
+                return JsonResponse({"detail": message}, status=400)
+            return HttpResponse(message, status=400, content_type="text/plain; charset=utf-8")
+        if nul:
             message = "The request contains a NUL character (\\u0000), which no field accepts."
             if _wants_json(request):
                 return JsonResponse({"detail": message}, status=400)

@@ -143,3 +143,10 @@ def test_a_builder_action_naming_a_huge_entry_goes_back_to_the_list(wardens, cli
     assert response.status_code == 302 and response["Location"] == f"/lists/{army_list.pk}/"
     army_list.refresh_from_db()
     assert army_list.version == 1
+
+
+def test_a_multipart_body_without_a_boundary_is_a_clear_400(wardens, caplog):
+    response = APIClient().generic("POST", "/api/lists/import/", b"--x--", content_type="multipart/form-data")
+    assert response.status_code == 400
+    assert response.json()["detail"].startswith("The multipart body could not be read")
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]  # nothing logged as a failure
