@@ -7,24 +7,21 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote, urlencode
 
-import orjson
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from rest_framework.exceptions import ValidationError
 
-from armybuilder.api.lists import parse_list_body
 from armybuilder.api.throttles import VisitorListThrottle
 from armybuilder.exports import pdf
 from armybuilder.lists import editing, selectors, services
-from armybuilder.lists.imports import to_armylist
+from armybuilder.lists.format import ListFormatError, first_error, parse_list_body
+from armybuilder.lists.imports import list_from_file
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.visitors import visitor_id
 from armybuilder.web import presenters
-from factions.armybook import json_has_nul
 from factions.models import CoreRule, Faction, Ruleset
 from factions.selectors import engine_book_get
 
@@ -46,8 +43,14 @@ def _own_list(request: HttpRequest, pk: int) -> ArmyList:
 # -- start -----------------------------------------------------------------------------
 @require_GET
 def start(request: HttpRequest) -> HttpResponse:
-    rulesets = Ruleset.objects.all()
-    return render(request, "builder/start.html", {"rulesets": rulesets})
+    cards = [(ruleset, _article(ruleset.name)) for ruleset in Ruleset.objects.all()]
+    return render(request, "builder/start.html", {"cards": cards})
+
+
+def _article(name: str) -> str:
+    """ "an Age of Fantasy list", "a One Page Fantasy list": by the first sound, which for
+    these names is the first letter, bar "One" (said "won")."""
+    return "an" if name[:1].lower() in "aeiou" and not name.lower().startswith("one") else "a"
 
 
 @require_http_methods(["GET", "POST"])
@@ -80,8 +83,8 @@ def new_list(request: HttpRequest, system: str) -> HttpResponse:
         else:
             try:
                 data, _handle = parse_list_body(body)
-            except ValidationError as exc:
-                errors = {key: _first_error(value) for key, value in exc.detail.items()}
+            except ListFormatError as exc:
+                errors = {key: first_error(value) for key, value in exc.errors.items()}
                 if "points_limit" in errors:
                     errors["points"] = errors.pop("points_limit")
             else:
@@ -98,14 +101,6 @@ def new_list(request: HttpRequest, system: str) -> HttpResponse:
 def _too_many_lists(request: HttpRequest) -> HttpResponse:
     message = "Too many new lists from here just now; try again later, or sign up: accounts have more room."
     return HttpResponse(message, status=429, content_type="text/plain; charset=utf-8")
-
-
-def _first_error(value: Any) -> str:
-    if isinstance(value, list) and value:
-        return str(value[0])
-    if isinstance(value, dict):
-        return "; ".join(_first_error(v) for v in value.values())
-    return str(value)
 
 
 def _int_or_none(text: str) -> int | None:
@@ -147,18 +142,10 @@ def import_list(request: HttpRequest) -> HttpResponse:
         return redirect("my-lists")
     if not VisitorListThrottle().allow_request(request, None):
         return _too_many_lists(request)
-    raw = upload.read()
-    if json_has_nul(raw):
-        messages.error(request, f"{upload.name} contains a NUL character, which no field accepts.")
-        return redirect("my-lists")
     try:
-        body = orjson.loads(raw)
-        data, _handle = parse_list_body(to_armylist(body))
-    except (ValueError, UnicodeDecodeError) as exc:
-        messages.error(request, f"{upload.name} is not a JSON file: {exc}")
-        return redirect("my-lists")
-    except ValidationError as exc:
-        messages.error(request, f"{upload.name} is not a list we can read: {_first_error(exc.detail)}")
+        data, _handle = list_from_file(upload.read())
+    except ListFormatError as exc:
+        messages.error(request, f"{upload.name} is not a list we can read: {exc}")
         return redirect("my-lists")
     army_list = services.army_list_create(data=data, **_owner(request))
     messages.success(request, f"Imported {army_list.name or 'the list'}.")
@@ -212,7 +199,8 @@ def builder_context(request: HttpRequest, army_list: ArmyList, selected: str | N
         "entries": entries,
         "selected": chosen,
         "sections": presenters.section_views(chosen.result) if chosen else [],
-        "unit_groups": presenters.unit_groups(book) if book else [],
+        "unit_groups": presenters.unit_groups(book, engine_ruleset, core) if book else [],
+        "composition": presenters.composition_rows(book, validation) if book else [],
         "models": sum(e.models for e in validation.entries),
         "list_issues": [i for i in validation.issues if i.entry is None],
         "share_url": request.build_absolute_uri(f"/s/{army_list.share_key}/"),
@@ -275,9 +263,8 @@ def builder_action(request: HttpRequest, pk: int) -> HttpResponse:
             "your last change was not applied. Here is the list as it is now.",
         )
         status = 409
-    except (editing.EditError, ValidationError) as exc:
-        detail = exc.detail if isinstance(exc, ValidationError) else str(exc)
-        messages.error(request, f"That change could not be made: {_first_error(detail)}")
+    except (editing.EditError, ListFormatError) as exc:
+        messages.error(request, f"That change could not be made: {exc}")
         status = 400
     if request.headers.get("X-Live") == "1":
         return _live(request, "builder/_workspace.html", builder_context(request, army_list, selected), status)

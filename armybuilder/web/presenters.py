@@ -9,10 +9,10 @@ from typing import Any
 
 from armybuilder.engine import Book, Issue, RulesetSpec, Validation
 from armybuilder.engine.book import Option, Rule, Section, Unit
-from armybuilder.engine.loadout import WeaponLine, stack_ratings, unit_loadout
+from armybuilder.engine.loadout import Loadout, WeaponLine, stack_ratings, unit_loadout
 from armybuilder.engine.results import EntryResult
 from armybuilder.engine.rulesets import policy_for
-from armybuilder.exports.pdf_data import rules_used, uses_spells
+from armybuilder.exports.pdf_data import casts_spells, rules_used, uses_spells
 from armybuilder.exports.text import weapon_text
 
 TYPE_ORDER = ["hero", "infantry", "cavalry", "monster", "chariot", "artillery", "ordnance", "fighter"]
@@ -86,6 +86,7 @@ class EntryView:
     can_combine: bool = False
     combine_reason: str = ""
     joined_label: str = ""
+    profile: Profile | None = None  # what its card prints, for a unit still in the book
 
     @property
     def id(self) -> str:
@@ -97,16 +98,41 @@ class EntryView:
 
 
 @dataclass
+class Profile:
+    """What a unit's card prints besides its name and stats: rules (each with what it
+    does), weapons (with the default melee weapon and the rules a weapon's type gives),
+    what it carries, the upgrades taken, its type's notes and, for a caster, the spells."""
+
+    rules: list[RuleLink]
+    weapons: list[dict[str, Any]]
+    items: list[str]
+    upgrades: list[str]
+    notes: tuple[str, ...]
+    spell_rule: str  # "Caster(1)", when the unit casts the book's spells
+    spells: tuple[tuple[str, int, str], ...]  # (name, cost, text)
+
+
+@dataclass
 class UnitChoice:
     unit: Unit
     stats: str
     rules: str
+    profile: Profile | None = None  # the unit as it comes, before any upgrade
 
 
-def unit_groups(book: Book) -> list[tuple[str, list[UnitChoice]]]:
+def unit_groups(
+    book: Book, ruleset: RulesetSpec | None = None, core_rules: dict[str, str] | None = None
+) -> list[tuple[str, list[UnitChoice]]]:
+    """The book's units by type; with the ruleset, each with its profile as it comes."""
+    policy = policy_for(ruleset.slug) if ruleset else None
     groups: dict[str, list[UnitChoice]] = {}
     for unit in book.units.values():
         choice = UnitChoice(unit, stats_text(dict(unit.stats)), ", ".join(str(r) for r in unit.rules))
+        if ruleset is not None and policy is not None:
+            loadout = unit_loadout(
+                unit, {}, copies=1, combine_rules=policy.combine_rules, implied_rules=policy.implied_rules
+            )
+            choice.profile = _profile(unit, loadout, book, ruleset, core_rules or {})
         groups.setdefault(unit.type, []).append(choice)
     ordered = sorted(groups.items(), key=lambda kv: TYPE_ORDER.index(kv[0]) if kv[0] in TYPE_ORDER else 99)
     return [(TYPE_LABELS.get(kind, kind.title()), choices) for kind, choices in ordered]
@@ -138,6 +164,7 @@ def entry_views(
             view.stats = stats_text(dict(result.unit.stats))
             view.rules = [_rule_link(str(rule), rule.name, book, core_rules) for rule in loadout.rules]
             view.weapons = [_weapon_row(w, hexes=ruleset.slug == "aof-arena") for w in loadout.weapons]
+            view.profile = _profile(result.unit, loadout, book, ruleset, core_rules)
             reason = policy.combine_problem(result.unit)
             view.can_combine, view.combine_reason = reason is None, reason or ""
             if result.unit.is_hero:
@@ -161,6 +188,70 @@ def _rule_link(text: str, name: str, book: Book, core_rules: dict[str, str]) -> 
     if name in core_rules:
         return RuleLink(text, rule_anchor(name), core_rules[name])
     return RuleLink(text, None, "")
+
+
+def _profile(unit: Unit, loadout: Loadout, book: Book, ruleset: RulesetSpec, core_rules: dict[str, str]) -> Profile:
+    policy = policy_for(ruleset.slug)
+    weapons = list(loadout.weapons)
+    if all(w.range for w in weapons) and (default := policy.default_melee(loadout.models)) is not None:
+        weapons.append(default)  # what the rulebook says a unit with no melee weapon fights with
+    rows = []
+    for weapon in weapons:
+        row = _weapon_row(weapon, hexes=ruleset.slug == "aof-arena")
+        texts = [*policy.weapon_type_rules(weapon), *weapon.rules]
+        row["rules"] = ", ".join(texts)
+        row["rule_links"] = [_rule_link(text, Rule.parse(text).name, book, core_rules) for text in texts]
+        rows.append(row)
+    caster = casts_spells(loadout.rules)
+    return Profile(
+        rules=[_rule_link(str(rule), rule.name, book, core_rules) for rule in loadout.rules],
+        weapons=rows,
+        items=list(loadout.items),
+        upgrades=[label if picks == 1 else f"{label} ×{picks}" for label, picks in loadout.upgrades],
+        notes=policy.type_notes(unit),
+        spell_rule=str(caster) if caster and book.spells else "",
+        spells=book.spells if caster else (),
+    )
+
+
+@dataclass
+class CompositionRow:
+    label: str
+    least: int
+    most: int
+    count: int
+    units: list[str]  # the names of the units that count for it
+
+    @property
+    def state(self) -> str:
+        return "under" if self.count < self.least else "over" if self.count > self.most else "ok"
+
+    @property
+    def allowed(self) -> str:
+        if self.least == self.most:
+            return str(self.most)
+        return f"up to {self.most}" if self.least == 0 else f"{self.least}–{self.most}"
+
+
+def composition_rows(book: Book, validation: Validation) -> list[CompositionRow]:
+    """Arena: the faction's composition card, each group with the models the warband has
+    in it now, counted as the `composition` limit counts them; last, the models in all."""
+    card = book.composition
+    if card is None:
+        return []
+    known = [r for r in validation.entries if r.unit is not None]
+    rows = [
+        CompositionRow(
+            group.label,
+            group.min,
+            group.max,
+            sum(r.models for r in known if r.unit.id in group.units),
+            [book.units[u].name for u in group.units if u in book.units],
+        )
+        for group in card.groups
+    ]
+    rows.append(CompositionRow("Models in all", card.models_min, card.models_max, sum(r.models for r in known), []))
+    return rows
 
 
 def _weapon_row(weapon, *, hexes: bool = False) -> dict[str, Any]:
@@ -201,7 +292,11 @@ def section_views(result: EntryResult) -> list[SectionView]:
         total = sum(picks.values())
         limit = allowance.most
         option_limits = {o.id: allowance.option_most(o) for o in section.options}
-        if limit == 1 and len(section.options) >= 1 and all(n in (1, None) for n in option_limits.values()):
+        if section.command_only and all((limit if n is None else n) == 1 for n in option_limits.values()):
+            # Sergeant, Musician, Banner: a box each in every book, also where the book
+            # allows only one of them (the others are then disabled, saying why).
+            control = "checkbox"
+        elif limit == 1 and len(section.options) >= 1 and all(n in (1, None) for n in option_limits.values()):
             control = "radio"
         elif all(n == 1 for n in option_limits.values()):
             control = "checkbox"

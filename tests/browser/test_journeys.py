@@ -77,7 +77,7 @@ def share_and_open(page: Page, javascript: bool, browser, expected: list[str]) -
 
 
 def test_a_visitor_builds_a_1500_point_age_of_fantasy_list(page: Page, javascript, chromium_browser):
-    start_list(page, "Start a Age of Fantasy list", "human-empire", "1500")
+    start_list(page, "Start an Age of Fantasy list", "human-empire", "1500")
     for unit in [
         "Marshal",
         "Court Magister",
@@ -116,7 +116,7 @@ def test_a_visitor_builds_a_1500_point_age_of_fantasy_list(page: Page, javascrip
 
 
 def test_a_visitor_builds_a_regiments_list(page: Page, javascript, chromium_browser):
-    start_list(page, "Start a Age of Fantasy: Regiments list", "dwarf-holds", "500")
+    start_list(page, "Start an Age of Fantasy: Regiments list", "dwarf-holds", "500")
     for unit in ["Thane", "Hold Warriors", "Tunnel Rangers", "Bolt Engine"]:
         add(page, unit)
     open_upgrades(page, "Hold Warriors")
@@ -136,7 +136,7 @@ def test_a_visitor_builds_a_regiments_list(page: Page, javascript, chromium_brow
 
 
 def test_a_visitor_builds_an_arena_warband(page: Page, javascript, chromium_browser):
-    start_list(page, "Start a Age of Fantasy: Arena list", "dwarf-ironguard", None)
+    start_list(page, "Start an Age of Fantasy: Arena list", "dwarf-ironguard", None)
     add(page, "Forge Warden")
     assert "composition" in issue_codes(page)  # too few models yet
     for unit in ["Ironguard Warrior", "Ironguard Warrior", "Quarreller"]:
@@ -163,7 +163,7 @@ def test_a_player_builds_from_an_official_army_forge_book(page: Page, javascript
 
     raw = require_shared(SHARED / "armyforge" / "aof--ratmen.json").read_bytes()
     armybook_import(data=raw, system="aof")
-    start_list(page, "Start a Age of Fantasy list", "ratmen", "1500")
+    start_list(page, "Start an Age of Fantasy list", "ratmen", "1500")
     for unit in ["Battle Master", "Warriors", "Weapon Teams"]:
         add(page, unit)
     open_upgrades(page, "Warriors")
