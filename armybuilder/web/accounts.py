@@ -7,7 +7,7 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
-from armybuilder.api.throttles import SignupThrottle
+from armybuilder import ratelimit
 
 
 @require_http_methods(["GET", "POST"])
@@ -15,7 +15,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     """Create an account and log in; lists made as a visitor come along."""
     form = UserCreationForm(request.POST or None)
     context = {"form": form, "next": safe_next(request, default="")}  # carried through the form
-    if request.method == "POST" and not SignupThrottle().allow_request(request, None):
+    if request.method == "POST" and not ratelimit.allow(request, "signup"):
         context["throttled"] = "Too many sign-ups from here just now; try again later."
         return render(request, "registration/signup.html", context, status=429)
     if request.method == "POST" and form.is_valid():

@@ -14,7 +14,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from armybuilder.api.throttles import VisitorListThrottle
+from armybuilder import ratelimit
 from armybuilder.exports import pdf
 from armybuilder.lists import editing, selectors, services
 from armybuilder.lists.format import ListFormatError, first_error, parse_list_body
@@ -65,7 +65,7 @@ def new_list(request: HttpRequest, system: str) -> HttpResponse:
         "points": ruleset.default_points or "",
         "name": "",
     }
-    if request.method == "POST" and not VisitorListThrottle().allow_request(request, None):
+    if request.method == "POST" and not ratelimit.allow_visitor_list(request):
         return _too_many_lists(request)
     if request.method == "POST":
         values = {key: request.POST.get(key, "").strip() for key in ("faction", "points", "name")}
@@ -140,7 +140,7 @@ def import_list(request: HttpRequest) -> HttpResponse:
     if upload is None:
         messages.error(request, "Choose an armylist/1 JSON file to import.")
         return redirect("my-lists")
-    if not VisitorListThrottle().allow_request(request, None):
+    if not ratelimit.allow_visitor_list(request):
         return _too_many_lists(request)
     try:
         data, _handle = list_from_file(upload.read())
