@@ -48,7 +48,13 @@
   }
 
   function swap(html, mark) {
+    // A unit profile the player had open stays open.
+    const open = Array.from(workspace.querySelectorAll("details[id][open]"), (d) => d.id);
     workspace.innerHTML = html;
+    for (const id of open) {
+      const details = document.getElementById(id);
+      if (details) details.open = true;
+    }
     version = currentVersion() || version;
     restoreFocus(mark);
   }

@@ -221,3 +221,54 @@ def test_my_lists_come_in_pages_of_fifty(army_list, client):
     first = client.get("/lists/").content.decode()
     assert first.count("Copy of Patrol") == 50 and "Page 1 of 2" in first and "?page=2" in first
     assert client.get("/lists/?page=2").content.decode().count("Patrol") >= 6
+
+
+# -- an action renders only what changed ----------------------------------------------
+def _templates(response):
+    return [t.name for t in response.templates]
+
+
+def test_an_action_renders_only_the_entries_that_changed(army_list, client):
+    for unit in ("wardens", "wardens", "warden-captain", "wardens"):
+        act(client, army_list, action="add", unit=unit)
+    client.get(f"/lists/{army_list.pk}/?entry=e2")  # every piece rendered once, and kept
+    army_list.refresh_from_db()
+    response = client.post(
+        f"/lists/{army_list.pk}/act/",
+        {"version": army_list.version, "action": "options", "entry": "e2", "partial": "1", "set": "TROOPS-1a=1"},
+        HTTP_X_LIVE="1",
+    )
+    assert response.status_code == 200
+    rendered = _templates(response)
+    assert rendered.count("builder/_entry.html") == 1  # e2 only: the others are as they were
+    assert "builder/_units.html" not in rendered
+    page = response.content.decode()
+    assert page.count('class="entry') == 4 and 'id="pick-TROOPS-1a" name="c" value="TROOPS-1a" checked' in page
+    assert '<h3 id="editor-title">Upgrades: Wardens' in page
+    assert "<!--form-head-->" not in page
+    army_list.refresh_from_db()
+    assert page.count(f'name="version" value="{army_list.version}"') >= 4 * 5  # every form, this version
+
+
+def test_a_kept_entry_follows_what_it_shows(army_list, client):
+    act(client, army_list, action="add", unit="wardens")
+    act(client, army_list, action="add", unit="warden-captain")
+    act(client, army_list, action="join", entry="e2", target="e1")
+    assert "joined to Wardens" in client.get(f"/lists/{army_list.pk}/").content.decode()
+    act(client, army_list, action="rename", entry="e1", name="Old Guard")
+    page = client.get(f"/lists/{army_list.pk}/").content.decode()
+    assert "joined to Old Guard" in page  # the hero's piece changed with its unit's name
+
+
+def test_kept_pieces_go_with_the_book_they_came_from(army_list, client):
+    from factions.models import Faction, Unit
+
+    act(client, army_list, action="add", unit="wardens")
+    assert "Test Wardens" in client.get(f"/lists/{army_list.pk}/").content.decode()
+    faction = Faction.objects.get(slug="test-wardens")
+    unit = Unit.objects.get(faction=faction, uid="wardens")
+    old_cost = unit.cost
+    Unit.objects.filter(pk=unit.pk).update(cost=old_cost + 7)
+    Faction.bump_revision(faction.pk)
+    page = client.get(f"/lists/{army_list.pk}/").content.decode()
+    assert f"{old_cost + 7} pts" in page

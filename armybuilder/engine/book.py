@@ -211,6 +211,9 @@ class Book:
     # Loadouts already worked out for this book, keyed by unit, picks and copies: a
     # builder re-validates the whole list on every change, and most entries are unchanged.
     loadouts: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+    # A place for callers to keep what they derive from this book (the builder keeps its
+    # rendered pieces here): it goes when the book does, so nothing in it is ever stale.
+    memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,8 @@ from armybuilder.lists.format import ListFormatError, first_error, parse_list_bo
 from armybuilder.lists.imports import list_from_file
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.visitors import visitor_id
-from armybuilder.web import presenters
+from armybuilder.web import fragments, presenters
+from armybuilder.web.fragments import FORM_HEAD
 from factions.models import CoreRule, Faction, Ruleset
 from factions.selectors import engine_book_get
 
@@ -190,22 +191,25 @@ def builder_context(request: HttpRequest, army_list: ArmyList, selected: str | N
         book, engine_ruleset = engine_book_get(system=army_list.system, slug=army_list.faction)
     entries = presenters.entry_views(validation, book, engine_ruleset, core) if book else []
     chosen = next((e for e in entries if e.id == selected), None)
-    return {
+    context = {
         "army_list": army_list,
         "ruleset": ruleset,
+        "rules_url": reverse("rules", args=[army_list.system]),
         "faction_name": book.name if book else army_list.faction,
         "book_changed": current_version != army_list.book_version,
         "validation": validation,
         "entries": entries,
         "selected": chosen,
-        "sections": presenters.section_views(chosen.result) if chosen else [],
-        "unit_groups": presenters.unit_groups(book, engine_ruleset, core) if book else [],
         "composition": presenters.composition_rows(book, validation) if book else [],
         "models": sum(e.models for e in validation.entries),
         "list_issues": [i for i in validation.issues if i.entry is None],
         "share_url": request.build_absolute_uri(f"/s/{army_list.share_key}/"),
         "pdf_kinds": pdf.PDF_KINDS,
+        "form_head": FORM_HEAD,
     }
+    context["units_html"] = fragments.units_html(book, engine_ruleset, core, context)
+    context["entries_html"] = fragments.entries_html(book, entries, chosen, context)
+    return context
 
 
 @require_GET
@@ -214,14 +218,16 @@ def builder(request: HttpRequest, pk: int) -> HttpResponse:
     context = builder_context(request, army_list, request.GET.get("entry"))
     if request.headers.get("X-Live") == "1":  # the page opening an upgrade editor in place
         return _live(request, "builder/_workspace.html", context)
-    return render(request, "builder/builder.html", context)
+    return fragments.with_form_heads(request, render(request, "builder/builder.html", context), army_list)
 
 
 def _live(request: HttpRequest, template: str, context: dict[str, Any], status: int = 200) -> HttpResponse:
     """A re-rendered part of the builder for the page's script, with the list's version
     in a header: the script bases its next change on it, so its own changes never
     conflict with each other."""
-    response = render(request, template, context, status=status)
+    response = fragments.with_form_heads(
+        request, render(request, template, context, status=status), context["army_list"]
+    )
     response["X-List-Version"] = str(context["army_list"].version)
     return response
 
