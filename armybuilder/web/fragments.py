@@ -28,7 +28,7 @@ from armybuilder.lists.models import ArmyList
 from armybuilder.web import presenters
 
 FORM_HEAD = mark_safe("<!--form-head-->")
-MEMO_SIZE = 20_000  # pieces kept per book at most (about 3 KB each)
+MEMO_SIZE = 5_000  # pieces kept per book at most (a few KB each; all dropped when full)
 
 
 def _memo(book: Book | None) -> dict:
