@@ -178,3 +178,20 @@ def test_no_sideways_scrolling_at_320_pixels(open_page):
     start(page, "Pike Levy")
     open_upgrades(page, "e1")
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
+
+
+def test_a_change_made_in_another_tab_is_a_conflict_said_plainly(open_page):
+    page = open_page()
+    army_list = start(page, "Pike Levy")
+    other = page.context.new_page()  # the same visitor, in a second tab
+    other.goto(page.url)
+    other.locator("#add-longbowmen").click()
+    expect(other.locator("article.entry")).to_have_count(2)
+    page.locator("#add-sworn-knights").click()  # based on the version before the other tab's change
+    expect(page.locator(".messages")).to_contain_text("This list was changed elsewhere")
+    expect(page.locator(".messages")).to_contain_text("your last change was not applied")
+    expect(page.locator("article.entry")).to_have_count(2)  # the list as it is now, with the other tab's unit
+    army_list.refresh_from_db()
+    assert [e["unit"] for e in army_list.entries] == ["pike-levy", "longbowmen"]
+    page.locator("#add-sworn-knights").click()  # now based on the current version: it counts
+    expect(page.locator("article.entry")).to_have_count(3)
