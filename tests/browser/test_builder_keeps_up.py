@@ -195,3 +195,28 @@ def test_a_change_made_in_another_tab_is_a_conflict_said_plainly(open_page):
     assert [e["unit"] for e in army_list.entries] == ["pike-levy", "longbowmen"]
     page.locator("#add-sworn-knights").click()  # now based on the current version: it counts
     expect(page.locator("article.entry")).to_have_count(3)
+
+
+@pytest.mark.parametrize("control", ["#pick-E1a", "#pick-D1a"], ids=["radio", "checkbox"])
+def test_the_focus_stays_on_an_upgrade_choice(open_page, control):
+    page = open_page()
+    army_list = start(page, "Pike Levy")
+    open_upgrades(page, "e1")
+    page.locator(control).focus()
+    page.keyboard.press("Space")
+    settled(page, army_list, army_list.version + 1)
+    assert page.evaluate("document.activeElement.id") == control[1:]
+    expect(page.locator(control)).to_be_checked()
+
+
+def test_the_focus_stays_on_minus(open_page):
+    page = open_page()
+    army_list = start(page, "Militia Rabble")
+    open_upgrades(page, "e1")
+    click_quickly(page, "#more-J1a", 2)
+    settled(page, army_list, army_list.version + 2)
+    page.locator("#less-J1a").focus()
+    page.keyboard.press("Enter")
+    army_list = settled(page, army_list, army_list.version + 1)
+    assert army_list.entries[0]["options"] == {"J1a": 1}
+    assert page.evaluate("document.activeElement.id") == "less-J1a"
