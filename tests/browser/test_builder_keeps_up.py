@@ -220,3 +220,18 @@ def test_the_focus_stays_on_minus(open_page):
     army_list = settled(page, army_list, army_list.version + 1)
     assert army_list.entries[0]["options"] == {"J1a": 1}
     assert page.evaluate("document.activeElement.id") == "less-J1a"
+
+
+def test_on_a_phone_every_control_is_big_enough_for_a_thumb(open_page):
+    page = open_page(viewport=PHONE)
+    start(page, "Pike Levy", "Marshal")
+    open_upgrades(page, "e1")
+    small = page.evaluate(
+        """() => Array.from(document.querySelectorAll('#workspace button, #workspace .button, #workspace select,'
+              + ' #workspace input[type=text], #workspace input[type=number], #workspace .editor label.option'))
+            .filter(el => el.offsetParent !== null)
+            .map(el => [el.id || el.textContent.trim().slice(0, 20), el.getBoundingClientRect().height])
+            .filter(([name, height]) => height < 43.5)"""
+    )
+    assert small == []
+    page.screenshot(path="tests/output/builder-phone-thumbs.png", full_page=False)
