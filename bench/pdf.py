@@ -28,9 +28,9 @@ from django.core.cache import cache  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from pypdf import PdfReader  # noqa: E402
 
-from armybuilder.lists.format import parse_list_body  # noqa: E402
 from armybuilder.exports import pdf  # noqa: E402
 from armybuilder.exports.pdf_data import printout_get  # noqa: E402
+from armybuilder.lists.format import parse_list_body  # noqa: E402
 from armybuilder.lists.services import army_list_create  # noqa: E402
 from factions.selectors import book_handle_get, engine_book_get  # noqa: E402
 

@@ -402,8 +402,8 @@ def test_saves_at_the_same_moment_never_lose_an_update(make_aof_book):
 
     from django.db import connection, connections
 
-    from armybuilder.lists.format import parse_list_body
     from armybuilder.lists import services
+    from armybuilder.lists.format import parse_list_body
 
     if connection.vendor == "sqlite" and "memory" in str(connection.settings_dict["NAME"]):
         pytest.skip("SQLite in memory is one connection per thread; run with DATABASE_URL=postgres://…")

@@ -12,12 +12,12 @@ import pytest
 from django.core.cache import cache
 from pypdf import PdfReader
 
-from armybuilder.lists.format import parse_list_body
 from armybuilder.exports import pdf, pdf_roster
 from armybuilder.exports.pdf_cards import card_grid
 from armybuilder.exports.pdf_data import printout_get, rules_used
 from armybuilder.exports.pdf_quickref import QUICK_REFERENCES
 from armybuilder.lists import selectors
+from armybuilder.lists.format import parse_list_body
 from armybuilder.lists.services import army_list_create, army_list_update
 from factions.models import Faction
 from factions.selectors import book_handle_get, engine_cache_clear

@@ -9,9 +9,9 @@ import pdfplumber
 import pytest
 from django.core.cache import cache
 
-from armybuilder.lists.format import parse_list_body
 from armybuilder.exports import pdf
 from armybuilder.exports.pdf_cards import PRINT_NOTE
+from armybuilder.lists.format import parse_list_body
 from armybuilder.lists.services import army_list_create
 from factions.selectors import engine_cache_clear
 from factions.services import armybook_import

@@ -330,7 +330,8 @@ def section_allowance(section: Section, *, copies: int, models: int, stock: _Car
     if affects is not None and affects.type == "exactly" and not section.on_items:
         fits = models // affects.value  # each pick covers that many models
         if most is None or fits < most:
-            most, basis, by_cover = fits, f"{affects.value} {'model' if affects.value == 1 else 'models'} a pick, of {models}", False
+            noun = "model" if affects.value == 1 else "models"
+            most, basis, by_cover = fits, f"{affects.value} {noun} a pick, of {models}", False
     required = 0
     if select is not None and select.type == "exactly" and not section.optional:
         required = most if most is not None else 0
