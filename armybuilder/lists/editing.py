@@ -1,5 +1,5 @@
 """Changes a player makes to a list in the builder, as pure functions on armylist/1
-entries: each takes the entries and returns new ones. The web builder applies them and
+entries: each takes the entries (or, for the settings, the list) and returns new ones. The web builder applies them and
 saves the result with army_list_update, like any other client of the API would."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ import copy
 from typing import Any
 
 Entries = list[dict[str, Any]]
+POINTS_LIMIT = "The points limit must be a whole number above 0."
 
 
 class EditError(ValueError):
@@ -89,3 +90,43 @@ def set_joined(entries: Entries, entry_id: str, target_id: str | None) -> Entrie
         if target_id == entry_id:
             raise EditError("A unit cannot join itself.")
     return [*entries[:i], {**entries[i], "joined_to": target_id}, *entries[i + 1 :]]
+
+
+def bump_option(options: dict[str, int], bump: tuple[str, int] | None) -> dict[str, int]:
+    """The picks with one option taken a step up or down (never below 0)."""
+    if bump is None:
+        return options
+    option_id, step = bump
+    return {**options, option_id: max(0, options.get(option_id, 0) + step)}
+
+
+def change_options(
+    entries: Entries, entry_id: str, picks: dict[str, int], bump: tuple[str, int] | None = None
+) -> Entries:
+    """Only what the player just touched, applied to the picks the entry has now: the
+    page's script sends each change as it happens, so quick clicks add up even before
+    the page has shown the previous one."""
+    current = next((entry for entry in entries if entry["id"] == entry_id), None)
+    if current is None:
+        raise EditError("That unit is no longer in the list.")
+    return set_options(entries, entry_id, bump_option({**current.get("options", {}), **picks}, bump))
+
+
+def change_settings(
+    data: dict[str, Any], *, name: str | None, notes: str | None, points_limit: int | None, force_org: bool
+) -> dict[str, Any]:
+    """The list's own settings; a name or notes of None is left as it is. The points
+    limit only changes on a list that has one, and force organisation only in Age of
+    Fantasy (the other rulesets have no such choice)."""
+    changed = dict(data)
+    if name is not None:
+        changed["name"] = name.strip()[:200]
+    if notes is not None:
+        changed["notes"] = notes[:5000]
+    if data["points_limit"] is not None:
+        if points_limit is None or points_limit < 1:
+            raise EditError(POINTS_LIMIT)
+        changed["points_limit"] = points_limit
+    if data["system"] == "aof":
+        changed["force_org"] = force_org
+    return changed

@@ -16,17 +16,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from armybuilder import ratelimit
 from armybuilder.exports import pdf
-from armybuilder.lists import editing, selectors, services
-from armybuilder.lists.format import ListFormatError, first_error, parse_list_body
-from armybuilder.lists.imports import list_from_file
+from armybuilder.lists import selectors, services
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.visitors import visitor_id
-from armybuilder.web import fragments, presenters
+from armybuilder.web import forms, fragments, presenters
 from armybuilder.web.fragments import FORM_HEAD
 from factions.models import CoreRule, Faction, Ruleset
 from factions.selectors import engine_book_get
-
-MAX_PICKS = 1000
 
 
 def _owner(request: HttpRequest) -> dict[str, Any]:
@@ -59,56 +55,20 @@ def new_list(request: HttpRequest, system: str) -> HttpResponse:
     ruleset = Ruleset.objects.filter(slug=system).first()
     if ruleset is None:
         raise Http404("No such ruleset.")
-    factions = list(Faction.objects.filter(ruleset=ruleset).order_by("name"))
-    errors: dict[str, str] = {}
-    values = {
-        "faction": factions[0].slug if len(factions) == 1 else "",
-        "points": ruleset.default_points or "",
-        "name": "",
-    }
     if request.method == "POST" and not ratelimit.allow_visitor_list(request):
         return _too_many_lists(request)
-    if request.method == "POST":
-        values = {key: request.POST.get(key, "").strip() for key in ("faction", "points", "name")}
-        body = {
-            "name": values["name"],
-            "system": system,
-            "faction": values["faction"],
-            "points_limit": _int_or_none(values["points"]) if ruleset.uses_points else None,
-            "entries": [],
-        }
-        if ruleset.uses_points and body["points_limit"] is None:
-            errors["points"] = "Enter the game size in points, a whole number."
-        elif not values["faction"]:
-            errors["faction"] = "Pick an army."
-        else:
-            try:
-                data, _handle = parse_list_body(body)
-            except ListFormatError as exc:
-                errors = {key: first_error(value) for key, value in exc.errors.items()}
-                if "points_limit" in errors:
-                    errors["points"] = errors.pop("points_limit")
-            else:
-                army_list = services.army_list_create(data=data, **_owner(request))
-                return redirect("builder", pk=army_list.pk)
-    return render(
-        request,
-        "builder/new.html",
-        {"ruleset": ruleset, "factions": factions, "errors": errors, "values": values},
-        status=400 if errors else 200,
-    )
+    factions = list(Faction.objects.filter(ruleset=ruleset).order_by("name"))
+    form = forms.NewListForm(request.POST or None, ruleset=ruleset, factions=factions)
+    if form.is_valid():
+        army_list = services.army_list_create(data=form.cleaned_data["list"], **_owner(request))
+        return redirect("builder", pk=army_list.pk)
+    context = {"ruleset": ruleset, "factions": factions, "form": form}
+    return render(request, "builder/new.html", context, status=400 if form.errors else 200)
 
 
 def _too_many_lists(request: HttpRequest) -> HttpResponse:
     message = "Too many new lists from here just now; try again later, or sign up: accounts have more room."
     return HttpResponse(message, status=429, content_type="text/plain; charset=utf-8")
-
-
-def _int_or_none(text: str) -> int | None:
-    try:
-        return int(text)
-    except (TypeError, ValueError):
-        return None
 
 
 # -- my lists --------------------------------------------------------------------------
@@ -137,18 +97,13 @@ def my_lists(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def import_list(request: HttpRequest) -> HttpResponse:
-    upload = request.FILES.get("file")
-    if upload is None:
-        messages.error(request, "Choose an armylist/1 JSON file to import.")
-        return redirect("my-lists")
     if not ratelimit.allow_visitor_list(request):
         return _too_many_lists(request)
-    try:
-        data, _handle = list_from_file(upload.read())
-    except ListFormatError as exc:
-        messages.error(request, f"{upload.name} is not a list we can read: {exc}")
+    form = forms.ImportForm(request.POST, request.FILES)
+    if not form.is_valid():
+        messages.error(request, form.error_text())
         return redirect("my-lists")
-    army_list = services.army_list_create(data=data, **_owner(request))
+    army_list = services.army_list_create(data=form.cleaned_data["list"], **_owner(request))
     messages.success(request, f"Imported {army_list.name or 'the list'}.")
     return redirect("builder", pk=army_list.pk)
 
@@ -232,35 +187,31 @@ def _live(request: HttpRequest, template: str, context: dict[str, Any], status: 
     return response
 
 
-ACTIONS = {}
-
-
-def action(name: str):
-    def register(fn):
-        ACTIONS[name] = fn
-        return fn
-
-    return register
-
-
 @require_POST
 def builder_action(request: HttpRequest, pk: int) -> HttpResponse:
     """One change to the list, sent as a form post. Answers with a redirect to the
-    builder, or with the re-rendered workspace when the page asked for it (X-Live)."""
+    builder, or with the re-rendered workspace when the page asked for it (X-Live);
+    a change that cannot be made, or was made from an old version, leaves a message."""
     army_list = _own_list(request, pk)
-    post = request.POST
-    selected = post.get("entry") or None
-    handler = ACTIONS.get(post.get("action", ""))
-    if handler is None:
-        return HttpResponseBadRequest("Unknown action.")
-    based_on = _int_or_none(post.get("version", ""))
-    status = 200
+    form = forms.action_form(request.POST, army_list.as_armylist())
+    if form.has_error("action"):
+        return HttpResponseBadRequest(forms.UNKNOWN_ACTION)
+    if form.is_valid():
+        selected = form.cleaned_data["selected"]
+        army_list, status = _save(request, army_list, form.cleaned_data["list"], form.cleaned_data["version"])
+    else:
+        selected, status = request.POST.get("entry") or None, 400
+        messages.error(request, f"That change could not be made: {form.error_text()}")
+    if request.headers.get("X-Live") == "1":
+        return _live(request, "builder/_workspace.html", builder_context(request, army_list, selected), status)
+    return _back_to_builder(army_list, selected)
+
+
+def _save(request: HttpRequest, army_list: ArmyList, data: dict[str, Any], based_on: int) -> tuple[ArmyList, int]:
+    """The list saved with the change (200), or as it is now when it has moved on since
+    the version the change was made from (409, with a message)."""
     try:
-        data, selected = handler(army_list.as_armylist(), post, selected)
-        if based_on is None:
-            raise editing.EditError("The form did not say which version of the list it was made from.")
-        checked, _handle = parse_list_body(data)
-        army_list = services.army_list_update(army_list=army_list, data=checked, based_on=based_on)
+        return services.army_list_update(army_list=army_list, data=data, based_on=based_on), 200
     except services.VersionConflict as conflict:
         army_list.refresh_from_db()
         messages.warning(
@@ -268,124 +219,16 @@ def builder_action(request: HttpRequest, pk: int) -> HttpResponse:
             f"This list was changed elsewhere (it is now at version {conflict.current}); "
             "your last change was not applied. Here is the list as it is now.",
         )
-        status = 409
-    except (editing.EditError, ListFormatError) as exc:
-        messages.error(request, f"That change could not be made: {exc}")
-        status = 400
-    if request.headers.get("X-Live") == "1":
-        return _live(request, "builder/_workspace.html", builder_context(request, army_list, selected), status)
+        return army_list, 409
+
+
+def _back_to_builder(army_list: ArmyList, selected: str | None) -> HttpResponse:
+    """A redirect to the builder, at the entry shown when it is still in the list."""
     url = reverse("builder", args=[army_list.pk])
     if selected not in {entry["id"] for entry in army_list.entries}:
         return redirect(url)
     query = urlencode({"entry": selected})
     return redirect(f"{url}?{query}#entry-{quote(selected)}")
-
-
-@action("add")
-def _add(data, post, selected):
-    data["entries"], new_id = editing.add_entry(data["entries"], post.get("unit", ""))
-    return data, new_id
-
-
-@action("remove")
-def _remove(data, post, selected):
-    data["entries"] = editing.remove_entry(data["entries"], post.get("entry", ""))
-    return data, None
-
-
-@action("duplicate")
-def _duplicate(data, post, selected):
-    data["entries"], new_id = editing.duplicate_entry(data["entries"], post.get("entry", ""))
-    return data, new_id
-
-
-@action("rename")
-def _rename(data, post, selected):
-    data["entries"] = editing.rename_entry(data["entries"], post.get("entry", ""), post.get("name", ""))
-    return data, selected
-
-
-@action("move")
-def _move(data, post, selected):
-    step = -1 if post.get("step") == "up" else 1
-    data["entries"] = editing.move_entry(data["entries"], post.get("entry", ""), step)
-    return data, selected
-
-
-@action("combine")
-def _combine(data, post, selected):
-    data["entries"] = editing.set_combined(data["entries"], post.get("entry", ""), post.get("combined") == "1")
-    return data, selected
-
-
-@action("join")
-def _join(data, post, selected):
-    target = post.get("target") or None
-    data["entries"] = editing.set_joined(data["entries"], post.get("entry", ""), target)
-    return data, selected
-
-
-@action("options")
-def _options(data, post, selected):
-    """The whole upgrade form of one entry; a +/- button adds its step to one option.
-
-    With `partial` (the page's script), only what the player just touched is sent:
-    `set` fields ("option=picks") and a `bump`, applied to the picks the list has now,
-    so quick clicks add up even before the page has shown the previous one."""
-    if post.get("partial") == "1":
-        return _options_change(data, post, selected)
-    options: dict[str, int] = {}
-    for key, value in post.items():
-        if key.startswith("o:"):
-            options[key[2:]] = _picks(value)
-        elif key.startswith("s:") and value:
-            options[value] = 1
-    for key in post.getlist("c"):  # checkboxes
-        options[key] = max(options.get(key, 0), 1)
-    bump = post.get("bump", "")
-    if bump:
-        option_id, _, step = bump.rpartition(":")
-        options[option_id] = max(0, options.get(option_id, 0) + (1 if step == "+1" else -1))
-    data["entries"] = editing.set_options(data["entries"], post.get("entry", ""), options)
-    return data, selected
-
-
-def _options_change(data, post, selected):
-    entry_id = post.get("entry", "")
-    current = next((e for e in data["entries"] if e["id"] == entry_id), None)
-    if current is None:
-        raise editing.EditError("That unit is no longer in the list.")
-    options = dict(current.get("options", {}))
-    for change in post.getlist("set"):
-        option_id, _, picks = change.rpartition("=")
-        options[option_id] = _picks(picks)
-    bump = post.get("bump", "")
-    if bump:
-        option_id, _, step = bump.rpartition(":")
-        options[option_id] = max(0, options.get(option_id, 0) + (1 if step == "+1" else -1))
-    data["entries"] = editing.set_options(data["entries"], entry_id, options)
-    return data, selected
-
-
-def _picks(value: str) -> int:
-    number = _int_or_none(value)
-    if number is None or number < 0:
-        raise editing.EditError(f'"{value}" is not a number of picks.')
-    return min(number, MAX_PICKS)
-
-
-@action("settings")
-def _settings(data, post, selected):
-    data["name"] = post.get("name", data["name"]).strip()[:200]
-    data["notes"] = post.get("notes", data["notes"])[:5000]
-    if data["points_limit"] is not None:
-        points = _int_or_none(post.get("points_limit", ""))
-        if points is None or points < 1:
-            raise editing.EditError("The points limit must be a whole number above 0.")
-        data["points_limit"] = points
-    if data["system"] == "aof":
-        data["force_org"] = post.get("force_org") == "1"
-    return data, selected
 
 
 # -- rules -----------------------------------------------------------------------------

@@ -1,0 +1,314 @@
+"""The builder's forms: what the new-list page, the import and each builder action may
+post, read and checked before a view calls a service. The field names are the ones
+templates/builder and static/builder.js send; the changes themselves are made by
+lists/editing.py and checked as any list is (lists/format.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from armybuilder.lists import editing
+from armybuilder.lists.format import MAX_PICKS, ListFormatError, first_error, parse_list_body
+from armybuilder.lists.imports import list_from_file
+from factions.models import Faction, Ruleset
+
+GAME_SIZE = "Enter the game size in points, a whole number."
+UNKNOWN_ACTION = "Unknown action."
+NO_VERSION = "The form did not say which version of the list it was made from."
+STEPS = {"+1": 1, "-1": -1}
+
+ListData = dict[str, Any]
+
+
+class Form(forms.Form):
+    def error_text(self) -> str:
+        """Every problem, as one line for a page's message."""
+        return " ".join(message for errors in self.errors.values() for message in errors)
+
+
+class Flag(forms.Field):
+    """Yes when sent as "1" (a ticked box, a "combine" button), else no."""
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(required=False, **kwargs)
+
+    def to_python(self, value: Any) -> bool:
+        return value == "1"
+
+
+class Several(forms.Field):
+    """Every value sent under one name (the ticked boxes, the script's `set` changes)."""
+
+    widget = forms.MultipleHiddenInput
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(required=False, **kwargs)
+
+    def to_python(self, value: Any) -> list[str]:
+        if isinstance(value, str):
+            return [value]
+        return list(value or [])
+
+
+def picks_of(sent: Iterable[tuple[str, str]]) -> dict[str, int]:
+    """(option, number sent) pairs as picks: whole numbers from 0, at most MAX_PICKS
+    (more is the most); every value that is not one is named."""
+    picks, errors = {}, []
+    for option_id, value in sent:
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            number = -1
+        if number < 0:
+            errors.append(ValidationError(f'"{value}" is not a number of picks.'))
+        else:
+            picks[option_id] = min(number, MAX_PICKS)
+    if errors:
+        raise ValidationError(errors)
+    return picks
+
+
+# -- a new list ------------------------------------------------------------------------
+class NewListForm(Form):
+    """A new list of a ruleset: its army, its size in points (when the ruleset counts
+    points) and a name. Valid, it holds the checked list as `cleaned_data["list"]`."""
+
+    faction = forms.CharField(error_messages={"required": "Pick an army."})
+    points = forms.IntegerField(error_messages={"required": GAME_SIZE, "invalid": GAME_SIZE})
+    name = forms.CharField(required=False)
+
+    def __init__(self, data: Any = None, *, ruleset: Ruleset, factions: list[Faction]):
+        super().__init__(data)
+        self.ruleset = ruleset
+        if len(factions) == 1:
+            self.fields["faction"].initial = factions[0].slug
+        if ruleset.uses_points:
+            self.fields["points"].initial = ruleset.default_points
+        else:  # Arena: the composition card decides, not points
+            del self.fields["points"]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if self.errors:
+            return cleaned
+        body = {
+            "name": cleaned["name"],
+            "system": self.ruleset.slug,
+            "faction": cleaned["faction"],
+            "points_limit": cleaned.get("points"),
+            "entries": [],
+        }
+        try:
+            cleaned["list"], _handle = parse_list_body(body)
+        except ListFormatError as exc:
+            for key, problem in exc.errors.items():
+                field = "points" if key == "points_limit" else key
+                self.add_error(field if field in self.fields else None, first_error(problem))
+        return cleaned
+
+
+# -- importing a list file -------------------------------------------------------------
+class ImportForm(Form):
+    """A list file: armylist/1 JSON or an Army Forge list. Valid, it holds the checked
+    list as `cleaned_data["list"]`."""
+
+    file = forms.FileField(
+        allow_empty_file=True,  # "is not a list we can read", like any other bad file
+        error_messages={"required": "Choose an armylist/1 JSON file to import."},
+    )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        upload = cleaned.get("file")
+        if upload is not None:
+            try:
+                cleaned["list"], _handle = list_from_file(upload.read())
+            except ListFormatError as exc:
+                self.add_error("file", f"{upload.name} is not a list we can read: {exc}")
+        return cleaned
+
+
+# -- the builder's actions -------------------------------------------------------------
+ACTIONS: dict[str, type[ActionForm]] = {}
+
+
+def action(name: str) -> Callable[[type[ActionForm]], type[ActionForm]]:
+    """Register the form of the action posted as `action=<name>`."""
+
+    def register(form_class: type[ActionForm]) -> type[ActionForm]:
+        ACTIONS[name] = form_class
+        return form_class
+
+    return register
+
+
+def action_form(data: Any, current: ListData) -> ActionForm:
+    """The form of the action `data` names, bound to it and to the list as it is now (an
+    unknown action gets the plain form, whose `action` field says so)."""
+    return ACTIONS.get(data.get("action", ""), ActionForm)(data, current=current)
+
+
+class ActionForm(Form):
+    """One change to a list in the builder: the action, the version of the list the page
+    showed (the service refuses the change if the list has moved on since) and the entry
+    most actions are about. Each action's form adds its fields and `change`.
+
+    Valid, it holds the list after the change, checked as any list is, as
+    `cleaned_data["list"]`, and the entry the builder shows next as `["selected"]`."""
+
+    action = forms.ChoiceField(
+        choices=lambda: [(name, name) for name in ACTIONS],
+        error_messages={"required": UNKNOWN_ACTION, "invalid_choice": UNKNOWN_ACTION},
+    )
+    version = forms.IntegerField(error_messages={"required": NO_VERSION, "invalid": NO_VERSION})
+    entry = forms.CharField(required=False, strip=False)
+
+    def __init__(self, data: Any, *, current: ListData):
+        super().__init__(data)
+        self.current = current
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if self.errors:
+            return cleaned
+        try:
+            changed, cleaned["selected"] = self.change(self.current)
+            cleaned["list"], _handle = parse_list_body(changed)
+        except (editing.EditError, ListFormatError) as exc:
+            raise ValidationError(str(exc)) from exc
+        return cleaned
+
+    def change(self, data: ListData) -> tuple[ListData, str | None]:
+        """The list after this action, and the entry to show next."""
+        raise NotImplementedError
+
+    def with_entries(self, data: ListData, entries: editing.Entries) -> tuple[ListData, str | None]:
+        """The list with new entries, the posted entry still shown."""
+        return {**data, "entries": entries}, self.cleaned_data["entry"] or None
+
+
+@action("add")
+class AddForm(ActionForm):
+    unit = forms.CharField(error_messages={"required": "Say which unit to add."})
+
+    def change(self, data: ListData) -> tuple[ListData, str | None]:
+        entries, new_id = editing.add_entry(data["entries"], self.cleaned_data["unit"])
+        return {**data, "entries": entries}, new_id
+
+
+@action("remove")
+class RemoveForm(ActionForm):
+    def change(self, data: ListData) -> tuple[ListData, str | None]:
+        return {**data, "entries": editing.remove_entry(data["entries"], self.cleaned_data["entry"])}, None
+
+
+@action("duplicate")
+class DuplicateForm(ActionForm):
+    def change(self, data: ListData) -> tuple[ListData, str | None]:
+        entries, copy_id = editing.duplicate_entry(data["entries"], self.cleaned_data["entry"])
+        return {**data, "entries": entries}, copy_id
+
+
+@action("rename")
+class RenameForm(ActionForm):
+    name = forms.CharField(required=False)
+
+    def change(self, data: ListData) -> tuple[ListData, str | None]:
+        entry, name = self.cleaned_data["entry"], self.cleaned_data["name"]
+        return self.with_entries(data, editing.rename_entry(data["entries"], entry, name))
+
+
+@action("move")
+class MoveForm(ActionForm):
+    step = forms.TypedChoiceField(
+        choices=[("up", "up"), ("down", "down")],
+        coerce={"up": -1, "down": 1}.get,
+        error_messages={"required": "Say which way: up or down.", "invalid_choice": "Say which way: up or down."},
+    )
+
+    def change(self, data: ListData) -> tuple[ListData, str | None]:
+        entry, step = self.cleaned_data["entry"], self.cleaned_data["step"]
+        return self.with_entries(data, editing.move_entry(data["entries"], entry, step))
+
+
+@action("combine")
+class CombineForm(ActionForm):
+    combined = Flag()
+
+    def change(self, data: ListData) -> tuple[ListData, str | None]:
+        entry, combined = self.cleaned_data["entry"], self.cleaned_data["combined"]
+        return self.with_entries(data, editing.set_combined(data["entries"], entry, combined))
+
+
+@action("join")
+class JoinForm(ActionForm):
+    target = forms.CharField(required=False, empty_value=None)  # none: leave the unit
+
+    def change(self, data: ListData) -> tuple[ListData, str | None]:
+        entry, target = self.cleaned_data["entry"], self.cleaned_data["target"]
+        return self.with_entries(data, editing.set_joined(data["entries"], entry, target))
+
+
+@action("options")
+class OptionsForm(ActionForm):
+    """The upgrades of one entry. The whole form (without JavaScript) sends every pick:
+    "o:<option>" a number, "s:<section>" the option picked, "c" each box ticked; a +/-
+    button adds its `bump` ("<option>:+1" or ":-1"). The page's script sends only what
+    the player touched, marked `partial`: `set` changes ("<option>=<picks>") and a bump,
+    applied to the picks the list has now (editing.change_options)."""
+
+    partial = Flag()
+    set = Several()
+    c = Several()
+    bump = forms.CharField(required=False)
+
+    def clean_set(self) -> dict[str, int]:
+        return picks_of(change.rpartition("=")[::2] for change in self.cleaned_data["set"])
+
+    def clean_bump(self) -> tuple[str, int] | None:
+        value = self.cleaned_data["bump"]
+        if not value:
+            return None
+        option_id, _, step = value.rpartition(":")
+        if not option_id or step not in STEPS:
+            raise ValidationError(f'"{value}" is not one more or one less of an option.')
+        return option_id, STEPS[step]
+
+    def change(self, data: ListData) -> tuple[ListData, str | None]:
+        entry, bump = self.cleaned_data["entry"], self.cleaned_data["bump"]
+        if self.cleaned_data["partial"]:
+            return self.with_entries(
+                data, editing.change_options(data["entries"], entry, self.cleaned_data["set"], bump)
+            )
+        options = editing.bump_option(self.every_pick(), bump)
+        return self.with_entries(data, editing.set_options(data["entries"], entry, options))
+
+    def every_pick(self) -> dict[str, int]:
+        """The picks the whole form sends."""
+        picks = picks_of((key[2:], value) for key, value in self.data.items() if key.startswith("o:"))
+        picks.update({value: 1 for key, value in self.data.items() if key.startswith("s:") and value})
+        for option_id in self.cleaned_data["c"]:
+            picks[option_id] = max(picks.get(option_id, 0), 1)
+        return picks
+
+
+@action("settings")
+class SettingsForm(ActionForm):
+    """The list's name, notes, points limit and force organisation; a name or notes not
+    sent stay as they are."""
+
+    name = forms.CharField(required=False)
+    notes = forms.CharField(required=False, strip=False)
+    points_limit = forms.IntegerField(required=False, error_messages={"invalid": editing.POINTS_LIMIT})
+    force_org = Flag()
+
+    def change(self, data: ListData) -> tuple[ListData, str | None]:
+        sent = {field: self.cleaned_data[field] if field in self.data else None for field in ("name", "notes")}
+        changed = editing.change_settings(
+            data, **sent, points_limit=self.cleaned_data["points_limit"], force_org=self.cleaned_data["force_org"]
+        )
+        return changed, self.cleaned_data["entry"] or None
