@@ -204,8 +204,8 @@ def _card_styles(
     text: float,
 ) -> CardStyles:
     """A card layout's styles from its sizes. Fonts and colours are the same in every
-    layout; table cells, text and "Rules:" lead-ins share one size; stat labels, the
-    footer and shrunk cells go down to the smallest size printed."""
+    layout; table cells, text and "Rules:" lead-ins share one size; stat labels and the
+    footer are printed at the smallest size, which is also as far as a cell shrinks."""
     return CardStyles(
         padding=padding,
         name=Style(BOLD, name, ON_ACCENT),
