@@ -1,6 +1,7 @@
 """Shared set-up of the bench scripts: the repository on the path, a throw-away SQLite
 database (unless DATABASE_URL is set), production-like settings, Django started."""
 
+import json
 import os
 import statistics
 import sys
@@ -11,10 +12,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 
 
-def start_django(*, allowed_hosts: str = "testserver") -> Path:
+def start_django(*, allowed_hosts: str = "testserver") -> None:
     sys.path.insert(0, str(REPO))
-    tmp = Path(tempfile.mkdtemp(prefix="armybuilder-bench-"))
-    os.environ.setdefault("DATABASE_URL", f"sqlite:///{tmp}/bench.sqlite3")
+    if "DATABASE_URL" not in os.environ:
+        tmp = Path(tempfile.mkdtemp(prefix="armybuilder-bench-"))
+        os.environ["DATABASE_URL"] = f"sqlite:///{tmp}/bench.sqlite3"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
     os.environ.setdefault("DJANGO_DEBUG", "false")
     os.environ.setdefault("DJANGO_SECURE_SSL_REDIRECT", "false")
@@ -25,7 +27,18 @@ def start_django(*, allowed_hosts: str = "testserver") -> Path:
     import django
 
     django.setup()
-    return tmp
+
+
+def load_books() -> None:
+    """The bundled rulesets and army books, into the database (`manage.py bootstrap`)."""
+    from django.core.management import call_command
+
+    call_command("bootstrap", verbosity=0, stdout=open(os.devnull, "w"))
+
+
+def example_list() -> dict:
+    """The bundled example list: Human Empire, 1500 pts (armylist/1)."""
+    return json.loads((REPO / "factions/data/lists/aof/human-empire-1500.json").read_text())
 
 
 def median_ms(fn, repeat: int) -> float:

@@ -3,20 +3,15 @@
 Prints the list's share key; writes the list as an armylist/1 body to the file given."""
 
 import json
-import os
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from benchenv import example_list, load_books, start_django  # noqa: E402
 
-import django  # noqa: E402
-
-django.setup()
+start_django()
 
 from django.contrib.auth import get_user_model  # noqa: E402
-from django.core.management import call_command  # noqa: E402
 
 from armybuilder.lists.format import parse_list_body  # noqa: E402
 from armybuilder.lists.models import ArmyList  # noqa: E402
@@ -24,8 +19,8 @@ from armybuilder.lists.services import army_list_create  # noqa: E402
 
 
 def main() -> None:
-    call_command("bootstrap", verbosity=0, stdout=open(os.devnull, "w"))
-    example = json.loads((REPO / "factions/data/lists/aof/human-empire-1500.json").read_text())
+    load_books()
+    example = example_list()
     entries = []
     while len(entries) < 30:
         for entry in example["entries"]:

@@ -13,19 +13,17 @@ dependency of the site).
 """
 
 import io
-import os
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import django  # noqa: E402
-from benchenv import bench_list, median_ms, start_django  # noqa: E402
+from benchenv import bench_list, load_books, median_ms, start_django  # noqa: E402
 
 start_django(allowed_hosts="armybuilder.example")
 
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.cache import cache  # noqa: E402
-from django.core.management import call_command  # noqa: E402
 from pypdf import PdfReader  # noqa: E402
 
 from armybuilder.exports import pdf  # noqa: E402
@@ -38,7 +36,7 @@ SYSTEM, FACTION = "aof", "human-empire"
 
 
 def main() -> None:
-    call_command("bootstrap", verbosity=0, stdout=open(os.devnull, "w"))
+    load_books()
     book, _ruleset = engine_book_get(system=SYSTEM, slug=FACTION)
     owner = get_user_model().objects.create_user("bench")
     print(f"Python {sys.version.split()[0]}, Django {django.get_version()}, book {SYSTEM}/{FACTION}")

@@ -25,11 +25,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import django  # noqa: E402
-from benchenv import REPO, bench_list, median_ms, start_django  # noqa: E402
+from benchenv import REPO, bench_list, load_books, median_ms, start_django  # noqa: E402
 
 start_django()
 
-from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 
 from armybuilder.engine import list_from_dict, validate_list  # noqa: E402
@@ -46,7 +45,7 @@ class NoStore(dict):
 
 
 def main() -> None:
-    call_command("bootstrap", verbosity=0, stdout=open(os.devnull, "w"))
+    load_books()
     book, ruleset = engine_book_get(system=SYSTEM, slug=FACTION)
 
     print(f"Python {sys.version.split()[0]}, Django {django.get_version()}, book {SYSTEM}/{FACTION}")

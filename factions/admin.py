@@ -107,15 +107,19 @@ def _parents_left(form) -> list:
     return parents
 
 
-class ForceOrgLimitInline(admin.TabularInline):
-    model = models.ForceOrgLimit
+class CatalogueInline(admin.TabularInline):
+    """A table of rows inside their parent's page; no blank rows offered until asked for."""
+
     extra = 0
+
+
+class ForceOrgLimitInline(CatalogueInline):
+    model = models.ForceOrgLimit
     fields = ["order", "code", "kind", "params", "severity", "optional", "section"]
 
 
-class CoreRuleInline(admin.TabularInline):
+class CoreRuleInline(CatalogueInline):
     model = models.CoreRule
-    extra = 0
     fields = ["name", "rated", "section", "summary"]
 
 
@@ -138,15 +142,13 @@ class ForceOrgLimitAdmin(CatalogueAdmin):
     list_filter = ["ruleset", "kind", "severity"]
 
 
-class FactionRuleInline(admin.TabularInline):
+class FactionRuleInline(CatalogueInline):
     model = models.FactionRule
-    extra = 0
     fields = ["order", "name", "rated", "text"]
 
 
-class SpellInline(admin.TabularInline):
+class SpellInline(CatalogueInline):
     model = models.Spell
-    extra = 0
     fields = ["order", "name", "cost", "text"]
 
 
@@ -185,15 +187,13 @@ class FactionAdmin(CatalogueAdmin):
         return format_html_join("", "<p>{}</p>", ((w,) for w in faction.import_warnings))
 
 
-class EquipmentInline(admin.TabularInline):
+class EquipmentInline(CatalogueInline):
     model = models.Equipment
-    extra = 0
     fields = ["order", "name", "count", "range", "attacks", "rules", "extra"]
 
 
-class UnitPackageInline(admin.TabularInline):
+class UnitPackageInline(CatalogueInline):
     model = models.UnitPackage
-    extra = 0
     fields = ["order", "package", "without"]
     autocomplete_fields = ["package"]
 
@@ -207,9 +207,8 @@ class UnitAdmin(CatalogueAdmin):
     inlines = [EquipmentInline, UnitPackageInline]
 
 
-class SectionInline(admin.TabularInline):
+class SectionInline(CatalogueInline):
     model = models.UpgradeSection
-    extra = 0
     fields = [
         "order",
         "uid",
@@ -235,9 +234,8 @@ class PackageAdmin(CatalogueAdmin):
     inlines = [SectionInline]
 
 
-class OptionInline(admin.TabularInline):
+class OptionInline(CatalogueInline):
     model = models.UpgradeOption
-    extra = 0
     fields = ["order", "uid", "label", "cost", "costs", "command"]
     show_change_link = True
 
@@ -251,9 +249,8 @@ class UpgradeSectionAdmin(CatalogueAdmin):
     inlines = [OptionInline]
 
 
-class GainInline(admin.TabularInline):
+class GainInline(CatalogueInline):
     model = models.Gain
-    extra = 0
     fields = ["order", "kind", "name", "detail"]
 
 
@@ -266,9 +263,8 @@ class UpgradeOptionAdmin(CatalogueAdmin):
     inlines = [GainInline]
 
 
-class CompositionGroupInline(admin.TabularInline):
+class CompositionGroupInline(CatalogueInline):
     model = models.CompositionGroup
-    extra = 0
     fields = ["order", "label", "units", "min", "max"]
 
 

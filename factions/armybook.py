@@ -291,7 +291,7 @@ class _BookChecker:
         }
         self.package_ids = _ids(book, "packages")
         self.sections_of = {p["id"]: {s["id"] for s in p["sections"]} for _, p in self.packages_list}
-        self.gained_names = _gained_names([p for _, p in self.packages_list])
+        self.gained_names = gained_names([p for _, p in self.packages_list])
         self.warnings: list[Problem] = []
 
     def warn(self, path: str, message: str) -> None:
@@ -565,7 +565,7 @@ def _names(things: Any) -> set[str]:
     )
 
 
-def _gained_names(packages: list[dict[str, Any]]) -> set[str]:
+def gained_names(packages: list[dict[str, Any]]) -> set[str]:
     """Names of every weapon and item any option can give (a replace may target them)."""
     names = set()
     for package in packages:

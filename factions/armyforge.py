@@ -22,7 +22,7 @@ from typing import Any
 from django.utils.text import slugify
 
 from armybuilder.engine.book import same_name
-from factions.armybook import ArmyBookError, Problem, RulesetInfo
+from factions.armybook import ArmyBookError, Problem, RulesetInfo, gained_names
 
 # Army Forge's game systems (ids in `enabledGameSystems` / `gameSystemId`, slugs in
 # `gameSystemSlug`, short codes in list files) and the rulesets they are here.
@@ -175,6 +175,25 @@ class _BookConverter:
 
     def warn(self, path: str, message: str) -> None:
         self.warnings.append(Problem(path, message))
+
+    def _is_object(self, path: str, thing: Any, what: str) -> bool:
+        """Whether `thing` (`what`: "a rule", "an item") is an object; if not, a warning
+        that it is left out."""
+        if isinstance(thing, dict):
+            return True
+        self.warn(path, f"not {what} object: left out")
+        return False
+
+    def _name(self, path: str, thing: Any, what: str) -> str | None:
+        """The name of an object that must have one (a rule, a weapon, an item); None,
+        with a warning that it is left out, when it is not an object or has no name."""
+        if not self._is_object(path, thing, what):
+            return None
+        name = thing.get("name")
+        if not isinstance(name, str) or not name.strip():
+            self.warn(f"{path}.name", f"{what} without a name: left out")
+            return None
+        return name
 
     # -- the whole book ----------------------------------------------------------------
     def convert(self) -> Conversion:
@@ -329,12 +348,8 @@ class _BookConverter:
         rules: dict[str, dict[str, Any]] = {}
         for i, rule in enumerate(special_rules):
             path = f"specialRules[{i}]"
-            if not isinstance(rule, dict):
-                self.warn(path, "not a rule object: left out")
-                continue
-            name = rule.get("name")
-            if not isinstance(name, str) or not name.strip():
-                self.warn(f"{path}.name", "a rule without a name: left out")
+            name = self._name(path, rule, "a rule")
+            if name is None:
                 continue
             name = name.strip()
             # An alias or Hero (a unit type here) maps onto one of ours.
@@ -393,12 +408,8 @@ class _BookConverter:
     def _rule_text(self, path: str, rule: Any) -> str | None:
         """ "AP" rated 1 -> "AP(1)"; None (and a warning) if it is not a rule. Every use
         is noted, so that the rules the book needs can be defined afterwards."""
-        if not isinstance(rule, dict):
-            self.warn(path, "not a rule object: left out")
-            return None
-        name = rule.get("name")
-        if not isinstance(name, str) or not name.strip():
-            self.warn(f"{path}.name", "a rule without a name: left out")
+        name = self._name(path, rule, "a rule")
+        if name is None:
             return None
         name = self._rule_name(" ".join(name.split()).replace("(", "[").replace(")", "]"))
         rating = rule.get("rating")
@@ -429,8 +440,7 @@ class _BookConverter:
 
     # -- spells ------------------------------------------------------------------------
     def _spell(self, path: str, spell: Any) -> dict[str, Any] | None:
-        if not isinstance(spell, dict):
-            self.warn(path, "not a spell object: left out")
+        if not self._is_object(path, spell, "a spell"):
             return None
         name = spell.get("name")
         cost = _whole(spell.get("threshold"))
@@ -533,12 +543,8 @@ class _BookConverter:
     def _weapon(self, path: str, weapon: Any, default_count: int | None) -> dict[str, Any] | None:
         """A weapon a unit starts with (`default_count` = models) or that an option or
         item gives (`count` per model or item covered)."""
-        if not isinstance(weapon, dict):
-            self.warn(path, "not a weapon object: left out")
-            return None
-        name = weapon.get("name")
-        if not isinstance(name, str) or not name.strip():
-            self.warn(f"{path}.name", "a weapon without a name: left out")
+        name = self._name(path, weapon, "a weapon")
+        if name is None:
             return None
         name = _cut(" ".join(name.split()), MAX_NAME)
         attacks = weapon.get("attacks")
@@ -590,12 +596,8 @@ class _BookConverter:
 
     def _item(self, path: str, item: Any) -> dict[str, Any] | None:
         """An ArmyBookItem as an armybook/1 item gain: rules and weapons of its content."""
-        if not isinstance(item, dict):
-            self.warn(path, "not an item object: left out")
-            return None
-        name = item.get("name")
-        if not isinstance(name, str) or not name.strip():
-            self.warn(f"{path}.name", "an item without a name: left out")
+        name = self._name(path, item, "an item")
+        if name is None:
             return None
         name = _cut(" ".join(name.split()), MAX_NAME)
         rules: list[str] = []
@@ -711,8 +713,7 @@ class _BookConverter:
     def _option(
         self, path: str, option: Any, label: str, users: list[str], package_users: set[str]
     ) -> dict[str, Any] | None:
-        if not isinstance(option, dict):
-            self.warn(path, "not an option object: left out")
+        if not self._is_object(path, option, "an option"):
             return None
         option_id = _uid(option)
         if option_id is None:
@@ -797,8 +798,7 @@ class _BookConverter:
         return out
 
     def _gain(self, path: str, gain: Any) -> dict[str, Any] | None:
-        if not isinstance(gain, dict):
-            self.warn(path, "not a gain object: left out")
+        if not self._is_object(path, gain, "a gain"):
             return None
         kind = _gain_type(gain)
         if kind == "ArmyBookWeapon":
@@ -881,14 +881,7 @@ def _resolve_targets(book: dict[str, Any]) -> None:
     Weapons"); write each target as the name of the equipment or item it finds, singular
     or plural ("Hand Weapon"), so the builder's words match the unit's. A target that
     finds nothing is left as written, for the book checks to report."""
-    gained = set()
-    for package in book["packages"]:
-        for section in package["sections"]:
-            for option in section["options"]:
-                for gain in option["gains"]:
-                    if gain["kind"] in ("weapon", "item"):
-                        gained.add(gain["name"])
-                    gained.update(w["name"] for w in gain.get("equipment", []))
+    gained = gained_names(book["packages"])
     carried: dict[str, set[str]] = {}
     for unit in book["units"]:
         names = {w["name"] for w in unit["equipment"]} | {i["name"] for i in unit.get("items", [])}

@@ -25,6 +25,9 @@ RULESET_FIELDS = (
     "stat_fields",
     "unit_types",
 )
+LIMIT_FIELDS = ("code", "kind", "params", "severity", "section", "optional")
+LIMIT_DEFAULTS = {"severity": "error", "optional": False}
+CORE_RULE_FIELDS = ("name", "rated", "section", "summary")
 
 
 def ruleset_data() -> list[dict[str, Any]]:
@@ -44,35 +47,27 @@ def sync_rulesets(apps: Any) -> dict[str, int]:
     CoreRule = apps.get_model("factions", "CoreRule")
     counts = {"rulesets": 0, "limits": 0, "core_rules": 0}
     for data in ruleset_data():
-        ruleset, _ = Ruleset.objects.update_or_create(slug=data["slug"], defaults={k: data[k] for k in RULESET_FIELDS})
+        ruleset, _ = Ruleset.objects.update_or_create(slug=data["slug"], defaults=_columns(data, RULESET_FIELDS))
         if hasattr(ruleset, "revision"):  # absent in the historical model of 0002
             Ruleset.objects.filter(pk=ruleset.pk).update(revision=F("revision") + 1)
-        ForceOrgLimit.objects.filter(ruleset=ruleset).delete()
-        ForceOrgLimit.objects.bulk_create(
-            ForceOrgLimit(
-                ruleset=ruleset,
-                code=limit["code"],
-                kind=limit["kind"],
-                params=limit["params"],
-                severity=limit.get("severity", "error"),
-                section=limit["section"],
-                optional=limit.get("optional", False),
-                order=i,
-            )
-            for i, limit in enumerate(data["limits"])
-        )
-        CoreRule.objects.filter(ruleset=ruleset).delete()
-        CoreRule.objects.bulk_create(
-            CoreRule(
-                ruleset=ruleset,
-                name=rule["name"],
-                rated=rule["rated"],
-                section=rule["section"],
-                summary=rule["summary"],
-            )
-            for rule in data["core_rules"]
-        )
+        limits = [
+            {**_columns(limit, LIMIT_FIELDS, LIMIT_DEFAULTS), "order": i} for i, limit in enumerate(data["limits"])
+        ]
+        _replace_rows(ForceOrgLimit, ruleset, limits)
+        _replace_rows(CoreRule, ruleset, [_columns(rule, CORE_RULE_FIELDS) for rule in data["core_rules"]])
         counts["rulesets"] += 1
         counts["limits"] += len(data["limits"])
         counts["core_rules"] += len(data["core_rules"])
     return counts
+
+
+def _columns(data: dict[str, Any], fields: tuple[str, ...], defaults: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The values of `fields` in `data`, a default standing in where the data leaves one out."""
+    data = {**(defaults or {}), **data}
+    return {name: data[name] for name in fields}
+
+
+def _replace_rows(model: Any, ruleset: Any, rows: list[dict[str, Any]]) -> None:
+    """Replace the ruleset's rows of `model` (its limits or core rules) with `rows`."""
+    model.objects.filter(ruleset=ruleset).delete()
+    model.objects.bulk_create(model(ruleset=ruleset, **row) for row in rows)

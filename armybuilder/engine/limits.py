@@ -61,24 +61,30 @@ def _per_points(ctx: Context, limit: Limit) -> None:
 
 def _max_count(ctx: Context, limit: Limit) -> None:
     entries, singular, plural = _counted(ctx, limit.params)
-    allowed = limit.params["max"]
-    if len(entries) > allowed:
-        _report(
-            ctx,
-            limit,
-            f"{_n(len(entries), singular, plural)}, but an army may have at most {allowed}",
-        )
+    _bounds(ctx, limit, len(entries), _n(len(entries), singular, plural), most=limit.params["max"])
 
 
 def _min_count(ctx: Context, limit: Limit) -> None:
     entries, singular, plural = _counted(ctx, limit.params)
-    needed = limit.params["min"]
-    if len(entries) < needed:
-        _report(
-            ctx,
-            limit,
-            f"{_n(len(entries), singular, plural)}, but an army needs at least {needed}",
-        )
+    _bounds(ctx, limit, len(entries), _n(len(entries), singular, plural), least=limit.params["min"])
+
+
+def _bounds(
+    ctx: Context,
+    limit: Limit,
+    count: int,
+    counted: str,
+    *,
+    least: int | None = None,
+    most: int | None = None,
+    whom: str = "an army",
+) -> None:
+    """An issue when `count` is under `least` or over `most`, worded as "`counted`, but
+    `whom` needs at least / may have at most"."""
+    if least is not None and count < least:
+        _report(ctx, limit, f"{counted}, but {whom} needs at least {least}")
+    if most is not None and count > most:
+        _report(ctx, limit, f"{counted}, but {whom} may have at most {most}")
 
 
 def _copies(ctx: Context, limit: Limit) -> None:
@@ -204,26 +210,13 @@ def _composition(ctx: Context, limit: Limit) -> None:
     card = ctx.book.composition
     if card is None:
         return
-
-    def bounds(count: int, what: str, least: int, most: int, whom: str = "the warband") -> None:
-        if count < least:
-            _report(
-                ctx,
-                limit,
-                f"{count} {what}, but {whom} needs at least {least}",
-            )
-        if count > most:
-            _report(
-                ctx,
-                limit,
-                f"{count} {what}, but {whom} may have at most {most}",
-            )
-
     for group in card.groups:
         count = sum(r.models for r in ctx.known if r.unit.id in group.units)
-        bounds(count, f"{group.label} models", group.min, group.max)
+        _bounds(ctx, limit, count, f"{count} {group.label} models", least=group.min, most=group.max, whom="the warband")
     models = sum(r.models for r in ctx.known)
-    bounds(models, "models in the warband", card.models_min, card.models_max, whom="it")
+    _bounds(
+        ctx, limit, models, f"{models} models in the warband", least=card.models_min, most=card.models_max, whom="it"
+    )
 
 
 CHECKS: dict[str, Callable[[Context, Limit], None]] = {

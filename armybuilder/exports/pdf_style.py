@@ -192,36 +192,42 @@ class CardStyles:
     footer: Style
 
 
-SHEET_CARD = CardStyles(
-    padding=7,
-    name=Style(BOLD, 11.5, ON_ACCENT),
-    name_min=8,
-    cost=Style(BOLD, 10, ON_ACCENT),
-    subtitle=Style(ITALIC, 7.5, MUTED),
-    stat_label=Style(REGULAR, 6, MUTED),
-    stat_value=Style(BOLD, 10.5),
-    table_head=Style(BOLD, 6.5, MUTED),
-    cell=Style(REGULAR, 7.5),
-    cell_min=6,
-    text=Style(REGULAR, 7.5),
-    label=Style(BOLD, 7.5),
-    footer=Style(REGULAR, 6, MUTED),
-)
+def _card_styles(
+    *,
+    padding: float,
+    name: float,
+    name_min: float,
+    cost: float,
+    subtitle: float,
+    stat_value: float,
+    table_head: float,
+    text: float,
+) -> CardStyles:
+    """A card layout's styles from its sizes. Fonts and colours are the same in every
+    layout; table cells, text and "Rules:" lead-ins share one size; stat labels and the
+    footer are printed at the smallest size, which is also as far as a cell shrinks."""
+    return CardStyles(
+        padding=padding,
+        name=Style(BOLD, name, ON_ACCENT),
+        name_min=name_min,
+        cost=Style(BOLD, cost, ON_ACCENT),
+        subtitle=Style(ITALIC, subtitle, MUTED),
+        stat_label=Style(REGULAR, TEXT_MIN, MUTED),
+        stat_value=Style(BOLD, stat_value),
+        table_head=Style(BOLD, table_head, MUTED),
+        cell=Style(REGULAR, text),
+        cell_min=TEXT_MIN,
+        text=Style(REGULAR, text),
+        label=Style(BOLD, text),
+        footer=Style(REGULAR, TEXT_MIN, MUTED),
+    )
 
-POKER_CARD = CardStyles(
-    padding=6,
-    name=Style(BOLD, 9.5, ON_ACCENT),
-    name_min=6.5,
-    cost=Style(BOLD, 8.5, ON_ACCENT),
-    subtitle=Style(ITALIC, 6.5, MUTED),
-    stat_label=Style(REGULAR, 6, MUTED),
-    stat_value=Style(BOLD, 9),
-    table_head=Style(BOLD, 6, MUTED),
-    cell=Style(REGULAR, 6.5),
-    cell_min=6,
-    text=Style(REGULAR, 6.5),
-    label=Style(BOLD, 6.5),
-    footer=Style(REGULAR, 6, MUTED),
+
+SHEET_CARD = _card_styles(
+    padding=7, name=11.5, name_min=8, cost=10, subtitle=7.5, stat_value=10.5, table_head=6.5, text=7.5
+)
+POKER_CARD = _card_styles(
+    padding=6, name=9.5, name_min=6.5, cost=8.5, subtitle=6.5, stat_value=9, table_head=6, text=6.5
 )
 
 POKER_SIZE = (63 * mm, 88 * mm)
