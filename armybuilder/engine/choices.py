@@ -27,7 +27,7 @@ from armybuilder.engine.loadout import (
 ONE, EACH, COUNT = "one", "each", "count"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: made for every option each time an entry is shown, and frozen is slower
 class OptionChoice:
     option: Option
     picks: int
@@ -36,7 +36,7 @@ class OptionChoice:
     reason: str  # why not, when it is not open
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SectionChoice:
     section: Section
     allowance: Allowance
