@@ -5,12 +5,14 @@ Picks are applied in book order (package, section, option), not in the order the
 happens to spell them, so the same list always gives the same loadout.
 
 How many picks a section allows an entry (`Allowance`) is worked out here, once, while
-the picks are applied: the validator reports against it and the builder page shows it.
+the picks are applied, and said in words here, once (`section_limit_words`,
+`option_limit_words`): the validator reports picks past a limit in these words, and the
+builder page (through `choices.section_choices`) gives them as the reason it takes no more.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -57,9 +59,14 @@ class Allowance:
     basis: str = ""
     by_items: bool = False  # `most` is what the unit carries: going past it is replace_missing
 
+    def own_most(self, option: Option) -> int | None:
+        """How many picks of `option` the section allows, apart from its picks in all: once
+        for an option that only gives a rule (a unit has a rule once), else `each`."""
+        return 1 if option.rule_only else self.each
+
     def option_most(self, option: Option) -> int | None:
         """How many picks of `option` the section allows on its own."""
-        limits = [n for n in (self.most, self.each, 1 if option.rule_only else None) if n is not None]
+        limits = [n for n in (self.most, self.own_most(option)) if n is not None]
         return min(limits) if limits else None
 
 
@@ -162,7 +169,7 @@ ImpliedFn = Callable[[Unit, bool], list[Rule]]
 
 def unit_loadout(
     unit: Unit,
-    options: dict[str, int],
+    options: Mapping[str, int],
     *,
     copies: int,
     combine_rules: StackingFn,
@@ -237,7 +244,7 @@ def unit_loadout(
     )
 
 
-def _added_models(unit: Unit, options: dict[str, int], copies: int) -> tuple[int, int | None]:
+def _added_models(unit: Unit, options: Mapping[str, int], copies: int) -> tuple[int, int | None]:
     """Models the picks add, and (combined units) the most that one copy could add."""
     if not options:
         return 0, 0
@@ -315,7 +322,7 @@ def section_allowance(section: Section, *, copies: int, models: int, stock: _Car
             most = per_copy if select is None else None
     elif select.per == "option":
         each = select.value * per_copy
-        most, basis = each * len(section.options), f"{_times(each)} each"
+        most, basis = each * len(section.options), f"{times_words(each)} each"
     elif select.per is not None:
         if select.per == "model":
             base = min(models, cover) if counted else models
@@ -341,43 +348,52 @@ def section_allowance(section: Section, *, copies: int, models: int, stock: _Car
 def _check_picks(section: Section, allowance: Allowance, chosen: list[tuple[Option, int]], problems) -> bool:
     """Report picks beyond what the section allows (or short of what it needs); True
     when there are more picks than it allows in all."""
-    label = section.label
     total = sum(n for _, n in chosen)
     most = allowance.most
     over = most is not None and total > most and not allowance.by_items
     if over:
-        why = f" ({allowance.basis})" if allowance.basis else ""
-        problems.append(
-            Problem("option_limit", f'"{label}" allows at most {most} {_picks(most)}{why}, but has {total}')
-        )
+        problems.append(Problem("option_limit", section_limit_words(section, allowance, total)))
     for option, picks in chosen:
-        if option.rule_only and picks > 1:
-            problems.append(
-                Problem(
-                    "option_limit", f'"{option.label}" gives a rule, which a unit has once; it is taken {picks} times'
-                )
-            )
-        elif allowance.each is not None and picks > allowance.each:
-            problems.append(
-                Problem(
-                    "option_limit",
-                    f'"{label}" allows each option at most {_times(allowance.each)}, but "{option.label}" is taken '
-                    f"{picks} times",
-                )
-            )
+        own = allowance.own_most(option)
+        if own is not None and picks > own:
+            problems.append(Problem("option_limit", option_limit_words(section, allowance, option, picks)))
     required = allowance.required
     if total < required:
         problems.append(
-            Problem("option_required", f'"{label}" needs exactly {required} {_picks(required)}, but has {total}')
+            Problem(
+                "option_required",
+                f'"{section.label}" needs exactly {required} {picks_words(required)}, but has {total}',
+            )
         )
     return over
 
 
-def _picks(n: int) -> str:
+def section_limit_words(section: Section, allowance: Allowance, total: int | None = None) -> str:
+    """The section's limit on picks in all, in words: why it takes no more; with `total`,
+    the issue for having that many, past it. For an allowance with a limit."""
+    most = allowance.most
+    words = f'"{section.label}" allows at most {most} {picks_words(most)}'
+    if allowance.basis:
+        words += f" ({allowance.basis})"
+    return words if total is None else f"{words}, but has {total}"
+
+
+def option_limit_words(section: Section, allowance: Allowance, option: Option, picks: int | None = None) -> str:
+    """The limit on picks of `option` itself (`Allowance.own_most`, for an option that has
+    one), in words: why it takes no more; with `picks`, the issue for taking it that many
+    times, past it."""
+    if option.rule_only:
+        words = f'"{option.label}" gives a rule, which a unit has once'
+        return words if picks is None else f"{words}; it is taken {picks} times"
+    words = f'"{section.label}" allows each option at most {times_words(allowance.each)}'
+    return words if picks is None else f'{words}, but "{option.label}" is taken {picks} times'
+
+
+def picks_words(n: int) -> str:
     return "pick" if n == 1 else "picks"
 
 
-def _times(n: int) -> str:
+def times_words(n: int) -> str:
     return "once" if n == 1 else "twice" if n == 2 else f"{n} times"
 
 

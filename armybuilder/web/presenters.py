@@ -9,7 +9,8 @@ from typing import Any
 
 from armybuilder.engine import Book, Issue, RulesetSpec, Validation
 from armybuilder.engine.book import Option, Rule, Section, Unit
-from armybuilder.engine.loadout import Loadout, WeaponLine, stack_ratings, unit_loadout
+from armybuilder.engine.choices import COUNT, EACH, ONE, section_choices
+from armybuilder.engine.loadout import Loadout, WeaponLine, unit_loadout
 from armybuilder.engine.results import EntryResult
 from armybuilder.engine.rulesets import policy_for
 from armybuilder.exports.pdf_data import casts_spells, rules_used, uses_spells
@@ -26,6 +27,7 @@ TYPE_LABELS = {
     "ordnance": "Ordnance",
     "fighter": "Fighters",
 }
+CONTROLS = {ONE: "radio", EACH: "checkbox", COUNT: "counter"}  # how each kind of section is picked from
 STAT_LABELS = {
     "quality": "Q{}+",
     "defense": "D{}+",
@@ -271,79 +273,35 @@ def _weapon_row(weapon, *, hexes: bool = False) -> dict[str, Any]:
 
 
 def section_views(result: EntryResult) -> list[SectionView]:
-    """The upgrade controls of one entry, with options that would break a section's limit
-    disabled and the reason given. The limits are the engine's (`Loadout.allowances`),
-    worked out for every section of this one entry."""
+    """The upgrade controls of one entry: the engine's choices (`section_choices`) as
+    radio buttons, check boxes or counters, with what takes no more picks disabled and
+    the reason given."""
     unit, entry = result.unit, result.entry
     if unit is None:
         return []
-    allowances = unit_loadout(
-        unit,
-        dict(entry.options),
-        copies=entry.copies,
-        combine_rules=stack_ratings,
-        implied_rules=lambda unit, mounted: [],
-        every_section=True,
-    ).allowances
     views = []
-    for section in unit.sections:
-        allowance = allowances[section.id]
-        picks = {o.id: entry.options.get(o.id, 0) for o in section.options}
-        total = sum(picks.values())
-        limit = allowance.most
-        option_limits = {o.id: allowance.option_most(o) for o in section.options}
-        if section.command_only and all((limit if n is None else n) == 1 for n in option_limits.values()):
-            # Sergeant, Musician, Banner: a box each in every book, also where the book
-            # allows only one of them (the others are then disabled, saying why).
-            control = "checkbox"
-        elif limit == 1 and len(section.options) >= 1 and all(n in (1, None) for n in option_limits.values()):
-            control = "radio"
-        elif all(n == 1 for n in option_limits.values()):
-            control = "checkbox"
-        else:
-            control = "counter"
-        full = limit is not None and total >= limit
-        if full:
-            reason = f'"{section.label}" allows at most {limit} {_picks(limit)}' + (
-                f" ({allowance.basis})" if allowance.basis else ""
-            )
+    for choice in section_choices(unit, entry.options, copies=entry.copies):
+        control = CONTROLS[choice.kind]
         options = []
-        for option in section.options:
-            view = OptionView(option, option.cost_for(unit.id), picks[option.id])
-            own = option_limits[option.id]
-            if control == "checkbox":
-                if not view.picks and full:
-                    view.disabled, view.reason = True, reason
-            elif control == "counter":
-                if full:
-                    view.can_add, view.add_reason = False, reason
-                elif own is not None and view.picks >= own:
-                    view.can_add, view.add_reason = False, f'"{option.label}" can be taken at most {_times(own)}'
+        for option in choice.options:
+            view = OptionView(option.option, option.option.cost_for(unit.id), option.picks)
+            if control == "checkbox" and not option.picks and not option.open:
+                view.disabled, view.reason = True, option.reason
+            elif control == "counter" and not option.open:
+                view.can_add, view.add_reason = False, option.reason
             options.append(view)
-        note = _section_note(allowance)
-        views.append(SectionView(section, control, options, total, limit, allowance.required > 0, note))
+        views.append(
+            SectionView(
+                choice.section,
+                control,
+                options,
+                choice.total,
+                choice.allowance.most,
+                choice.allowance.required > 0,
+                choice.note,
+            )
+        )
     return views
-
-
-def _picks(n: int) -> str:
-    return "pick" if n == 1 else "picks"
-
-
-def _times(n: int) -> str:
-    return "once" if n == 1 else "twice" if n == 2 else f"{n} times"
-
-
-def _section_note(allowance) -> str:
-    if allowance.required:
-        return f"pick exactly {allowance.required}"
-    limit = allowance.most
-    if limit is None:
-        return "any number" if allowance.each is None else f"each option up to {_times(allowance.each)}"
-    if limit == 1:
-        return "pick one"
-    if allowance.each == 1:
-        return "each option once"
-    return f"up to {limit}" + (f" ({allowance.basis})" if allowance.basis else "")
 
 
 # -- the share page: what an opponent reads ----------------------------------------------

@@ -1,0 +1,104 @@
+"""What each upgrade section of one entry allows next: how it is picked from, which
+options take one more pick and, where one does not, why.
+
+The limits are `loadout.section_allowance`'s, worked out while the entry's picks are
+applied, and the reasons are the validator's words for the same limits
+(`loadout.section_limit_words`, `option_limit_words`): the pick the builder page refuses
+is the one the validator would report, in the same sentence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from armybuilder.engine.book import Option, Rule, Section, Unit
+from armybuilder.engine.loadout import (
+    Allowance,
+    option_limit_words,
+    section_limit_words,
+    stack_ratings,
+    times_words,
+    unit_loadout,
+)
+
+# How a section is picked from: `ONE` option of them (picking another swaps it), `EACH`
+# option taken or not, or a `COUNT` of each.
+ONE, EACH, COUNT = "one", "each", "count"
+
+
+@dataclass(slots=True)  # not frozen: made for every option each time an entry is shown, and frozen is slower
+class OptionChoice:
+    option: Option
+    picks: int
+    most: int | None  # picks of it the section allows (None: no limit)
+    open: bool  # one more pick stays within the section's limits
+    reason: str  # why not, when it is not open
+
+
+@dataclass(slots=True)
+class SectionChoice:
+    section: Section
+    allowance: Allowance
+    kind: str  # ONE, EACH or COUNT
+    options: tuple[OptionChoice, ...]
+    total: int  # picks in all
+    full: bool  # no room for another pick
+    reason: str  # why not, when it is full
+    note: str  # what it allows, in a few words: "pick one", "up to 4 (1 per model)"
+
+
+def section_choices(unit: Unit, options: Mapping[str, int], *, copies: int) -> list[SectionChoice]:
+    """Every upgrade section of an entry of `unit` with `options` picked (`copies` 2 when
+    combined), in book order, as it stands against what it allows."""
+    allowances = unit_loadout(
+        unit, options, copies=copies, combine_rules=stack_ratings, implied_rules=_no_rules, every_section=True
+    ).allowances
+    return [_section_choice(section, allowances[section.id], options) for section in unit.sections]
+
+
+def _no_rules(unit: Unit, mounted: bool) -> list[Rule]:
+    return []  # the limits do not depend on the rules a unit's type gives
+
+
+def _section_choice(section: Section, allowance: Allowance, options: Mapping[str, int]) -> SectionChoice:
+    most = allowance.most
+    picks = [options.get(option.id, 0) for option in section.options]
+    total = sum(picks)
+    full = most is not None and total >= most
+    reason = section_limit_words(section, allowance) if full else ""
+    option_most = [allowance.option_most(option) for option in section.options]
+    choices = []
+    for option, taken, limit in zip(section.options, picks, option_most, strict=True):
+        why = reason
+        if not full and limit is not None and taken >= limit:
+            why = option_limit_words(section, allowance, option)
+        choices.append(OptionChoice(option, taken, limit, not why, why))
+    return SectionChoice(
+        section, allowance, _kind(section, most, option_most), tuple(choices), total, full, reason, _note(allowance)
+    )
+
+
+def _kind(section: Section, most: int | None, option_most: list[int | None]) -> str:
+    if section.command_only and all((most if n is None else n) == 1 for n in option_most):
+        # Sergeant, Musician, Banner: each taken or not in every book, also where the book
+        # allows only one of them (the others then take no pick, saying why).
+        return EACH
+    if most == 1 and option_most and all(n in (1, None) for n in option_most):
+        return ONE
+    if all(n == 1 for n in option_most):
+        return EACH
+    return COUNT
+
+
+def _note(allowance: Allowance) -> str:
+    if allowance.required:
+        return f"pick exactly {allowance.required}"
+    most = allowance.most
+    if most is None:
+        return "any number" if allowance.each is None else f"each option up to {times_words(allowance.each)}"
+    if most == 1:
+        return "pick one"
+    if allowance.each == 1:
+        return "each option once"
+    return f"up to {most}" + (f" ({allowance.basis})" if allowance.basis else "")
