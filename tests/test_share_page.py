@@ -193,3 +193,31 @@ def test_a_long_list_takes_the_same_queries_as_a_short_one(wardens, client, hit)
     assert counts[0] == counts[1], counts
     if hit:
         assert counts == [1, 1]
+
+
+def _token(page: str) -> str:
+    return re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+
+
+def test_readers_who_are_not_signed_in_get_a_ready_page_with_their_own_token(patrol, client):
+    from django.test import Client
+
+    from armybuilder.lists.models import ArmyList
+
+    first, second = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    url = f"/s/{patrol.share_key}/"
+    page_one, page_two = first.get(url).content.decode(), second.get(url).content.decode()
+    assert "<!--csrf-->" not in page_one and _token(page_one) != _token(page_two)
+    assert f'href="/accounts/login/?next={url}"' in page_one  # the ready page links back to itself
+    # Each reader's token is their own and works: copying the list to their lists.
+    before = ArmyList.objects.count()
+    copied = second.post(f"/s/{patrol.share_key}/copy/", {"csrfmiddlewaretoken": _token(page_two)})
+    assert copied.status_code == 302 and ArmyList.objects.count() == before + 1
+
+
+def test_a_signed_in_reader_sees_their_own_header(patrol, client, django_user_model):
+    reader = django_user_model.objects.create_user("opponent", password="a-long-pass-phrase-1")
+    client.get(f"/s/{patrol.share_key}/")  # a ready page for visitors exists now
+    client.force_login(reader)
+    page = client.get(f"/s/{patrol.share_key}/").content.decode()
+    assert "opponent" in page and "Log out" in page and "Sign up" not in page

@@ -1,11 +1,15 @@
 """Read-only pages."""
 
+from collections import OrderedDict
 from typing import Any
 
+from django.contrib import messages
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from armybuilder.exports import pdf
@@ -25,18 +29,43 @@ def shared_list(request: HttpRequest, key: str) -> HttpResponse:
 
     The list part of the page is the same for every reader until the list or its army
     book changes, so it is rendered once per (list version, book version and revisions)
-    and kept in the cache; one query finds the list and that stamp."""
+    and kept in the cache; one query finds the list and that stamp. For a reader who is
+    not signed in (most readers of a share link) the whole page is the same but for its
+    CSRF token, so this process keeps it ready and only puts the token in."""
     stamp = selectors.shared_list_stamp(key=key)
     if stamp is None:
         raise Http404("No list has this share link (it may have been replaced by a new one).")
     list_id, name, versions = stamp
     cache_key = f"shared-body:{SHARE_LAYOUT}:{key}:{versions}"
+    context = {"army_list": {"name": name, "share_key": key}, "body": _shared_body(cache_key, list_id)}
+    if request.user.is_authenticated or len(messages.get_messages(request)):
+        return render(request, "shared_list.html", {**context, "csrf_field": _csrf_field(request)})
+    page_key = (cache_key, request.get_full_path())
+    page = _READY_PAGES.get(page_key)
+    if page is None:
+        page = render(request, "shared_list.html", {**context, "csrf_field": CSRF_MARK}).content
+        _READY_PAGES[page_key] = page
+        while len(_READY_PAGES) > READY_PAGES_SIZE:
+            _READY_PAGES.popitem(last=False)
+    return HttpResponse(page.replace(CSRF_MARK.encode(), _csrf_field(request).encode()))
+
+
+def _shared_body(cache_key: str, list_id: int) -> str:
     body = cache.get(cache_key)
     if body is None:
         army_list = ArmyList.objects.get(pk=list_id)
         body = render_to_string("shared_list_body.html", _shared_body_context(army_list))
         cache.set(cache_key, body, timeout=3600)
-    return render(request, "shared_list.html", {"army_list": {"name": name, "share_key": key}, "body": mark_safe(body)})
+    return mark_safe(body)
+
+
+CSRF_MARK = mark_safe("<!--csrf-->")
+READY_PAGES_SIZE = 256
+_READY_PAGES: OrderedDict[tuple[str, str], bytes] = OrderedDict()
+
+
+def _csrf_field(request: HttpRequest) -> str:
+    return format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', get_token(request))
 
 
 def _shared_body_context(army_list: ArmyList) -> dict[str, Any]:
