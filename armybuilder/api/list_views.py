@@ -33,7 +33,7 @@ from armybuilder.exports.text import list_text
 from armybuilder.lists import selectors, services
 from armybuilder.lists.imports import list_from_file, to_armylist
 from armybuilder.lists.models import ArmyList
-from armybuilder.lists.visitors import visitor_id
+from armybuilder.lists.visitors import list_owner, own_list, own_lists
 from factions.models import Ruleset
 
 TEXT_KINDS = ("json", "text")
@@ -76,7 +76,7 @@ class ArmyListUpdateSerializer(ArmyListSerializer):
 
 
 def share_url(request: Request, army_list: ArmyList) -> str:
-    return request.build_absolute_uri(f"/s/{army_list.share_key}/")
+    return request.build_absolute_uri(army_list.share_path)
 
 
 def list_payload(
@@ -106,7 +106,7 @@ def list_payload(
 
 def _own_list(request: Request, pk: int) -> ArmyList:
     try:
-        return selectors.army_list_get(pk=pk, user=request.user, visitor=visitor_id(request))
+        return own_list(request, pk)
     except ArmyList.DoesNotExist:
         raise NotFound() from None
 
@@ -116,11 +116,6 @@ def _shared_list(key: str) -> ArmyList:
         return selectors.army_list_by_share_key(key=key)
     except ArmyList.DoesNotExist:
         raise NotFound() from None
-
-
-def _owner(request: Request) -> dict[str, Any]:
-    user = request.user if request.user.is_authenticated else None
-    return {"owner": user, "visitor": "" if user else visitor_id(request, create=True)}
 
 
 def export_kinds() -> tuple[str, ...]:
@@ -205,9 +200,7 @@ class ListsView(APIView):
     )
     def get(self, request: Request) -> Response:
         paginator = self.pagination_class()
-        lists = paginator.paginate_queryset(
-            selectors.army_lists_of(user=request.user, visitor=visitor_id(request)), request, view=self
-        )
+        lists = paginator.paginate_queryset(own_lists(request), request, view=self)
         summaries = selectors.army_list_summaries(lists)
         return paginator.get_paginated_response(
             [list_payload(request, army_list, summary=s) for army_list, s in zip(lists, summaries, strict=True)]
@@ -224,7 +217,7 @@ class ListsView(APIView):
     )
     def post(self, request: Request) -> Response:
         data, _handle = parse_list_body(request.data)
-        army_list = services.army_list_create(data=data, **_owner(request))
+        army_list = services.army_list_create(data=data, **list_owner(request))
         return Response(list_payload(request, army_list), status=status.HTTP_201_CREATED)
 
 
@@ -251,7 +244,7 @@ class ListImportView(APIView):
             raise ValidationError({"file": ["No file was submitted."]})
         else:
             data, _handle = parse_list_body(to_armylist(request.data))
-        army_list = services.army_list_create(data=data, **_owner(request))
+        army_list = services.army_list_create(data=data, **list_owner(request))
         return Response(list_payload(request, army_list), status=status.HTTP_201_CREATED)
 
 
@@ -312,7 +305,7 @@ class ListCloneView(APIView):
 
     @extend_schema(auth=SIGNED_IN_OR_VISITOR, request=None, responses={201: ArmyListOutSerializer, 404: NOT_YOURS})
     def post(self, request: Request, pk: int) -> Response:
-        copy = services.army_list_clone(army_list=_own_list(request, pk), **_owner(request))
+        copy = services.army_list_clone(army_list=_own_list(request, pk), **list_owner(request))
         return Response(list_payload(request, copy), status=status.HTTP_201_CREATED)
 
 
@@ -352,7 +345,7 @@ class SharedCloneView(APIView):
 
     @extend_schema(auth=SIGNED_IN_OR_VISITOR, request=None, responses={201: ArmyListOutSerializer, 404: NOT_SHARED})
     def post(self, request: Request, key: str) -> Response:
-        copy = services.army_list_clone(army_list=_shared_list(key), **_owner(request))
+        copy = services.army_list_clone(army_list=_shared_list(key), **list_owner(request))
         return Response(list_payload(request, copy), status=status.HTTP_201_CREATED)
 
 

@@ -73,7 +73,7 @@ def share_url(army_list: ArmyList, *, base_url: str = "") -> str:
     """The absolute share link of a list. `base_url` (scheme and host) must name one of
     ALLOWED_HOSTS, so that nobody prints a QR code leading elsewhere; without it the
     first named host in ALLOWED_HOSTS is used (https unless DEBUG)."""
-    path = f"/s/{army_list.share_key}/"
+    path = army_list.share_path
     if base_url:
         parts = urlsplit(base_url)
         domain, _port = split_domain_port(parts.netloc)

@@ -47,6 +47,11 @@ class ArmyList(models.Model):
     def __str__(self) -> str:
         return self.name or f"{self.faction} list"
 
+    @property
+    def share_path(self) -> str:
+        """The share page's address on this site (the share link, without the host)."""
+        return f"/s/{self.share_key}/"
+
     def as_armylist(self) -> dict:
         """The list in armylist/1 form."""
         return {

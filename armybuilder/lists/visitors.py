@@ -1,10 +1,15 @@
 """Visitors keep lists without an account: a random id in their session stands in for
 the owner until they sign up or log in, when their lists become the user's."""
 
+from typing import Any
+
 from django.contrib.auth.signals import user_logged_in
+from django.db.models import QuerySet
 from django.dispatch import receiver
 from django.http import HttpRequest
 
+from armybuilder.lists.models import ArmyList
+from armybuilder.lists.selectors import army_list_get, army_lists_of
 from armybuilder.lists.services import army_lists_claim, new_visitor_id
 
 SESSION_KEY = "armybuilder_visitor"
@@ -19,6 +24,24 @@ def visitor_id(request: HttpRequest, *, create: bool = False) -> str:
     if not visitor and create:
         visitor = session[SESSION_KEY] = new_visitor_id()
     return visitor
+
+
+def list_owner(request: HttpRequest) -> dict[str, Any]:
+    """Whose a new list is: the signed-in user's, or this browser's visitor id (made now
+    if the visitor has none yet). Keyword arguments for the list services."""
+    user = request.user if request.user.is_authenticated else None
+    return {"owner": user, "visitor": "" if user else visitor_id(request, create=True)}
+
+
+def own_lists(request: HttpRequest) -> QuerySet[ArmyList]:
+    """The caller's lists: the signed-in user's, or this browser's as a visitor."""
+    return army_lists_of(user=request.user, visitor=visitor_id(request))
+
+
+def own_list(request: HttpRequest, pk: int) -> ArmyList:
+    """The caller's list; ArmyList.DoesNotExist for anyone else's (a 404 to the caller,
+    so that nothing tells a stranger the list exists)."""
+    return army_list_get(pk=pk, user=request.user, visitor=visitor_id(request))
 
 
 @receiver(user_logged_in)

@@ -18,21 +18,16 @@ from armybuilder import ratelimit
 from armybuilder.exports import pdf
 from armybuilder.lists import selectors, services
 from armybuilder.lists.models import ArmyList
-from armybuilder.lists.visitors import visitor_id
+from armybuilder.lists.visitors import list_owner, own_list, own_lists
 from armybuilder.web import forms, fragments, presenters
 from armybuilder.web.fragments import FORM_HEAD
 from factions.models import CoreRule, Faction, Ruleset
 from factions.selectors import engine_book_get
 
 
-def _owner(request: HttpRequest) -> dict[str, Any]:
-    user = request.user if request.user.is_authenticated else None
-    return {"owner": user, "visitor": "" if user else visitor_id(request, create=True)}
-
-
 def _own_list(request: HttpRequest, pk: int) -> ArmyList:
     try:
-        return selectors.army_list_get(pk=pk, user=request.user, visitor=visitor_id(request))
+        return own_list(request, pk)
     except ArmyList.DoesNotExist:
         raise Http404("No such list among yours.") from None
 
@@ -60,7 +55,7 @@ def new_list(request: HttpRequest, system: str) -> HttpResponse:
     factions = list(Faction.objects.filter(ruleset=ruleset).order_by("name"))
     form = forms.NewListForm(request.POST or None, ruleset=ruleset, factions=factions)
     if form.is_valid():
-        army_list = services.army_list_create(data=form.cleaned_data["list"], **_owner(request))
+        army_list = services.army_list_create(data=form.cleaned_data["list"], **list_owner(request))
         return redirect("builder", pk=army_list.pk)
     context = {"ruleset": ruleset, "factions": factions, "form": form}
     return render(request, "builder/new.html", context, status=400 if form.errors else 200)
@@ -76,7 +71,7 @@ def _too_many_lists(request: HttpRequest) -> HttpResponse:
 def my_lists(request: HttpRequest) -> HttpResponse:
     """The caller's lists, 50 a page, with their stored validations: a fixed number of
     queries however many lists there are."""
-    lists = selectors.army_lists_of(user=request.user, visitor=visitor_id(request))
+    lists = own_lists(request)
     page = Paginator(lists, 50).get_page(request.GET.get("page"))
     summaries = selectors.army_list_summaries(page.object_list)
     rulesets = {r.slug: r.title for r in Ruleset.objects.all()}
@@ -103,14 +98,14 @@ def import_list(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, form.error_text())
         return redirect("my-lists")
-    army_list = services.army_list_create(data=form.cleaned_data["list"], **_owner(request))
+    army_list = services.army_list_create(data=form.cleaned_data["list"], **list_owner(request))
     messages.success(request, f"Imported {army_list.name or 'the list'}.")
     return redirect("builder", pk=army_list.pk)
 
 
 @require_POST
 def clone_list(request: HttpRequest, pk: int) -> HttpResponse:
-    copy = services.army_list_clone(army_list=_own_list(request, pk), **_owner(request))
+    copy = services.army_list_clone(army_list=_own_list(request, pk), **list_owner(request))
     messages.success(request, f"Made {copy.name}.")
     return redirect("builder", pk=copy.pk)
 
@@ -131,7 +126,7 @@ def copy_shared(request: HttpRequest, key: str) -> HttpResponse:
         shared = selectors.army_list_by_share_key(key=key)
     except ArmyList.DoesNotExist:
         raise Http404("No list has this share link.") from None
-    copy = services.army_list_clone(army_list=shared, **_owner(request))
+    copy = services.army_list_clone(army_list=shared, **list_owner(request))
     messages.success(request, "Copied to your lists.")
     return redirect("builder", pk=copy.pk)
 
@@ -158,7 +153,7 @@ def builder_context(request: HttpRequest, army_list: ArmyList, selected: str | N
         "composition": presenters.composition_rows(book, validation) if book else [],
         "models": sum(e.models for e in validation.entries),
         "list_issues": [i for i in validation.issues if i.entry is None],
-        "share_url": request.build_absolute_uri(f"/s/{army_list.share_key}/"),
+        "share_url": request.build_absolute_uri(army_list.share_path),
         "pdf_kinds": pdf.PDF_KINDS,
         "form_head": FORM_HEAD,
     }
