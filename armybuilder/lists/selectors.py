@@ -13,7 +13,7 @@ from django.db.models import QuerySet
 from armybuilder.engine import Issue, Validation, list_from_dict, validate_list
 from armybuilder.lists.models import ArmyList
 from factions.models import Faction, Ruleset
-from factions.selectors import BookHandle, book_handle_get, engine_book_get
+from factions.selectors import BookHandle, book_handle_get, book_handles_get, engine_book_get
 
 
 def army_list_validate(*, data: dict[str, Any], handle: BookHandle | None = None) -> Validation:
@@ -77,7 +77,7 @@ def army_list_summaries(army_lists: Sequence[ArmyList]) -> list[ListSummary]:
     version and its book's version and revisions); while the stamp matches, the stored
     one is shown. A stale one (the list was edited, or the book or the ruleset changed
     since) is worked out again from the cached book, and stored."""
-    handles = _book_handles({(army_list.system, army_list.faction) for army_list in army_lists})
+    handles = book_handles_get(pairs={(army_list.system, army_list.faction) for army_list in army_lists})
     summaries, stale = [], []
     titles: dict[str, str] | None = None
     for army_list in army_lists:
@@ -99,26 +99,6 @@ def army_list_summaries(army_lists: Sequence[ArmyList]) -> list[ListSummary]:
         # with an older version, which the next listing sees as stale.
         ArmyList.objects.bulk_update(stale, ["validation", "validation_stamp"])
     return summaries
-
-
-def _book_handles(pairs: set[tuple[str, str]]) -> dict[tuple[str, str], BookHandle]:
-    if not pairs:
-        return {}
-    faction, ruleset = Faction._meta, Ruleset._meta
-    systems = sorted({system for system, _slug in pairs})
-    sql = (
-        f"SELECT r.slug, f.slug, f.id, f.version, f.revision, r.revision, r.uses_points "
-        f"FROM {faction.db_table} f JOIN {ruleset.db_table} r ON r.id = f.ruleset_id "
-        f"WHERE r.slug IN ({', '.join(['%s'] * len(systems))})"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, systems)
-        rows = cursor.fetchall()
-    return {
-        (row[0], row[1]): BookHandle(row[0], row[1], row[2], row[3], row[4], row[5], bool(row[6]))
-        for row in rows
-        if (row[0], row[1]) in pairs
-    }
 
 
 def _missing_book(army_list: ArmyList, titles: dict[str, str] | None = None) -> Validation:
