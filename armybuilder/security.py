@@ -1,18 +1,11 @@
-"""Password guessing: the client address the limits see, and the answer to a locked-out
-log-in (django-axes calls both; see AXES_* in settings)."""
+"""Password guessing: the username a failed log-in is counted under, and the answer to a
+locked-out log-in (django-axes calls both; see AXES_* in settings; its client address is
+armybuilder.ratelimit's, as every limit's)."""
 
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-
-from armybuilder import ratelimit
-
-
-def client_address(request: HttpRequest) -> str:
-    """The client's address as the limits see it (DJANGO_TRUSTED_PROXIES decides whether
-    X-Forwarded-For counts): the same rule as every other limit."""
-    return ratelimit.client_address(request)
 
 
 def login_username(request: HttpRequest, credentials: dict | None = None) -> str | None:

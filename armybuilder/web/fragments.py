@@ -90,12 +90,13 @@ def _base(context: dict[str, Any]) -> dict[str, Any]:
     return {key: context[key] for key in ("army_list", "ruleset", "rules_url", "form_head")}
 
 
+def csrf_input(request: HttpRequest) -> SafeString:
+    """The form field carrying this request's CSRF token (what {% csrf_token %} writes)."""
+    return format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', get_token(request))
+
+
 def with_form_heads(request: HttpRequest, response: HttpResponse, army_list: ArmyList) -> HttpResponse:
     """Put this request's CSRF token and the list's version into every form."""
-    head = format_html(
-        '<input type="hidden" name="csrfmiddlewaretoken" value="{}"><input type="hidden" name="version" value="{}">',
-        get_token(request),
-        army_list.version,
-    )
+    head = csrf_input(request) + format_html('<input type="hidden" name="version" value="{}">', army_list.version)
     response.content = response.content.replace(FORM_HEAD.encode(), head.encode())
     return response

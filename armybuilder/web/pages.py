@@ -6,16 +6,15 @@ from typing import Any
 from django.contrib import messages
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
-from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.template.loader import render_to_string
-from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from armybuilder.exports import pdf
 from armybuilder.lists import selectors
 from armybuilder.lists.models import ArmyList
 from armybuilder.web import presenters
+from armybuilder.web.fragments import csrf_input
 from factions.models import CoreRule, Ruleset
 from factions.selectors import engine_book_get
 
@@ -39,7 +38,7 @@ def shared_list(request: HttpRequest, key: str) -> HttpResponse:
     cache_key = f"shared-body:{SHARE_LAYOUT}:{key}:{versions}"
     context = {"army_list": {"name": name, "share_key": key}, "body": _shared_body(cache_key, list_id)}
     if request.user.is_authenticated or len(messages.get_messages(request)):
-        return render(request, "shared_list.html", {**context, "csrf_field": _csrf_field(request)})
+        return render(request, "shared_list.html", {**context, "csrf_field": csrf_input(request)})
     page_key = (cache_key, request.get_full_path())
     page = _READY_PAGES.get(page_key)
     if page is None:
@@ -47,7 +46,7 @@ def shared_list(request: HttpRequest, key: str) -> HttpResponse:
         _READY_PAGES[page_key] = page
         while len(_READY_PAGES) > READY_PAGES_SIZE:
             _READY_PAGES.popitem(last=False)
-    return HttpResponse(page.replace(CSRF_MARK.encode(), _csrf_field(request).encode()))
+    return HttpResponse(page.replace(CSRF_MARK.encode(), csrf_input(request).encode()))
 
 
 def _shared_body(cache_key: str, list_id: int) -> str:
@@ -62,10 +61,6 @@ def _shared_body(cache_key: str, list_id: int) -> str:
 CSRF_MARK = mark_safe("<!--csrf-->")
 READY_PAGES_SIZE = 256
 _READY_PAGES: OrderedDict[tuple[str, str], bytes] = OrderedDict()
-
-
-def _csrf_field(request: HttpRequest) -> str:
-    return format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', get_token(request))
 
 
 def _shared_body_context(army_list: ArmyList) -> dict[str, Any]:
