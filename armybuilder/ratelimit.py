@@ -54,20 +54,29 @@ def count(
     return used <= limit, max(0.0, (window + 1) * seconds - now)
 
 
+VISITORS_ONLY = {"visitor_lists"}  # scopes that signed-in users are not counted in
+
+
+def counter_key(request: HttpRequest, scope: str) -> str | None:
+    """The counter a request of `scope` counts against: one per client address (the same
+    for the API's throttles and the pages); None when the scope does not count it (new
+    lists of signed-in users, whom the API's user rate limits)."""
+    user = getattr(request, "user", None)
+    if scope in VISITORS_ONLY and user is not None and user.is_authenticated:
+        return None
+    return f"throttle_{scope}_{client_address(request)}"
+
+
 def allow(request: HttpRequest, scope: str) -> bool:
     """One request of `scope` (a THROTTLE_RATES key) from this client: within its limit?"""
-    rate = settings.THROTTLE_RATES.get(scope)
-    if rate is None:
+    rate, key = settings.THROTTLE_RATES.get(scope), counter_key(request, scope)
+    if rate is None or key is None:
         return True
     limit, seconds = parse_rate(rate)
-    allowed, _wait = count(f"throttle_{scope}_{client_address(request)}", limit=limit, seconds=seconds)
+    allowed, _wait = count(key, limit=limit, seconds=seconds)
     return allowed
 
 
 def allow_visitor_list(request: HttpRequest) -> bool:
-    """A new list by a visitor (no account), per address; signed-in users are limited by
-    the API's user rate."""
-    user = getattr(request, "user", None)
-    if user is not None and user.is_authenticated:
-        return True
+    """A new list by a visitor (no account), per address."""
     return allow(request, "visitor_lists")

@@ -57,30 +57,20 @@ class UserThrottle(_RateFromSettings, UserRateThrottle):
         return super().get_cache_key(request, view)
 
 
-class AuthThrottle(_RateFromSettings, ScopedRateThrottle):
+class _PerAddress:
+    """Counted per client address, in the same counter the web pages use
+    (ratelimit.counter_key)."""
+
+    def get_cache_key(self, request, view):
+        return ratelimit.counter_key(request, self.scope)
+
+
+class AuthThrottle(_PerAddress, _RateFromSettings, ScopedRateThrottle):
     """Password guessing: token requests, per client address (views set throttle_scope)."""
 
-    def get_cache_key(self, request, view):
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
-
-class SignupThrottle(_RateFromSettings, SimpleRateThrottle):
-    """Sign-ups, per client address, whoever is signed in already."""
-
-    scope = "signup"
-
-    def get_cache_key(self, request, view):
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
-
-
-class VisitorListThrottle(_RateFromSettings, SimpleRateThrottle):
+class VisitorListThrottle(_PerAddress, _RateFromSettings, SimpleRateThrottle):
     """New lists made by visitors (no account), per client address: the web form, the
     import and the API alike. Signed-in users are limited by the user rate."""
 
     scope = "visitor_lists"
-
-    def get_cache_key(self, request, view):
-        user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated:
-            return None
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
