@@ -93,6 +93,18 @@ def test_the_arena_composition_card_counts_the_warband(db, client, make_arena_bo
     assert 'class="state-ok" data-group="Fighters"' in card and 'class="state-ok" data-group="Models in all"' in card
 
 
+def test_an_arena_weapon_profile_reads_in_the_cards_order_on_every_database(db, client, make_arena_book):
+    """PostgreSQL gives a book's JSON keys back in its own order; the builder says the
+    profile as the cards do (accuracy, strength, damage, critical)."""
+    engine_cache_clear()
+    armybook_import(data=make_arena_book())
+    assert client.post("/new/aof-arena/", {"faction": "test-pit"}).status_code == 302
+    army_list = ArmyList.objects.get()
+    act(client, army_list, action="add", unit="boss")
+    entry = block(page_of(client, army_list), '<article class="entry', "</article>")
+    assert "accuracy 4, strength 3, damage 2, critical +1 damage" in text(entry)
+
+
 def test_a_command_group_allowing_one_is_still_a_box_each(db, client, make_aof_book):
     book = make_aof_book()
     troops = book["packages"][1]["sections"][0]

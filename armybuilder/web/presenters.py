@@ -4,13 +4,13 @@ entry. No queries here: everything comes from the engine's objects."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from armybuilder.engine import Book, Issue, RulesetSpec, Validation
 from armybuilder.engine.book import Option, Rule, Section, Unit
 from armybuilder.engine.choices import COUNT, EACH, ONE, section_choices
-from armybuilder.engine.loadout import Loadout, WeaponLine, unit_loadout
+from armybuilder.engine.loadout import Loadout, unit_loadout
 from armybuilder.engine.results import EntryResult
 from armybuilder.engine.rulesets import policy_for
 from armybuilder.exports.pdf_data import casts_spells, rules_used, uses_spells
@@ -266,10 +266,16 @@ def _weapon_row(weapon, *, hexes: bool = False) -> dict[str, Any]:
         "count": weapon.count,
         "range": reach,
         "attacks": weapon.attacks if weapon.attacks is not None else "",
-        "profile": ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in weapon.profile.items() if v != ""),
+        "profile": ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in _profile_items(weapon.profile) if v != ""),
         "rules": ", ".join(weapon.rules),
         "text": weapon_text(weapon, hexes=hexes),
     }
+
+
+def _profile_items(profile: dict[str, Any]) -> list[tuple[str, Any]]:
+    """A weapon's profile in the order Arena's cards print it: a book's profile keys come
+    back from PostgreSQL's JSON in its own order."""
+    return sorted(profile.items(), key=lambda item: (PROFILE_ORDER.get(item[0], len(PROFILE_ORDER)), item[0]))
 
 
 def section_views(result: EntryResult) -> list[SectionView]:
@@ -346,21 +352,16 @@ def shared_units(
 ) -> list[SharedUnit]:
     """The list's entries for the share page, each hero joined to a unit listed inside
     it (a hero joined to a unit that is itself joined stays on its own, saying so)."""
-    policy = policy_for(ruleset.slug)
-    hexes = ruleset.slug == "aof-arena"
     units = {}
     for view in entry_views(validation, book, ruleset, core_rules):
-        result = view.result
         shared = SharedUnit(view, [], [], [], ())
-        if result.unit is not None:
-            loadout = result.loadout
-            shared.rules = [_shared_rule(str(rule), book, core_rules) for rule in loadout.rules]
-            weapons = list(loadout.weapons)
-            if all(w.range for w in weapons) and (default := policy.default_melee(result.models)) is not None:
-                weapons.append(default)
-            shared.weapons = [_shared_weapon(w, policy.weapon_type_rules(w), book, core_rules, hexes) for w in weapons]
-            shared.upgrades = [label if picks == 1 else f"{label} ×{picks}" for label, picks in loadout.upgrades]
-            shared.type_notes = policy.type_notes(result.unit)
+        if view.profile is not None:  # the builder's profile, its rules linked to the glossary
+            profile = view.profile
+            shared.rules = [_glossary_link(link) for link in profile.rules]
+            shared.weapons = [
+                {**row, "rule_links": [_glossary_link(link) for link in row["rule_links"]]} for row in profile.weapons
+            ]
+            shared.upgrades, shared.type_notes = profile.upgrades, profile.notes
         units[view.id] = shared
     listed = []
     for shared in units.values():
@@ -372,24 +373,9 @@ def shared_units(
     return listed
 
 
-def _shared_rule(text: str, book: Book, core_rules: dict[str, str]) -> RuleLink:
+def _glossary_link(link: RuleLink) -> RuleLink:
     """The rule linked to its meaning in the share page's glossary, where it has one."""
-    name = Rule.parse(text).name
-    link = _rule_link(text, name, book, core_rules)
-    return RuleLink(text, rule_anchor(name) if link.summary else None, link.summary)
-
-
-def _shared_weapon(
-    weapon: WeaponLine, typed: tuple[str, ...], book: Book, core_rules: dict[str, str], hexes: bool
-) -> dict[str, Any]:
-    # A book's profile keys come back from PostgreSQL's JSON in its own order; say them
-    # in the order Arena's cards print them.
-    ordered = sorted(weapon.profile.items(), key=lambda item: (PROFILE_ORDER.get(item[0], len(PROFILE_ORDER)), item[0]))
-    row = _weapon_row(replace(weapon, profile=dict(ordered)), hexes=hexes)
-    texts = [*typed, *weapon.rules]
-    row["rules"] = ", ".join(texts)
-    row["rule_links"] = [_shared_rule(text, book, core_rules) for text in texts]
-    return row
+    return RuleLink(link.text, rule_anchor(Rule.parse(link.text).name) if link.summary else None, link.summary)
 
 
 def rule_glossary(
