@@ -5,8 +5,9 @@ book it touches (or, for a ruleset, its limits and every book of it) is read bac
 the database as armybook/1, with the same export as `export_armybook`, and checked as the
 importer checks an upload. A change that fails is refused with every problem found, and
 the caller's transaction rolls it back; one that passes marks the book as changed the
-way a re-import of a new version does (a new version string and revision), so that saved
-lists say their army book was updated and every cached copy of the book expires.
+way a re-import of a new version does (a new version string, and the stamp of its new
+content), so that saved lists say their army book was updated and no cached copy of the
+old content is found again.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F, Model
+from django.db.models import Model
 
 from factions.armybook import RulesetInfo, check_armybook
 from factions.limits import limit_param_problems
@@ -36,6 +37,7 @@ from factions.models import (
     UpgradeSection,
 )
 from factions.selectors import faction_book, faction_get_with_book, ruleset_infos
+from factions.stamps import stamp_books, stamp_rulesets
 
 Owner = Faction | Ruleset
 
@@ -93,8 +95,8 @@ def catalogue_change_check(*, objects: Iterable[Model], changed: bool = True, ve
     database. Raises CatalogueRefused (the caller's transaction must roll back) with
     every problem found. When `changed`, the books are marked as a re-import of a new
     version would mark them: a new version (unless `version_by_hand`: the version
-    itself was edited), the next revision and the warnings of the check; a ruleset gets
-    its next revision. Objects deleted since are skipped."""
+    itself was edited), the stamp of its content and the warnings of the check; a
+    ruleset gets the stamp of its content. Objects deleted since are skipped."""
     factions, rulesets = _current_owners(objects)
     if changed and not version_by_hand:
         for faction in factions:
@@ -106,11 +108,9 @@ def catalogue_change_check(*, objects: Iterable[Model], changed: bool = True, ve
     if not changed:
         return
     for faction in factions:
-        Faction.objects.filter(pk=faction.pk).update(
-            revision=F("revision") + 1, import_warnings=[str(w) for w in warnings[faction.pk]]
-        )
-    for ruleset in rulesets:
-        Ruleset.bump_revision(ruleset.pk)
+        Faction.objects.filter(pk=faction.pk).update(import_warnings=[str(w) for w in warnings[faction.pk]])
+    stamp_books(faction.pk for faction in factions)
+    stamp_rulesets(ruleset.pk for ruleset in rulesets)
 
 
 @transaction.atomic

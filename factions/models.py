@@ -22,7 +22,9 @@ class Ruleset(models.Model):
     )
     stat_fields = models.JSONField(default=list, help_text='Unit stat keys, e.g. ["quality", "defense"]')
     unit_types = models.JSONField(default=list, help_text="Unit types a book of this ruleset may use")
-    revision = models.PositiveIntegerField(default=0, editable=False, help_text="Bumped on every change")
+    content_hash = models.CharField(
+        max_length=32, blank=True, editable=False, help_text="Stamp of the ruleset's content (factions/stamps.py)"
+    )
 
     class Meta:
         ordering = ["order", "slug"]
@@ -34,10 +36,6 @@ class Ruleset(models.Model):
     def title(self) -> str:
         """Name and version as issues cite it: "Age of Fantasy 3.2.0"."""
         return f"{self.name} {self.version}".strip()
-
-    @classmethod
-    def bump_revision(cls, ruleset_id: int) -> None:
-        cls.objects.filter(pk=ruleset_id).update(revision=models.F("revision") + 1)
 
 
 class ForceOrgLimit(models.Model):
@@ -133,8 +131,8 @@ class Faction(models.Model):
     version = models.CharField(max_length=40, help_text="The book's own version (semver)")
     description = models.TextField(null=True, blank=True)
     imported_at = models.DateTimeField(auto_now=True)
-    revision = models.PositiveIntegerField(
-        default=0, editable=False, help_text="Bumped on every change, so cached copies of the book expire"
+    content_hash = models.CharField(
+        max_length=32, blank=True, editable=False, help_text="Stamp of the book's content (factions/stamps.py)"
     )
     armyforge_id = models.CharField(
         "Army Forge book id",
@@ -162,10 +160,6 @@ class Faction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.ruleset.slug})"
-
-    @classmethod
-    def bump_revision(cls, faction_id: int) -> None:
-        cls.objects.filter(pk=faction_id).update(revision=models.F("revision") + 1)
 
 
 class FactionRule(models.Model):
@@ -402,31 +396,3 @@ class CompositionGroup(models.Model):
 
     def __str__(self) -> str:
         return f"{self.label} {self.min}-{self.max}"
-
-
-def bump_revision_of(obj: models.Model) -> None:
-    """Expire cached copies of the book or ruleset that `obj` belongs to."""
-    if isinstance(obj, Ruleset):
-        Ruleset.bump_revision(obj.pk)
-    elif isinstance(obj, ForceOrgLimit | CoreRule):
-        Ruleset.bump_revision(obj.ruleset_id)
-    elif isinstance(obj, Faction):
-        Faction.bump_revision(obj.pk)
-    elif isinstance(obj, FactionRule | Spell | Unit | Package | CompositionCard):
-        Faction.bump_revision(obj.faction_id)
-    elif isinstance(obj, Equipment | UnitPackage):
-        Faction.bump_revision(Unit.objects.values_list("faction_id", flat=True).get(pk=obj.unit_id))
-    elif isinstance(obj, UpgradeSection):
-        Faction.bump_revision(Package.objects.values_list("faction_id", flat=True).get(pk=obj.package_id))
-    elif isinstance(obj, UpgradeOption):
-        Faction.bump_revision(
-            UpgradeSection.objects.values_list("package__faction_id", flat=True).get(pk=obj.section_id)
-        )
-    elif isinstance(obj, Gain):
-        Faction.bump_revision(
-            UpgradeOption.objects.values_list("section__package__faction_id", flat=True).get(pk=obj.option_id)
-        )
-    elif isinstance(obj, CompositionGroup):
-        Faction.bump_revision(CompositionCard.objects.values_list("faction_id", flat=True).get(pk=obj.card_id))
-    else:
-        raise TypeError(f"{type(obj).__name__} is not part of the catalogue")

@@ -14,6 +14,7 @@ from django.db.models import Count, Prefetch, QuerySet
 
 from armybuilder.engine.book import Book, RulesetSpec, book_from_dict, ruleset_from_dict
 from factions.armybook import RulesetInfo
+from factions.catalogue import CORE_RULE_FIELDS, LIMIT_FIELDS, RULESET_FIELDS
 from factions.models import (
     CompositionCard,
     CoreRule,
@@ -53,9 +54,9 @@ _RULESET_PAYLOADS: dict[tuple, Any] = {}
 
 def ruleset_list_payload(serialize) -> Any:
     """The rulesets as `serialize(queryset)` makes them, serialized once per set of
-    ruleset revisions (which every change bumps): one small query per call after that."""
+    ruleset content stamps: one small query per call after that."""
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT id, revision FROM {Ruleset._meta.db_table} ORDER BY id")
+        cursor.execute(f"SELECT id, content_hash FROM {Ruleset._meta.db_table} ORDER BY id")
         stamp = tuple(cursor.fetchall())
     payload = _RULESET_PAYLOADS.get(stamp)
     if payload is None:
@@ -65,8 +66,30 @@ def ruleset_list_payload(serialize) -> Any:
     return payload
 
 
+def core_rule_summaries(*, system: str) -> dict[str, str]:
+    """{core rule name: our summary of it} for a ruleset."""
+    return dict(CoreRule.objects.filter(ruleset__slug=system).values_list("name", "summary"))
+
+
 def ruleset_get(*, slug: str) -> Ruleset:
     return Ruleset.objects.prefetch_related("limits", "core_rules").get(slug=slug)
+
+
+def ruleset_record(*, ruleset: Ruleset) -> dict[str, Any]:
+    """Everything a ruleset says, as plain data: its fields, its limits in order and its
+    core rules (load with prefetched limits and core rules). Backups keep it, and its
+    content stamp is a hash of it."""
+    return {
+        "slug": ruleset.slug,
+        **{field: getattr(ruleset, field) for field in RULESET_FIELDS},
+        "limits": [
+            {**{field: getattr(limit, field) for field in LIMIT_FIELDS}, "order": limit.order}
+            for limit in ruleset.limits.all()
+        ],
+        "core_rules": [
+            {field: getattr(rule, field) for field in CORE_RULE_FIELDS} for rule in ruleset.core_rules.all()
+        ],
+    }
 
 
 def faction_list(*, system: str | None = None) -> QuerySet[Faction]:
@@ -85,40 +108,41 @@ def faction_by_armyforge_id(*, system: str, armyforge_id: str) -> Faction | None
 
 def faction_get_with_book(*, system: str, slug: str) -> Faction:
     """The faction with everything its book holds, prefetched (12 queries)."""
-    return (
-        Faction.objects.select_related("ruleset")
-        .prefetch_related(
-            "rules",
-            "spells",
-            Prefetch(
-                "units",
-                queryset=Unit.objects.prefetch_related(
-                    Prefetch("equipment", queryset=Equipment.objects.order_by("order", "id")),
-                    Prefetch(
-                        "unit_packages",
-                        queryset=UnitPackage.objects.select_related("package").order_by("order", "id"),
+    return factions_with_book().get(ruleset__slug=system, slug=slug)
+
+
+def factions_with_book() -> QuerySet[Faction]:
+    """Factions with everything their books hold, prefetched: 12 queries for any number."""
+    return Faction.objects.select_related("ruleset").prefetch_related(
+        "rules",
+        "spells",
+        Prefetch(
+            "units",
+            queryset=Unit.objects.prefetch_related(
+                Prefetch("equipment", queryset=Equipment.objects.order_by("order", "id")),
+                Prefetch(
+                    "unit_packages",
+                    queryset=UnitPackage.objects.select_related("package").order_by("order", "id"),
+                ),
+            ),
+        ),
+        Prefetch(
+            "packages",
+            queryset=Package.objects.prefetch_related(
+                Prefetch(
+                    "sections",
+                    queryset=UpgradeSection.objects.prefetch_related(
+                        Prefetch(
+                            "options",
+                            queryset=UpgradeOption.objects.prefetch_related(
+                                Prefetch("gains", queryset=Gain.objects.order_by("order", "id"))
+                            ),
+                        )
                     ),
-                ),
+                )
             ),
-            Prefetch(
-                "packages",
-                queryset=Package.objects.prefetch_related(
-                    Prefetch(
-                        "sections",
-                        queryset=UpgradeSection.objects.prefetch_related(
-                            Prefetch(
-                                "options",
-                                queryset=UpgradeOption.objects.prefetch_related(
-                                    Prefetch("gains", queryset=Gain.objects.order_by("order", "id"))
-                                ),
-                            )
-                        ),
-                    )
-                ),
-            ),
-            Prefetch("composition", queryset=CompositionCard.objects.prefetch_related("groups")),
-        )
-        .get(ruleset__slug=system, slug=slug)
+        ),
+        Prefetch("composition", queryset=CompositionCard.objects.prefetch_related("groups")),
     )
 
 
@@ -229,19 +253,25 @@ _ENGINE_LOCK = threading.Lock()
 
 @dataclass(frozen=True, slots=True)
 class BookHandle:
-    """Enough to find a faction's book in the cache, and to know when it is stale."""
+    """Enough to find a faction's book in the cache: the content stamps of the book and
+    its ruleset (factions/stamps.py), which change when, and only when, what they say
+    changes."""
 
     system: str
     slug: str
     faction_id: int
     version: str
-    revision: int
-    ruleset_revision: int
+    book_stamp: str
+    ruleset_stamp: str
     uses_points: bool
 
     @property
-    def cache_key(self) -> tuple:
-        return (self.system, self.faction_id, self.version, self.revision, self.ruleset_revision)
+    def cache_key(self) -> tuple[str, str]:
+        return (self.book_stamp, self.ruleset_stamp)
+
+    @property
+    def stamp(self) -> str:
+        return f"{self.book_stamp}.{self.ruleset_stamp}"
 
 
 def _handles(where: str, params: list[str]) -> list[BookHandle]:
@@ -250,7 +280,7 @@ def _handles(where: str, params: list[str]) -> list[BookHandle]:
     request)."""
     faction, ruleset = Faction._meta, Ruleset._meta
     sql = (
-        f"SELECT r.slug, f.slug, f.id, f.version, f.revision, r.revision, r.uses_points "
+        f"SELECT r.slug, f.slug, f.id, f.version, f.content_hash, r.content_hash, r.uses_points "
         f"FROM {faction.db_table} f JOIN {ruleset.db_table} r ON r.id = f.ruleset_id WHERE {where}"
     )
     with connection.cursor() as cursor:
@@ -280,8 +310,8 @@ def engine_book_get(*, system: str, slug: str, handle: BookHandle | None = None)
     Three levels: this process's own copy (no query when the caller has the handle), then
     the shared cache (CACHE_URL: the book as plain armybook/1 data, so every app server
     builds it from there rather than from the tables), then the database (a fixed
-    handful of queries). The key holds the book version and the revision counters,
-    which every import and admin change bumps, so a stale copy is never used."""
+    handful of queries). The key is the content stamps of the book and its ruleset, so
+    a stale copy is never found."""
     if handle is None:
         handle = book_handle_get(system=system, slug=slug)
         if handle is None:
@@ -292,7 +322,7 @@ def engine_book_get(*, system: str, slug: str, handle: BookHandle | None = None)
         if cached is not None:
             _ENGINE_CACHE.move_to_end(key)
             return cached
-    shared_key = "engine-book:" + "-".join(str(part) for part in key)
+    shared_key = f"engine-book:{handle.stamp}"
     data = cache.get(shared_key)
     if data is None:
         full = faction_get_with_book(system=system, slug=slug)
@@ -336,6 +366,6 @@ def ruleset_data(*, ruleset: Ruleset) -> dict[str, Any]:
 
 
 def engine_cache_clear() -> None:
-    """Forget this process's copies (the shared cache keys expire by revision)."""
+    """Forget this process's copies (the shared cache's keys are content stamps)."""
     with _ENGINE_LOCK:
         _ENGINE_CACHE.clear()

@@ -11,14 +11,26 @@ from django.db import transaction
 
 from factions.armybook import ArmyBookError, Problem, check_armybook, check_storable, package_ref, parse_json
 from factions.book_formats import to_armybook
+from factions.catalogue import (
+    CORE_RULE_FIELDS,
+    LIMIT_DEFAULTS,
+    LIMIT_FIELDS,
+    RULESET_FIELDS,
+    columns,
+    replace_rows,
+    ruleset_data,
+)
 from factions.models import (
     CompositionCard,
     CompositionGroup,
+    CoreRule,
     Equipment,
     Faction,
     FactionRule,
+    ForceOrgLimit,
     Gain,
     Package,
+    Ruleset,
     Spell,
     Unit,
     UnitPackage,
@@ -26,6 +38,7 @@ from factions.models import (
     UpgradeSection,
 )
 from factions.selectors import ruleset_infos
+from factions.stamps import stamp_books, stamp_rulesets
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 BOOKS_DIR = DATA_DIR / "books"
@@ -74,6 +87,7 @@ def armybook_import(*, data: Any, dry_run: bool = False, system: str | None = No
         raise ArmyBookError(errors, warnings)
     with transaction.atomic():
         result = _write_book(converted.book, warnings)
+        result.faction.content_hash = stamp_books([result.faction.pk])[result.faction.pk]
         if dry_run:
             transaction.set_rollback(True)
     return ImportResult(**{**result.__dict__, "dry_run": dry_run, "warnings": tuple(warnings)})
@@ -103,14 +117,42 @@ def bundled_books_load() -> list[ImportResult]:
     return results
 
 
+@transaction.atomic
+def sync_rulesets() -> dict[str, int]:
+    """Make the database's rulesets, limits and core rules match the bundled data
+    (factions/data/). Limits and core rules are replaced wholesale; books are left alone."""
+    counts = {"rulesets": 0, "limits": 0, "core_rules": 0}
+    for data in ruleset_data():
+        ruleset_write(data=data)
+        counts["rulesets"] += 1
+        counts["limits"] += len(data["limits"])
+        counts["core_rules"] += len(data["core_rules"])
+    return counts
+
+
+@transaction.atomic
+def ruleset_write(*, data: dict[str, Any]) -> Ruleset:
+    """Write a ruleset record (its slug, fields, limits and core rules, as
+    selectors.ruleset_record gives them or the bundled data holds them) over the ruleset
+    of that slug, made when missing, and stamp it. A limit without an `order` takes
+    its place in the list."""
+    ruleset, _ = Ruleset.objects.update_or_create(slug=data["slug"], defaults=columns(data, RULESET_FIELDS))
+    limits = [
+        {**columns(limit, LIMIT_FIELDS, LIMIT_DEFAULTS), "order": limit.get("order", i)}
+        for i, limit in enumerate(data["limits"])
+    ]
+    replace_rows(ForceOrgLimit, ruleset, limits)
+    replace_rows(CoreRule, ruleset, [columns(rule, CORE_RULE_FIELDS) for rule in data["core_rules"]])
+    ruleset.content_hash = stamp_rulesets([ruleset.pk])[ruleset.pk]
+    return ruleset
+
+
 def _version_key(version: str) -> tuple[int, ...]:
     core = version.split("-", 1)[0].split("+", 1)[0]
     return tuple(int(part) for part in core.split(".") if part.isdigit())
 
 
 def _write_book(book: dict[str, Any], warnings: list[Problem]) -> ImportResult:
-    from factions.models import Ruleset
-
     ruleset = Ruleset.objects.get(slug=book["system"])
     faction = Faction.objects.select_for_update().filter(ruleset=ruleset, slug=book["slug"]).first()
     replaced = None
@@ -141,7 +183,6 @@ def _write_book(book: dict[str, Any], warnings: list[Problem]) -> ImportResult:
     faction.description = book.get("description")
     faction.armyforge_id = armyforge_id
     faction.import_warnings = [str(w) for w in warnings]
-    faction.revision = (faction.revision or 0) + 1
     faction.save()
 
     FactionRule.objects.bulk_create(

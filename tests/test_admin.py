@@ -174,7 +174,7 @@ def validate_status(client) -> int:
 
 
 def book_state() -> tuple[str, int]:
-    return tuple(Faction.objects.filter(slug="test-wardens").values_list("version", "revision").get())
+    return tuple(Faction.objects.filter(slug="test-wardens").values_list("version", "content_hash").get())
 
 
 def option(uid: str) -> models.UpgradeOption:

@@ -82,8 +82,8 @@ COLUMNS: dict[tuple[type[models.Model], str], str] = {
     (CompositionGroup, "min"): "composition.groups[].min",
     (CompositionGroup, "max"): "composition.groups[].max",
 }
-# Bounded columns the importer fills itself: positions in the book's lists and counters.
-FILLED_BY_THE_IMPORTER = {"order", "revision"}
+# Bounded columns the importer fills itself: positions in the book's lists and the content stamp.
+FILLED_BY_THE_IMPORTER = {"order", "content_hash"}
 # Synced from the rulesets (factions/data), not from army books.
 RULESET_MODELS = {Ruleset, ForceOrgLimit, CoreRule}
 

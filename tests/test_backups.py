@@ -18,10 +18,10 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 
 from armybuilder.lists.models import ArmyList
-from factions.catalogue import sync_rulesets
+from factions.admin_checks import catalogue_change_check
 from factions.models import CoreRule, Faction, ForceOrgLimit, Ruleset
-from factions.selectors import engine_cache_clear
-from factions.services import armybook_import, bundled_book_paths, bundled_books_load
+from factions.selectors import engine_book_get, engine_cache_clear
+from factions.services import armybook_import, bundled_book_paths, bundled_books_load, sync_rulesets
 from tests.conftest import SHARED, aof_book, require_shared
 
 LISTS = Path(__file__).resolve().parents[1] / "factions" / "data" / "lists"
@@ -77,8 +77,8 @@ def database_state() -> dict:
         "tokens": Token.objects.count(),
         "sessions": Session.objects.count(),
         "lists": list(ArmyList.objects.values_list("pk", flat=True)),
-        "factions": list(Faction.objects.values_list("pk", "slug", "revision")),
-        "rulesets": list(Ruleset.objects.values_list("slug", "revision")),
+        "factions": list(Faction.objects.values_list("pk", "slug", "content_hash")),
+        "rulesets": list(Ruleset.objects.values_list("slug", "content_hash")),
         "limits": list(ForceOrgLimit.objects.values_list("pk", "params")),
     }
 
@@ -128,7 +128,20 @@ def test_a_restored_backup_exports_to_the_same_files(backup, tmp_path):
     assert read_all(second) == read_all(backup["folder"])
     files = set(read_all(second))
     assert {"manifest.json", "rulesets.json", "factions.json", "users.json", "tokens.json", "sessions.json"} <= files
-    assert read_all(second)["manifest.json"]["format"] == "armybuilder-backup/2"
+    assert read_all(second)["manifest.json"]["format"] == "armybuilder-backup/3"
+
+
+def test_a_backup_of_the_second_format_still_restores(backup):
+    """/2 backups also held revision counters of books and rulesets: they are passed over."""
+    folder = backup["folder"]
+    manifest = json.loads((folder / "manifest.json").read_text())
+    (folder / "manifest.json").write_text(json.dumps({**manifest, "format": "armybuilder-backup/2"}))
+    for name in ("rulesets.json", "factions.json"):
+        records = json.loads((folder / name).read_text())
+        (folder / name).write_text(json.dumps([{**record, "revision": 7} for record in records]))
+    restore(folder)
+    assert ArmyList.objects.count() == 2
+    assert Faction.objects.count() == len(bundled_book_paths())
 
 
 def test_the_commands_say_what_they_wrote_and_restored(books, tmp_path):
@@ -203,23 +216,30 @@ def test_the_next_user_and_list_after_restore_get_new_ids(backup):
     assert new_list["id"] > max(backup["mine"]["id"], backup["theirs"]["id"])
 
 
-def test_a_book_keeps_its_row_id_revision_and_import_warnings(books, tmp_path):
+def test_a_book_keeps_its_row_id_content_stamp_and_import_warnings(books, tmp_path):
+    """The same content restored has the same stamp: a cache shared with the old server
+    still holds the right copies."""
     faction = Faction.objects.get(ruleset__slug="aof", slug="human-empire")
-    Faction.objects.filter(pk=faction.pk).update(revision=9, import_warnings=["units[0]: checked by hand"])
-    before = Faction.objects.values("pk", "revision", "imported_at", "import_warnings", "version").get(pk=faction.pk)
+    Faction.objects.filter(pk=faction.pk).update(import_warnings=["units[0]: checked by hand"])
+    fields = ("pk", "content_hash", "imported_at", "import_warnings", "version")
+    before = Faction.objects.values(*fields).get(pk=faction.pk)
     export(tmp_path / "b")
     fresh_database()
     restore(tmp_path / "b")
-    after = Faction.objects.values("pk", "revision", "imported_at", "import_warnings", "version").get(
-        slug="human-empire"
-    )
+    after = Faction.objects.values(*fields).get(slug="human-empire")
     assert after == before
 
 
 def test_books_already_in_the_database_are_replaced_by_the_backup_s(books, tmp_path):
     """A new server that ran `bootstrap` before the restore: the books keep that server's
-    rows, with the backup's content, warnings and a revision no cached copy has."""
-    Faction.objects.filter(slug="human-empire").update(revision=2, import_warnings=["checked by hand"])
+    rows, with the backup's content and warnings, stamped with the backup's content."""
+    faction = Faction.objects.get(slug="human-empire")
+    unit = faction.units.order_by("order").first()
+    unit.cost += 5
+    unit.save()
+    catalogue_change_check(objects=[unit])  # as the admin saves it
+    Faction.objects.filter(slug="human-empire").update(import_warnings=["checked by hand"])
+    edited = Faction.objects.get(slug="human-empire").content_hash
     export(tmp_path / "b")
     fresh_database()
     bundled_books_load()
@@ -227,20 +247,24 @@ def test_books_already_in_the_database_are_replaced_by_the_backup_s(books, tmp_p
     restore(tmp_path / "b")
     after = Faction.objects.get(slug="human-empire")
     assert (after.pk, after.import_warnings) == (bootstrapped.pk, ["checked by hand"])
-    assert after.revision > bootstrapped.revision
+    assert after.content_hash == edited != bootstrapped.content_hash
+    book, _ruleset = engine_book_get(system="aof", slug="human-empire")
+    assert book.units[unit.uid].cost == unit.cost
 
 
-def test_a_ruleset_changed_in_the_admin_comes_back_with_a_newer_revision(books, tmp_path):
+def test_a_ruleset_changed_in_the_admin_comes_back_with_the_stamp_of_its_content(books, tmp_path):
     limit = ForceOrgLimit.objects.filter(ruleset__slug="aof", kind="copies").first()
     limit.params = {**limit.params, "base": 3}
     limit.save()
+    catalogue_change_check(objects=[limit])  # as the admin saves it
+    edited = Ruleset.objects.get(slug="aof").content_hash
     export(tmp_path / "b")
     fresh_database()
-    sync_rulesets(apps)  # the new server's migrations wrote the bundled rulesets
-    migrated = Ruleset.objects.get(slug="aof").revision
+    sync_rulesets()  # the new server's migrations wrote the bundled rulesets
+    migrated = Ruleset.objects.get(slug="aof").content_hash
     restore(tmp_path / "b")
     assert ForceOrgLimit.objects.get(ruleset__slug="aof", code=limit.code).params["base"] == 3
-    assert Ruleset.objects.get(slug="aof").revision > migrated
+    assert Ruleset.objects.get(slug="aof").content_hash == edited != migrated
 
 
 def test_groups_and_permissions_come_back(books, tmp_path):
@@ -330,7 +354,10 @@ def test_a_folder_that_is_not_a_backup_is_refused(db, tmp_path):
 
 def test_a_backup_of_an_unknown_format_is_refused(backup):
     (backup["folder"] / "manifest.json").write_text(json.dumps({"format": "armybuilder-backup/9", "counts": {}}))
-    refused(backup["folder"], r'format "armybuilder-backup/9"; it reads armybuilder-backup/2 and armybuilder-backup/1')
+    refused(
+        backup["folder"],
+        r'format "armybuilder-backup/9"; it reads armybuilder-backup/3, armybuilder-backup/2 and armybuilder-backup/1',
+    )
 
 
 def test_a_corrupt_file_is_refused_by_name(backup):

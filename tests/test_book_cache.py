@@ -1,14 +1,48 @@
-"""Cached engine books expire whenever the catalogue changes: import, admin edit."""
+"""Cached engine books are keyed by the content stamps of book and ruleset: a change by
+import or admin edit is a new key, the same content written again is the same key."""
 
 import pytest
 from django.apps import apps
 from django.urls import reverse
 
-from factions.models import Faction, ForceOrgLimit, Ruleset, bump_revision_of
-from factions.selectors import engine_book_get, engine_cache_clear
-from factions.services import armybook_import
+from armybuilder.stamps import content_hash
+from factions.admin_checks import catalogue_change_check, catalogue_owner
+from factions.models import Faction, ForceOrgLimit, Ruleset
+from factions.selectors import (
+    engine_book_get,
+    engine_cache_clear,
+    faction_book,
+    faction_get_with_book,
+    ruleset_record,
+)
+from factions.services import armybook_import, bundled_books_load, sync_rulesets
 
 URL = "/api/validate/"
+
+
+# A harmless change to one row of each catalogue table: the book still passes its checks.
+EDITS = {
+    "ForceOrgLimit": ("section", "Force Organisation (club reading)"),
+    "CoreRule": ("summary", "Said again in other words."),
+    "FactionRule": ("text", "Said again in other words."),
+    "Spell": ("text", "Said again in other words."),
+    "Unit": ("name", "Renamed Unit"),
+    "Equipment": ("rules", ["AP(1)"]),
+    "Package": ("order", 7),
+    "UpgradeSection": ("label", "Upgrade with (renamed)"),
+    "UpgradeOption": ("cost", 99),
+    "Gain": ("order", 9),
+    "UnitPackage": ("order", 9),
+    "CompositionCard": ("models_max", 12),
+    "CompositionGroup": ("max", 5),
+}
+
+
+def _stamps():
+    return {
+        "books": dict(Faction.objects.values_list("pk", "content_hash")),
+        "rulesets": dict(Ruleset.objects.values_list("pk", "content_hash")),
+    }
 
 
 @pytest.mark.django_db
@@ -17,23 +51,61 @@ URL = "/api/validate/"
     [m for m in apps.get_app_config("factions").get_models() if m.__name__ not in ("Ruleset", "Faction")],
     ids=lambda m: m.__name__,
 )
-def test_a_change_to_any_catalogue_row_bumps_its_owners_revision(wardens, make_arena_book, model):
+def test_a_change_to_any_catalogue_row_gives_its_owner_a_new_content_stamp(wardens, make_arena_book, model):
+    """What the admin does on every save (catalogue_change_check) stamps the owner from its
+    content: the owner, and only it, gets a new stamp, the one its content hashes to."""
     armybook_import(data=make_arena_book())
     obj = model.objects.order_by("pk").first()
-    owner_field = "ruleset" if model in (ForceOrgLimit, apps.get_model("factions", "CoreRule")) else None
-    owner = Ruleset.objects.get(pk=obj.ruleset_id) if owner_field else None
-    before = {f.pk: f.revision for f in Faction.objects.all()}
-    ruleset_before = owner.revision if owner else None
+    field, value = EDITS[model.__name__]
+    assert getattr(obj, field) != value, "the edit must change something"
+    before = _stamps()
+    setattr(obj, field, value)
+    obj.save()
 
-    bump_revision_of(obj)
+    catalogue_change_check(objects=[obj])
 
-    if owner:
-        owner.refresh_from_db()
-        assert owner.revision == ruleset_before + 1
+    after = _stamps()
+    owner = catalogue_owner(obj)
+    kind = "rulesets" if isinstance(owner, Ruleset) else "books"
+    changed = {k: [pk for pk in after[k] if after[k][pk] != before[k][pk]] for k in after}
+    assert changed == {"books": [], "rulesets": [], kind: [owner.pk]}
+    if kind == "books":
+        assert after[kind][owner.pk] == content_hash(
+            faction_book(faction=faction_get_with_book(system=owner.ruleset.slug, slug=owner.slug))
+        )
     else:
-        after = {f.pk: f.revision for f in Faction.objects.all()}
-        changed = [pk for pk in after if after[pk] != before[pk]]
-        assert len(changed) == 1
+        full = Ruleset.objects.prefetch_related("limits", "core_rules").get(pk=owner.pk)
+        assert after[kind][owner.pk] == content_hash(ruleset_record(ruleset=full))
+
+
+@pytest.mark.django_db
+def test_the_same_content_written_again_keeps_its_stamp_and_cached_book(wardens, make_aof_book):
+    """Stamps come from content, not from counting writes: importing the same book again,
+    or syncing unchanged rulesets, leaves every cached copy usable; a changed book gets a
+    new stamp and a new compiled book."""
+    sync_rulesets()  # the migration's rulesets carry a placeholder stamp until written
+    before = _stamps()
+    built = engine_book_get(system="aof", slug="test-wardens")
+    armybook_import(data=make_aof_book())
+    sync_rulesets()
+    assert _stamps() == before
+    assert engine_book_get(system="aof", slug="test-wardens") is built
+
+    changed = make_aof_book()
+    changed["units"][0]["cost"] += 5
+    armybook_import(data=changed)
+    assert _stamps()["books"] != before["books"]
+    rebuilt, _ruleset = engine_book_get(system="aof", slug="test-wardens")
+    assert rebuilt.units[changed["units"][0]["id"]].cost == changed["units"][0]["cost"]
+
+
+@pytest.mark.django_db
+def test_every_book_and_ruleset_has_a_stamp_of_its_own():
+    bundled_books_load()
+    stamps = _stamps()
+    values = [*stamps["books"].values(), *stamps["rulesets"].values()]
+    assert all(len(value) == 32 for value in values)
+    assert len(set(values)) == len(values)
 
 
 @pytest.mark.django_db

@@ -243,7 +243,8 @@ def test_openapi_schema_is_served_and_valid(api_client):
 
 @pytest.mark.django_db
 def test_systems_list_follows_a_ruleset_change(api_client, django_assert_max_num_queries):
-    from factions.models import Ruleset, bump_revision_of
+    from factions.admin_checks import catalogue_change_check
+    from factions.models import Ruleset
 
     api_client.get("/api/systems/")
     with django_assert_max_num_queries(1):  # served from the serialized copy
@@ -251,6 +252,6 @@ def test_systems_list_follows_a_ruleset_change(api_client, django_assert_max_num
     ruleset = Ruleset.objects.get(slug="opf")
     ruleset.name = "One Page Fantasy (edited)"
     ruleset.save()
-    bump_revision_of(ruleset)  # what the admin does on every save
+    catalogue_change_check(objects=[ruleset])  # what the admin does on every save
     names = [r["name"] for r in api_client.get("/api/systems/").json()]
     assert "One Page Fantasy (edited)" in names

@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from armybuilder.lists.models import ArmyList
+from factions.admin_checks import catalogue_change_check
 from factions.selectors import engine_cache_clear
 from factions.services import armybook_import
 
@@ -407,11 +408,10 @@ def test_saves_at_the_same_moment_never_lose_an_update(make_aof_book):
 
     if connection.vendor == "sqlite" and "memory" in str(connection.settings_dict["NAME"]):
         pytest.skip("SQLite in memory is one connection per thread; run with DATABASE_URL=postgres://…")
-    from django.apps import apps
 
-    from factions.catalogue import sync_rulesets
+    from factions.services import sync_rulesets
 
-    sync_rulesets(apps)  # transactional tests may run after one that emptied the tables
+    sync_rulesets()  # transactional tests may run after one that emptied the tables
     engine_cache_clear()
     armybook_import(data=make_aof_book())
     owner = get_user_model().objects.create_user("racer", password="a-long-pass-phrase-1")
@@ -535,7 +535,7 @@ def test_a_listing_runs_the_same_queries_for_few_lists_and_many(wardens, owner, 
 
 def test_a_listing_shows_the_stored_validation_until_the_list_or_its_book_changes(wardens, owner, monkeypatch):
     from armybuilder.lists import selectors
-    from factions.models import Faction
+    from factions.models import Unit
 
     _many_lists(owner, 3)
     client = client_for(owner)
@@ -560,7 +560,10 @@ def test_a_listing_shows_the_stored_validation_until_the_list_or_its_book_change
     assert listed[item["id"]]["validation"]["total_points"] < item["validation"]["total_points"]
 
     # A change to the army book makes every list of it stale.
-    Faction.bump_revision(Faction.objects.get(slug="test-wardens").pk)
+    unit = Unit.objects.get(faction__slug="test-wardens", uid="wardens")
+    unit.cost += 1
+    unit.save()
+    catalogue_change_check(objects=[unit])  # as the admin saves it
     client.get("/api/lists/")
     assert len(calls) == 4
 

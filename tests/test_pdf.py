@@ -116,7 +116,7 @@ def card_texts(data: bytes, layout: str = "sheet", paper: str = "a4") -> list[st
 @pytest.mark.parametrize("name", ONE_LIST_PER_RULESET)
 def test_cards_show_every_entry_with_its_name_cost_and_weapons(user, name, layout):
     army_list = bundled_list(user, name)
-    validation, _version = selectors.army_list_state(army_list)
+    validation = selectors.army_list_load(army_list).validation
     cards = card_texts(render(army_list, "cards.pdf", layout=layout), layout)
     assert len(cards) >= len(validation.entries)
     squashed = ["".join(text.split()) for text in cards]
@@ -206,7 +206,7 @@ def test_the_roster_shows_the_list_its_total_and_every_issue(user, make_aof_book
     entries = [{"id": f"h{i}", "unit": "warden-captain"} for i in range(3)]
     entries.append({"id": "w", "unit": "wardens", "options": {"TROOPS-1a": 2}})
     army_list = wardens_list(user, make_aof_book, points_limit=300, entries=entries)
-    validation, _version = selectors.army_list_state(army_list)
+    validation = selectors.army_list_load(army_list).validation
     assert len({issue.code for issue in validation.issues}) >= 3
     text = flat(" ".join(pages(render(army_list, "roster.pdf"))))
     assert "Border Patrol" in text
@@ -316,7 +316,7 @@ def test_a_rated_rule_is_listed_once_with_every_rating_used(user):
 
 
 def test_rules_used_collects_unit_and_weapon_rules_with_their_ratings(user, make_aof_book):
-    validation, _version = selectors.army_list_state(wardens_list(user, make_aof_book))
+    validation = selectors.army_list_load(wardens_list(user, make_aof_book)).validation
     assert rules_used(validation) == {
         "Caster": ["1"],
         "Counter": [],
@@ -470,9 +470,9 @@ def test_a_pdf_download_takes_a_fixed_number_of_queries(user, make_aof_book, dja
     large = wardens_list(user, make_aof_book, points_limit=10000, entries=entries)
     pdf.list_pdf_response(small, "roster.pdf", {})  # the engine's book is built and cached
     cache.clear()
-    with django_assert_num_queries(3):  # book handle (for the cache key), list state, core rules
+    with django_assert_num_queries(2):  # book handle (for the cache key and the list state), core rules
         pdf.list_pdf_response(small, "roster.pdf", {})
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(2):
         pdf.list_pdf_response(large, "roster.pdf", {})
     with django_assert_num_queries(1):  # cached: only the book handle
         pdf.list_pdf_response(large, "roster.pdf", {})
@@ -543,7 +543,7 @@ def test_an_arena_warband_as_text_counts_hexes_keeps_criticals_and_no_points(use
     assert "hexes" in text or "adjacent" in text
     book = json.loads((DATA / "books" / "aof-arena" / "orc-pitfighters.json").read_text())
     criticals = {w["critical"] for u in book["units"] for w in u["equipment"] if w.get("critical")}
-    validation, _version = selectors.army_list_state(army_list)
+    validation = selectors.army_list_load(army_list).validation
     used = {w.profile["critical"] for e in validation.entries for w in e.loadout.weapons if w.profile.get("critical")}
     assert used and used <= criticals
     for critical in used:

@@ -174,12 +174,11 @@ def test_a_save_cut_off_half_way_leaves_nothing_half_saved(wardens, make_aof_boo
 def test_on_postgresql_a_killed_connection_is_a_503_then_recovers(make_aof_book):
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL to kill a server connection (run with DATABASE_URL=postgres://…)")
-    from django.apps import apps
     from django.db import connections
 
-    from factions.catalogue import sync_rulesets
+    from factions.services import sync_rulesets
 
-    sync_rulesets(apps)
+    sync_rulesets()
     engine_cache_clear()
     armybook_import(data=make_aof_book())
     client = APIClient()

@@ -9,6 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from factions.admin_checks import catalogue_change_check
 from factions.models import ForceOrgLimit
 from factions.selectors import engine_cache_clear
 from factions.services import armybook_import
@@ -181,7 +182,7 @@ def test_a_changed_limit_row_changes_the_check_with_no_code_change(api_client, w
     limit = ForceOrgLimit.objects.get(ruleset__slug="aof", code="too_many_heroes")
     limit.params = {"counts": "heroes", "per": 1000}
     limit.save()
-    limit.ruleset.bump_revision(limit.ruleset_id)
+    catalogue_change_check(objects=[limit])  # as the admin saves it
 
     issues = api_client.post(URL, listed, format="json").json()["issues"]
     assert [(i["code"], i["message"]) for i in issues] == [

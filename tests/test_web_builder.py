@@ -5,6 +5,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from armybuilder.lists.models import ArmyList
+from factions.admin_checks import catalogue_change_check
 
 
 @pytest.fixture
@@ -268,7 +269,8 @@ def test_kept_pieces_go_with_the_book_they_came_from(army_list, client):
     faction = Faction.objects.get(slug="test-wardens")
     unit = Unit.objects.get(faction=faction, uid="wardens")
     old_cost = unit.cost
-    Unit.objects.filter(pk=unit.pk).update(cost=old_cost + 7)
-    Faction.bump_revision(faction.pk)
+    unit.cost = old_cost + 7
+    unit.save()
+    catalogue_change_check(objects=[unit])  # as the admin saves it
     page = client.get(f"/lists/{army_list.pk}/").content.decode()
     assert f"{old_cost + 7} pts" in page

@@ -34,7 +34,6 @@ from armybuilder.lists import selectors, services
 from armybuilder.lists.imports import list_from_file, to_armylist
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.visitors import list_owner, own_list, own_lists
-from factions.models import Ruleset
 
 TEXT_KINDS = ("json", "text")
 NOT_YOURS = error(
@@ -85,8 +84,8 @@ def list_payload(
     """The list as the API returns it; a listing passes the list's summary (its stored
     validation), a single list is validated now."""
     if summary is None:
-        validation, current_version = selectors.army_list_state(army_list)
-        validation_data = validation.as_dict()
+        state = selectors.army_list_load(army_list)
+        validation_data, current_version = state.validation.as_dict(), state.current_book_version
     else:
         validation_data, current_version = summary.validation, summary.book_version
     payload: dict[str, Any] = {}
@@ -136,14 +135,13 @@ def export_response(army_list: ArmyList, kind: str, params: dict[str, str] | Non
         )
         filename = f"{stem}.json"
     else:
-        validation, _version = selectors.army_list_state(army_list)
-        ruleset = Ruleset.objects.filter(slug=army_list.system).first()
+        state = selectors.army_list_load(army_list)
         text = list_text(
             name=army_list.name,
-            ruleset_title=ruleset.title if ruleset else army_list.system,
-            faction_name=selectors.faction_name(system=army_list.system, slug=army_list.faction),
-            validation=validation,
-            uses_points=ruleset.uses_points if ruleset else army_list.points_limit is not None,
+            ruleset_title=state.ruleset.title,
+            faction_name=state.faction_name,
+            validation=state.validation,
+            uses_points=state.ruleset.uses_points,
         )
         response = HttpResponse(text, content_type="text/plain; charset=utf-8")
         filename = f"{stem}.txt"

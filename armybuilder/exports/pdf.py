@@ -4,8 +4,9 @@ reference of a ruleset, served from the lists API (`export/cards.pdf`, ...) and 
 
 Everything a PDF shows is loaded first (`pdf_data.printout_get`); the renderers in the
 `pdf_*` modules only draw. Files are cached (Django's cache) under a key holding the
-list's version, its share key and the revision of its army book and ruleset, so a
-second download of an unchanged list does not render again.
+list's version, its share key, the content stamps of its army book and ruleset and a
+stamp of the code that draws them, so a second download of an unchanged list does not
+render again.
 
 Query parameters: `paper` (a4, letter), `layout` (cards: sheet, poker), `combine`
 (cards: 1 for one card per distinct unit, "3× ..."), `base_url` (the site's address for
@@ -33,13 +34,14 @@ from armybuilder.exports.pdf_reference import RulesReferencePdf
 from armybuilder.exports.pdf_roster import RosterPdf
 from armybuilder.exports.pdf_style import PAPERS
 from armybuilder.lists.models import ArmyList
+from armybuilder.stamps import source_hash
 from factions.models import Ruleset
 from factions.selectors import book_handle_get
 
 PDF_KINDS: tuple[str, ...] = ("cards.pdf", "roster.pdf", "reference.pdf")
 FILE_SUFFIXES = {"cards.pdf": "cards", "roster.pdf": "roster", "reference.pdf": "rules"}
 CACHE_SECONDS = 6 * 60 * 60
-RENDERING = 6  # bump when the drawing changes, so that cached files are not served
+DRAWN_BY = ("armybuilder/exports", "armybuilder/engine")  # a change here is a new key for every file
 TRUE, FALSE = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
 
 
@@ -135,7 +137,7 @@ def ruleset_reference_pdf(request: HttpRequest, system: str) -> HttpResponse:
         options = print_options(request.GET.dict())
     except ValueError as exc:
         return HttpResponseBadRequest(str(exc), content_type="text/plain; charset=utf-8")
-    key = _cache_key("quick", system, ruleset.revision, ruleset.title, options.paper)
+    key = _cache_key("quick", system, ruleset.content_hash, options.paper)
     data = cache.get(key)
     if data is None:
         data = RulesReferencePdf.for_ruleset(slug=system, title=ruleset.title, paper=options.paper).render()
@@ -163,7 +165,7 @@ def attachment(filename: str) -> str:
 
 
 def _cache_key(*parts: Any) -> str:
-    digest = hashlib.sha256(repr((RENDERING, *parts)).encode()).hexdigest()
+    digest = hashlib.sha256(repr((source_hash(*DRAWN_BY), *parts)).encode()).hexdigest()
     return f"armybuilder:pdf:{digest}"
 
 

@@ -13,8 +13,8 @@ from armybuilder.engine import Validation
 from armybuilder.engine.book import Rule
 from armybuilder.lists import selectors
 from armybuilder.lists.models import ArmyList
-from factions.models import CoreRule, Ruleset
-from factions.selectors import BookHandle, engine_book_get
+from factions.models import CoreRule
+from factions.selectors import BookHandle
 
 SPELL_RULES = ("Caster", "Wizard")  # units with these rules cast the faction's spells
 
@@ -56,32 +56,23 @@ class Printout:
 def printout_get(*, army_list: ArmyList, share_url: str, handle: BookHandle | None) -> Printout:
     """Load the list's printout: its validation, the book's spells and rules and the
     ruleset's core rules. `handle` is the list's book handle (None: the book is gone)."""
-    validation, current_version = selectors.army_list_state(army_list)
+    state = selectors.army_list_load(army_list, handle=handle)
+    title, faction_name = state.ruleset.title, state.faction_name
     core = CoreRule.objects.filter(ruleset__slug=army_list.system).values_list("name", "rated", "section", "summary")
-    if handle is not None:
-        book, ruleset = engine_book_get(system=army_list.system, slug=army_list.faction, handle=handle)
-        title, uses_points, faction_name = ruleset.title, ruleset.uses_points, book.name
-        spells, faction_rules = book.spells, book.rules
-    else:
-        row = Ruleset.objects.filter(slug=army_list.system).first()
-        title = row.title if row else army_list.system
-        uses_points = row.uses_points if row else army_list.points_limit is not None
-        faction_name = selectors.faction_name(system=army_list.system, slug=army_list.faction)
-        spells, faction_rules = (), {}
     rules = {name: RuleText(name, rated, summary, f"{title} — {section}") for name, rated, section, summary in core}
-    for name, (rated, text) in faction_rules.items():
+    for name, (rated, text) in (state.book.rules if state.book else {}).items():
         rules[name] = RuleText(name, rated, text, f"{faction_name} army book")
     return Printout(
         list_name=army_list.name,
         notes=army_list.notes,
         system=army_list.system,
         ruleset_title=title,
-        uses_points=uses_points,
+        uses_points=state.ruleset.uses_points,
         faction_name=faction_name,
         book_version=army_list.book_version,
-        current_book_version=current_version,
-        validation=validation,
-        spells=tuple(spells),
+        current_book_version=state.current_book_version,
+        validation=state.validation,
+        spells=tuple(state.book.spells if state.book else ()),
         rules=rules,
         share_url=share_url,
     )

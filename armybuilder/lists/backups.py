@@ -3,8 +3,8 @@
     DIR/manifest.json                  format and how many of each thing the backup holds
     DIR/rulesets.json                  rulesets with their limits and core rules (admin edits too)
     DIR/books/<system>/<slug>.json     every army book (armybook/1)
-    DIR/factions.json                  what a book's row holds besides the book: id, revision,
-                                       import time and import warnings
+    DIR/factions.json                  what a book's row holds besides the book: id, import
+                                       time and import warnings
     DIR/groups.json                    permission groups
     DIR/users.json                     accounts with their ids (password hashes, not passwords)
     DIR/tokens.json                    API tokens
@@ -19,7 +19,9 @@ lists yet (a new server), keeping every id. Sessions are signed with SECRET_KEY:
 server needs the old key for its visitors and users to stay signed in.
 
 Backups in the first format (armybuilder-backup/1: books, users and lists only) still
-restore as they did: users and lists numbered from 1 in the order of the backup.
+restore as they did: users and lists numbered from 1 in the order of the backup. The
+second format (/2) also kept revision counters of books and rulesets, which caches were
+keyed by then; they are passed over (caches are keyed by content stamps now).
 """
 
 from __future__ import annotations
@@ -43,11 +45,12 @@ from django.utils.dateparse import parse_datetime
 from armybuilder.lists.models import ArmyList
 from factions.armybook import ArmyBookError
 from factions.catalogue import RULESET_FIELDS
-from factions.models import CoreRule, Faction, ForceOrgLimit, Ruleset
-from factions.selectors import faction_book, faction_get_with_book
-from factions.services import armybook_import
+from factions.models import Faction, Ruleset
+from factions.selectors import faction_book, faction_get_with_book, ruleset_record
+from factions.services import armybook_import, ruleset_write
 
-FORMAT = "armybuilder-backup/2"
+FORMAT = "armybuilder-backup/3"
+FORMAT_2 = "armybuilder-backup/2"  # as /3, with revision counters (passed over)
 FORMAT_1 = "armybuilder-backup/1"
 USER_FIELDS = ("username", "email", "password", "first_name", "last_name", "is_staff", "is_superuser", "is_active")
 LIST_FIELDS = (
@@ -63,13 +66,11 @@ LIST_FIELDS = (
     "version",
     "book_version",
 )
-LIMIT_FIELDS = ("code", "kind", "params", "severity", "section", "optional", "order")
-CORE_RULE_FIELDS = ("name", "rated", "section", "summary")
 
 # The keys each record of a file must have, to refuse a damaged backup before writing.
 RECORD_KEYS = {
-    "rulesets.json": ("slug", *RULESET_FIELDS, "revision", "limits", "core_rules"),
-    "factions.json": ("system", "slug", "id", "revision", "imported_at", "import_warnings"),
+    "rulesets.json": ("slug", *RULESET_FIELDS, "limits", "core_rules"),
+    "factions.json": ("system", "slug", "id", "imported_at", "import_warnings"),
     "groups.json": ("name", "permissions"),
     "users.json": ("id", *USER_FIELDS, "date_joined", "last_login", "groups", "permissions"),
     "tokens.json": ("key", "user", "created"),
@@ -102,16 +103,6 @@ def _permission_name(permission: Permission) -> str:
     return f"{permission.content_type.app_label}.{permission.codename}"
 
 
-def _ruleset_record(ruleset: Ruleset) -> dict[str, Any]:
-    return {
-        "slug": ruleset.slug,
-        **{f: getattr(ruleset, f) for f in RULESET_FIELDS},
-        "revision": ruleset.revision,
-        "limits": [{f: getattr(limit, f) for f in LIMIT_FIELDS} for limit in ruleset.limits.order_by("order", "id")],
-        "core_rules": [{f: getattr(rule, f) for f in CORE_RULE_FIELDS} for rule in ruleset.core_rules.order_by("name")],
-    }
-
-
 def backup_export(*, folder: Path) -> dict[str, int]:
     """Write the backup into `folder`, which must be new or empty (a file left from an
     older backup would be restored with this one)."""
@@ -129,7 +120,9 @@ def backup_export(*, folder: Path) -> dict[str, int]:
 
 def _export(folder: Path) -> dict[str, int]:
     folder.mkdir(parents=True, exist_ok=True)
-    rulesets = [_ruleset_record(r) for r in Ruleset.objects.order_by("slug")]
+    rulesets = [
+        ruleset_record(ruleset=r) for r in Ruleset.objects.order_by("slug").prefetch_related("limits", "core_rules")
+    ]
     _write(folder / "rulesets.json", rulesets)
 
     factions = []
@@ -141,7 +134,6 @@ def _export(folder: Path) -> dict[str, int]:
                 "system": faction.ruleset.slug,
                 "slug": faction.slug,
                 "id": faction.pk,
-                "revision": faction.revision,
                 "imported_at": _when(faction.imported_at),
                 "import_warnings": faction.import_warnings,
             }
@@ -259,12 +251,12 @@ def _read_backup(folder: Path) -> _Backup:
         raise BackupError(f"{folder} is not a readable backup: it has no manifest.json")
     manifest = _load(folder, "manifest.json")
     found = manifest.get("format") if isinstance(manifest, dict) else None
-    if found not in (FORMAT, FORMAT_1):
+    if found not in (FORMAT, FORMAT_2, FORMAT_1):
         raise BackupError(
             f'{folder} is not an Armybuilder backup this version reads (format "{found}"; '
-            f"it reads {FORMAT} and {FORMAT_1})"
+            f"it reads {FORMAT}, {FORMAT_2} and {FORMAT_1})"
         )
-    keys = RECORD_KEYS if found == FORMAT else RECORD_KEYS_1
+    keys = RECORD_KEYS_1 if found == FORMAT_1 else RECORD_KEYS
     records = {name: _records(folder, name, keys[name]) for name in keys}
     backup = _Backup(
         folder=folder,
@@ -285,7 +277,7 @@ def _read_backup(folder: Path) -> _Backup:
 
 
 def _from_format_1(backup: _Backup) -> _Backup:
-    """A /1 backup in /2 shape: users and lists numbered from 1, owners by id."""
+    """A /1 backup in /3 shape: users and lists numbered from 1, owners by id."""
     ids = {user["username"]: number for number, user in enumerate(backup.users, 1)}
     users = [
         {**user, "id": ids[user["username"]], "last_login": None, "groups": [], "permissions": []}
@@ -371,31 +363,19 @@ def backup_import(*, folder: Path, dry_run: bool = False) -> dict[str, int]:
 
 
 def _restore_rulesets(backup: _Backup) -> None:
-    """Rulesets come from the migrations; put back what the admin changed in them. A
-    changed ruleset gets a revision above this database's, so no cached copy survives."""
+    """Rulesets come from the migrations; put back what the admin changed in them."""
     for data in backup.rulesets:
-        ruleset = Ruleset.objects.filter(slug=data["slug"]).first()
+        ruleset = Ruleset.objects.prefetch_related("limits", "core_rules").filter(slug=data["slug"]).first()
         if ruleset is None:
             raise BackupError(f'rulesets.json: this version of Armybuilder has no ruleset "{data["slug"]}"')
-        current = _ruleset_record(ruleset)
-        same = {**current, "revision": None} == {**data, "revision": None}
-        if not same:
-            Ruleset.objects.filter(pk=ruleset.pk).update(**{f: data[f] for f in RULESET_FIELDS})
-            ForceOrgLimit.objects.filter(ruleset=ruleset).delete()
-            ForceOrgLimit.objects.bulk_create(
-                ForceOrgLimit(ruleset=ruleset, **{f: limit[f] for f in LIMIT_FIELDS}) for limit in data["limits"]
-            )
-            CoreRule.objects.filter(ruleset=ruleset).delete()
-            CoreRule.objects.bulk_create(
-                CoreRule(ruleset=ruleset, **{f: rule[f] for f in CORE_RULE_FIELDS}) for rule in data["core_rules"]
-            )
-        floor = ruleset.revision if same else ruleset.revision + 1
-        Ruleset.objects.filter(pk=ruleset.pk).update(revision=max(data["revision"], floor))
+        record = {key: value for key, value in data.items() if key != "revision"}  # /2 kept a counter
+        if ruleset_record(ruleset=ruleset) != record:
+            ruleset_write(data=record)
 
 
 def _restore_books(backup: _Backup) -> bool:
     """Import every book, then put back its row's id (when the database has no books
-    yet), revision, import time and warnings. Returns whether ids were kept."""
+    yet), import time and warnings. Returns whether ids were kept."""
     keep_ids = backup.factions is not None and not Faction.objects.exists()
     rows = {(f["system"], f["slug"]): f for f in backup.factions or []}
     for path in backup.books:
@@ -413,7 +393,6 @@ def _restore_books(backup: _Backup) -> bool:
             raise BackupError(f"{path} holds the book {faction.ruleset.slug}/{faction.slug}")
         if row is not None:
             Faction.objects.filter(pk=faction.pk).update(
-                revision=max(row["revision"], faction.revision),
                 imported_at=_datetime(row["imported_at"], f"factions.json, {path.parent.name}/{path.stem}"),
                 import_warnings=row["import_warnings"],
             )

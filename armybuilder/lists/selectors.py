@@ -10,8 +10,9 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection
 from django.db.models import QuerySet
 
-from armybuilder.engine import Issue, Validation, list_from_dict, validate_list
+from armybuilder.engine import Book, Issue, RulesetSpec, Validation, list_from_dict, validate_list
 from armybuilder.lists.models import ArmyList
+from armybuilder.stamps import ENGINE, source_hash
 from factions.models import Faction, Ruleset
 from factions.selectors import BookHandle, book_handle_get, book_handles_get, engine_book_get
 
@@ -44,14 +45,59 @@ def army_list_by_share_key(*, key: str) -> ArmyList:
     return ArmyList.objects.get(share_key=key)
 
 
-def army_list_state(army_list: ArmyList) -> tuple[Validation, str | None]:
-    """How a saved list validates now, and the current version of its army book (None
-    when the book is gone). Entries or options the book no longer has are issues."""
-    handle = book_handle_get(system=army_list.system, slug=army_list.faction)
+@dataclass(frozen=True, slots=True)
+class RulesetName:
+    """What a page says of a list's ruleset when it has no compiled book to ask."""
+
+    slug: str
+    title: str
+    uses_points: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ListState:
+    """A saved list as every page, file and answer shows it: how it validates now, the
+    army book and ruleset it is read against, and their names. `book` is None when the
+    book is gone from the catalogue; `ruleset` is then only its names, and the faction
+    is named by its slug."""
+
+    army_list: ArmyList
+    validation: Validation
+    ruleset: RulesetSpec | RulesetName
+    faction_name: str
+    book: Book | None
+    current_book_version: str | None  # None when the book is gone
+
+    @property
+    def book_gone(self) -> bool:
+        return self.book is None
+
+    @property
+    def book_changed(self) -> bool:
+        """The book is there, at another version than the list was saved with."""
+        return self.current_book_version is not None and self.current_book_version != self.army_list.book_version
+
+    @property
+    def models(self) -> int:
+        return sum(result.models for result in self.validation.entries)
+
+
+def army_list_load(army_list: ArmyList, *, handle: BookHandle | None = None) -> ListState:
+    """The list's state now: entries or options the book no longer has are issues. Two
+    queries when the book is cached (one with `handle`); a fixed few more otherwise."""
+    handle = handle or book_handle_get(system=army_list.system, slug=army_list.faction)
     if handle is None:
-        return _missing_book(army_list), None
-    validation = army_list_validate(data=army_list.as_armylist(), handle=handle)
-    return validation, handle.version
+        row = Ruleset.objects.filter(slug=army_list.system).first()
+        ruleset = RulesetName(
+            army_list.system,
+            row.title if row else army_list.system,
+            row.uses_points if row else army_list.points_limit is not None,
+        )
+        validation = _missing_book(army_list, {army_list.system: ruleset.title})
+        return ListState(army_list, validation, ruleset, army_list.faction, None, None)
+    book, ruleset = engine_book_get(system=army_list.system, slug=army_list.faction, handle=handle)
+    validation = validate_list(book, ruleset, list_from_dict(army_list.as_armylist()))
+    return ListState(army_list, validation, ruleset, book.name, book, handle.version)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,8 +110,9 @@ class ListSummary:
 
 
 def _stamp(army_list: ArmyList, handle: BookHandle | None) -> str:
-    book = "-".join(str(part) for part in handle.cache_key) if handle else "no-book"
-    return f"{army_list.version}:{book}"
+    """What a stored validation was worked out from: the list's version, the content
+    stamps of its book and ruleset, and the engine's code."""
+    return f"{army_list.version}:{handle.stamp if handle else 'no-book'}:{source_hash(*ENGINE)}"
 
 
 def army_list_summaries(army_lists: Sequence[ArmyList]) -> list[ListSummary]:
@@ -74,9 +121,10 @@ def army_list_summaries(army_lists: Sequence[ArmyList]) -> list[ListSummary]:
     them (and one for the rulesets' titles when a book is gone).
 
     A list keeps its last validation with a stamp of what it was worked out from (its
-    version and its book's version and revisions); while the stamp matches, the stored
-    one is shown. A stale one (the list was edited, or the book or the ruleset changed
-    since) is worked out again from the cached book, and stored."""
+    version, the content stamps of its book and ruleset, the engine's code); while the
+    stamp matches, the stored one is shown. A stale one (the list was edited, or the
+    book, the ruleset or the engine changed since) is worked out again from the cached
+    book, and stored."""
     handles = book_handles_get(pairs={(army_list.system, army_list.faction) for army_list in army_lists})
     summaries, stale = [], []
     titles: dict[str, str] | None = None
@@ -115,17 +163,14 @@ def _missing_book(army_list: ArmyList, titles: dict[str, str] | None = None) -> 
     return Validation(False, 0, army_list.points_limit, [], [issue])
 
 
-def faction_name(*, system: str, slug: str) -> str:
-    return Faction.objects.filter(ruleset__slug=system, slug=slug).values_list("name", flat=True).first() or slug
-
-
 def shared_list_stamp(*, key: str) -> tuple[int, str, str] | None:
-    """(list id, list name, a stamp that changes whenever what the share page shows
-    changes: the list's version, its army book's version and revisions), in one query;
-    None when no list has this share key. Lets the share page serve a rendered copy."""
+    """(list id, list name, a stamp that changes whenever the data the share page shows
+    changes: the list's version and the content stamps of its book and ruleset), in one
+    query; None when no list has this share key. Lets the share page serve a rendered
+    copy."""
     lists, factions, rulesets = ArmyList._meta.db_table, Faction._meta.db_table, Ruleset._meta.db_table
     sql = (
-        f"SELECT l.id, l.name, l.version, f.id, f.version, f.revision, r.revision FROM {lists} l "
+        f"SELECT l.id, l.name, l.version, f.content_hash, r.content_hash FROM {lists} l "
         f"LEFT JOIN {rulesets} r ON r.slug = l.system "
         f"LEFT JOIN {factions} f ON f.ruleset_id = r.id AND f.slug = l.faction "
         "WHERE l.share_key = %s"
@@ -135,4 +180,4 @@ def shared_list_stamp(*, key: str) -> tuple[int, str, str] | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    return row[0], row[1], "-".join(str(part) for part in row[2:])
+    return row[0], row[1], ".".join(str(part) for part in row[2:])

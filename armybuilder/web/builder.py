@@ -21,8 +21,8 @@ from armybuilder.lists.models import ArmyList
 from armybuilder.lists.visitors import list_owner, own_list, own_lists
 from armybuilder.web import forms, fragments, presenters
 from armybuilder.web.fragments import FORM_HEAD
-from factions.models import CoreRule, Faction, Ruleset
-from factions.selectors import engine_book_get
+from factions.models import Faction, Ruleset
+from factions.selectors import core_rule_summaries
 
 
 def _own_list(request: HttpRequest, pk: int) -> ArmyList:
@@ -133,25 +133,23 @@ def copy_shared(request: HttpRequest, key: str) -> HttpResponse:
 
 # -- the builder -----------------------------------------------------------------------
 def builder_context(request: HttpRequest, army_list: ArmyList, selected: str | None) -> dict[str, Any]:
-    validation, current_version = selectors.army_list_state(army_list)
-    ruleset = Ruleset.objects.get(slug=army_list.system)
-    core = {name: summary for name, summary in CoreRule.objects.filter(ruleset=ruleset).values_list("name", "summary")}
-    book = engine_ruleset = None
-    if current_version is not None:
-        book, engine_ruleset = engine_book_get(system=army_list.system, slug=army_list.faction)
+    state = selectors.army_list_load(army_list)
+    book, validation = state.book, state.validation
+    engine_ruleset = state.ruleset if book else None
+    core = core_rule_summaries(system=army_list.system)
     entries = presenters.entry_views(validation, book, engine_ruleset, core) if book else []
     chosen = next((e for e in entries if e.id == selected), None)
     context = {
         "army_list": army_list,
-        "ruleset": ruleset,
+        "ruleset": state.ruleset,
         "rules_url": reverse("rules", args=[army_list.system]),
-        "faction_name": book.name if book else army_list.faction,
-        "book_changed": current_version != army_list.book_version,
+        "faction_name": state.faction_name,
+        "book_changed": state.book_changed or state.book_gone,
         "validation": validation,
         "entries": entries,
         "selected": chosen,
         "composition": presenters.composition_rows(book, validation) if book else [],
-        "models": sum(e.models for e in validation.entries),
+        "models": state.models,
         "list_issues": [i for i in validation.issues if i.entry is None],
         "share_url": request.build_absolute_uri(army_list.share_path),
         "pdf_kinds": pdf.PDF_KINDS,

@@ -13,12 +13,13 @@ from django.utils.safestring import mark_safe
 from armybuilder.exports import pdf
 from armybuilder.lists import selectors
 from armybuilder.lists.models import ArmyList
+from armybuilder.stamps import source_hash
 from armybuilder.web import presenters
 from armybuilder.web.fragments import csrf_input
-from factions.models import CoreRule, Ruleset
-from factions.selectors import engine_book_get
+from factions.selectors import core_rule_summaries
 
-SHARE_LAYOUT = 2  # bump when the share page's markup changes, so that cached copies are not served
+# What turns a list into its share page: a change to any of it is a new key for the kept copies.
+SHARE_PAGE_SOURCES = ("templates", "armybuilder/web", "armybuilder/engine")
 PDF_LABELS = {"cards.pdf": "Unit cards", "roster.pdf": "Roster", "reference.pdf": "Rules reference"}
 
 
@@ -26,8 +27,9 @@ def shared_list(request: HttpRequest, key: str) -> HttpResponse:
     """A list by its share link: what an opponent needs (each unit's stats, weapons,
     rules, upgrades and joined hero, the totals and validation, what the rules mean).
 
-    The list part of the page is the same for every reader until the list or its army
-    book changes, so it is rendered once per (list version, book version and revisions)
+    The list part of the page is the same for every reader until the list, its army book
+    or its ruleset changes, so it is rendered once per stamp of those (the list's
+    version, the content stamps of book and ruleset, and the page's code and templates)
     and kept in the cache; one query finds the list and that stamp. For a reader who is
     not signed in (most readers of a share link) the whole page is the same but for its
     CSRF token, so this process keeps it ready and only puts the token in."""
@@ -35,7 +37,7 @@ def shared_list(request: HttpRequest, key: str) -> HttpResponse:
     if stamp is None:
         raise Http404("No list has this share link (it may have been replaced by a new one).")
     list_id, name, versions = stamp
-    cache_key = f"shared-body:{SHARE_LAYOUT}:{key}:{versions}"
+    cache_key = f"shared-body:{source_hash(*SHARE_PAGE_SOURCES)}:{key}:{versions}"
     context = {"army_list": {"name": name, "share_key": key}, "body": _shared_body(cache_key, list_id)}
     if request.user.is_authenticated or len(messages.get_messages(request)):
         return render(request, "shared_list.html", {**context, "csrf_field": csrf_input(request)})
@@ -65,25 +67,24 @@ _READY_PAGES: OrderedDict[tuple[str, str], bytes] = OrderedDict()
 
 def _shared_body_context(army_list: ArmyList) -> dict[str, Any]:
     """Everything the share page's list part shows, in a fixed number of queries."""
-    validation, current_version = selectors.army_list_state(army_list)
+    state = selectors.army_list_load(army_list)
+    book, validation, ruleset = state.book, state.validation, state.ruleset
     context = {
         "army_list": army_list,
         "validation": validation,
-        "ruleset": Ruleset.objects.filter(slug=army_list.system).first(),
-        "book_gone": current_version is None,
-        "book_changed": current_version is not None and current_version != army_list.book_version,
-        "models": sum(result.models for result in validation.entries),
+        "ruleset": ruleset,
+        "faction_name": state.faction_name,
+        "book_gone": state.book_gone,
+        "book_changed": state.book_changed,
+        "models": state.models,
         "exports": _export_links(army_list.share_key),
         "arena": army_list.system == "aof-arena",  # its weapons have a profile, not attacks
     }
-    if current_version is None:
-        faction_name = selectors.faction_name(system=army_list.system, slug=army_list.faction)
-        return {**context, "faction_name": faction_name, "units": [], "glossary": [], "spells": ()}
-    book, ruleset = engine_book_get(system=army_list.system, slug=army_list.faction)
-    core = dict(CoreRule.objects.filter(ruleset__slug=army_list.system).values_list("name", "summary"))
+    if book is None:
+        return {**context, "units": [], "glossary": [], "spells": ()}
+    core = core_rule_summaries(system=army_list.system)
     return {
         **context,
-        "faction_name": book.name,
         "units": presenters.shared_units(validation, book, ruleset, core),
         "glossary": presenters.rule_glossary(validation, book, ruleset, core),
         "spells": presenters.spells_cast(validation, book),

@@ -34,13 +34,10 @@ def chromium_browser():
 
 @pytest.fixture
 def books(transactional_db):
-    from django.apps import apps
-
-    from factions.catalogue import sync_rulesets
     from factions.selectors import engine_cache_clear
-    from factions.services import bundled_books_load
+    from factions.services import bundled_books_load, sync_rulesets
 
-    sync_rulesets(apps)  # a transactional test empties the tables the migrations filled
+    sync_rulesets()  # a transactional test empties the tables the migrations filled
     engine_cache_clear()
     bundled_books_load()
 

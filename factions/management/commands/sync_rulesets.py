@@ -1,10 +1,9 @@
 """Bring the rulesets, their limits and core rules in line with factions/data/."""
 
-from django.apps import apps
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from factions.catalogue import sync_rulesets
+from factions.services import sync_rulesets
 
 
 class Command(BaseCommand):
@@ -15,7 +14,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, dry_run: bool = False, **options):
         with transaction.atomic():
-            counts = sync_rulesets(apps)
+            counts = sync_rulesets()
             if dry_run:
                 transaction.set_rollback(True)
         verb = "Would sync" if dry_run else "Synced"
