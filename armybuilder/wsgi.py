@@ -1,11 +1,5 @@
-"""
-WSGI config for armybuilder project.
-
-It exposes the WSGI callable as a module-level variable named ``application``.
-
-For more information on this file, see
-https://docs.djangoproject.com/en/5.2/howto/deployment/wsgi/
-"""
+"""The site as a WSGI application, `armybuilder.wsgi:application` (gunicorn serves it:
+see the README). The site has no ASGI entry point: nothing in it is asynchronous."""
 
 import os
 

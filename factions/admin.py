@@ -107,49 +107,103 @@ def _parents_left(form) -> list:
     return parents
 
 
-class CatalogueInline(admin.TabularInline):
-    """A table of rows inside their parent's page; no blank rows offered until asked for."""
-
-    extra = 0
-
-
-class ForceOrgLimitInline(CatalogueInline):
-    model = models.ForceOrgLimit
-    fields = ["order", "code", "kind", "params", "severity", "optional", "section"]
+def inline(model: type, fields: list[str], **options) -> type[admin.TabularInline]:
+    """A table of `model`'s rows inside their parent's page, with no blank rows offered
+    until asked for."""
+    attributes = {"model": model, "fields": fields, "extra": 0, **options}
+    return type(f"{model.__name__}Inline", (admin.TabularInline,), attributes)
 
 
-class CoreRuleInline(CatalogueInline):
-    model = models.CoreRule
-    fields = ["name", "rated", "section", "summary"]
+def page(*, columns, filters=(), search=(), related=(), inlines=()) -> dict:
+    """What a catalogue table's admin pages show: the list's columns, filters, search,
+    the related rows read with it, and the tables of child rows on each row's page."""
+    return {
+        "list_display": columns,
+        "list_filter": filters,
+        "search_fields": search,
+        "list_select_related": related,
+        "inlines": inlines,
+    }
 
 
-@admin.register(models.Ruleset)
-class RulesetAdmin(CatalogueAdmin):
-    list_display = ["title", "slug", "uses_points", "default_points", "max_points"]
-    inlines = [ForceOrgLimitInline, CoreRuleInline]
+SECTION_FIELDS = ["order", "uid", "label", "variant", "targets", "affects_type", "affects_value"]
+SECTION_FIELDS += ["select_type", "select_value", "select_per", "optional"]
+OPTION_FIELDS = ["order", "uid", "label", "cost", "costs", "command"]
 
-
-@admin.register(models.CoreRule)
-class CoreRuleAdmin(CatalogueAdmin):
-    list_display = ["name", "ruleset", "rated", "section"]
-    list_filter = ["ruleset", "rated"]
-    search_fields = ["name", "summary"]
-
-
-@admin.register(models.ForceOrgLimit)
-class ForceOrgLimitAdmin(CatalogueAdmin):
-    list_display = ["code", "ruleset", "kind", "describe", "severity", "optional"]
-    list_filter = ["ruleset", "kind", "severity"]
-
-
-class FactionRuleInline(CatalogueInline):
-    model = models.FactionRule
-    fields = ["order", "name", "rated", "text"]
-
-
-class SpellInline(CatalogueInline):
-    model = models.Spell
-    fields = ["order", "name", "cost", "text"]
+PAGES = {
+    models.Ruleset: page(
+        columns=["title", "slug", "uses_points", "default_points", "max_points"],
+        inlines=[
+            inline(models.ForceOrgLimit, ["order", "code", "kind", "params", "severity", "optional", "section"]),
+            inline(models.CoreRule, ["name", "rated", "section", "summary"]),
+        ],
+    ),
+    models.CoreRule: page(
+        columns=["name", "ruleset", "rated", "section"], filters=["ruleset", "rated"], search=["name", "summary"]
+    ),
+    models.ForceOrgLimit: page(
+        columns=["code", "ruleset", "kind", "describe", "severity", "optional"], filters=["ruleset", "kind", "severity"]
+    ),
+    models.Unit: page(
+        columns=["name", "uid", "faction", "type", "size", "cost"],
+        filters=["faction__ruleset", "faction", "type"],
+        search=["name", "uid", "faction__name"],
+        related=["faction__ruleset"],
+        inlines=[
+            inline(models.Equipment, ["order", "name", "count", "range", "attacks", "rules", "extra"]),
+            inline(models.UnitPackage, ["order", "package", "without"], autocomplete_fields=["package"]),
+        ],
+    ),
+    models.Package: page(
+        columns=["uid", "faction"],
+        filters=["faction__ruleset", "faction"],
+        search=["uid", "faction__name", "sections__label"],
+        related=["faction__ruleset"],
+        inlines=[inline(models.UpgradeSection, SECTION_FIELDS, show_change_link=True)],
+    ),
+    models.UpgradeSection: page(
+        columns=["uid", "label", "variant", "package"],
+        filters=["package__faction__ruleset", "variant"],
+        search=["uid", "label", "package__faction__name"],
+        related=["package__faction"],
+        inlines=[inline(models.UpgradeOption, OPTION_FIELDS, show_change_link=True)],
+    ),
+    models.UpgradeOption: page(
+        columns=["uid", "label", "cost", "command", "section"],
+        search=["uid", "label", "section__package__faction__name"],
+        filters=["section__package__faction__ruleset", "command"],
+        related=["section"],
+        inlines=[inline(models.Gain, ["order", "kind", "name", "detail"])],
+    ),
+    models.CompositionCard: page(
+        columns=["faction", "models_min", "models_max"],
+        inlines=[inline(models.CompositionGroup, ["order", "label", "units", "min", "max"])],
+    ),
+    models.Spell: page(columns=["name", "cost", "faction"], filters=["faction__ruleset"], search=["name"]),
+    models.FactionRule: page(
+        columns=["name", "rated", "faction"], filters=["faction__ruleset"], search=["name", "text"]
+    ),
+    models.Equipment: page(
+        columns=["name", "unit", "count", "range", "attacks"],
+        filters=["unit__faction__ruleset", "unit__faction"],
+        search=["name", "unit__name"],
+        related=["unit"],
+    ),
+    models.Gain: page(
+        columns=["name", "kind", "option"],
+        filters=["option__section__package__faction__ruleset", "kind"],
+        search=["name", "option__label", "option__uid"],
+        related=["option"],
+    ),
+    models.CompositionGroup: page(
+        columns=["label", "card", "min", "max"],
+        filters=["card__faction"],
+        search=["label"],
+        related=["card__faction__ruleset"],
+    ),
+}
+for model, options in PAGES.items():
+    admin.site.register(model, CatalogueAdmin, **options)
 
 
 @admin.action(description="Export selected books as armybook/1 JSON")
@@ -172,7 +226,10 @@ class FactionAdmin(CatalogueAdmin):
     search_fields = ["name", "slug"]
     readonly_fields = ["import_warnings_list"]
     exclude = ["import_warnings"]
-    inlines = [FactionRuleInline, SpellInline]
+    inlines = [
+        inline(models.FactionRule, ["order", "name", "rated", "text"]),
+        inline(models.Spell, ["order", "name", "cost", "text"]),
+    ]
     actions = [export_books]
 
     @admin.display(description="import warnings")
@@ -185,130 +242,3 @@ class FactionAdmin(CatalogueAdmin):
         if not faction.import_warnings:
             return "None"
         return format_html_join("", "<p>{}</p>", ((w,) for w in faction.import_warnings))
-
-
-class EquipmentInline(CatalogueInline):
-    model = models.Equipment
-    fields = ["order", "name", "count", "range", "attacks", "rules", "extra"]
-
-
-class UnitPackageInline(CatalogueInline):
-    model = models.UnitPackage
-    fields = ["order", "package", "without"]
-    autocomplete_fields = ["package"]
-
-
-@admin.register(models.Unit)
-class UnitAdmin(CatalogueAdmin):
-    list_display = ["name", "uid", "faction", "type", "size", "cost"]
-    list_filter = ["faction__ruleset", "faction", "type"]
-    search_fields = ["name", "uid", "faction__name"]
-    list_select_related = ["faction__ruleset"]
-    inlines = [EquipmentInline, UnitPackageInline]
-
-
-class SectionInline(CatalogueInline):
-    model = models.UpgradeSection
-    fields = [
-        "order",
-        "uid",
-        "label",
-        "variant",
-        "targets",
-        "affects_type",
-        "affects_value",
-        "select_type",
-        "select_value",
-        "select_per",
-        "optional",
-    ]
-    show_change_link = True
-
-
-@admin.register(models.Package)
-class PackageAdmin(CatalogueAdmin):
-    list_display = ["uid", "faction"]
-    list_filter = ["faction__ruleset", "faction"]
-    search_fields = ["uid", "faction__name", "sections__label"]
-    list_select_related = ["faction__ruleset"]
-    inlines = [SectionInline]
-
-
-class OptionInline(CatalogueInline):
-    model = models.UpgradeOption
-    fields = ["order", "uid", "label", "cost", "costs", "command"]
-    show_change_link = True
-
-
-@admin.register(models.UpgradeSection)
-class UpgradeSectionAdmin(CatalogueAdmin):
-    list_display = ["uid", "label", "variant", "package"]
-    list_filter = ["package__faction__ruleset", "variant"]
-    search_fields = ["uid", "label", "package__faction__name"]
-    list_select_related = ["package__faction"]
-    inlines = [OptionInline]
-
-
-class GainInline(CatalogueInline):
-    model = models.Gain
-    fields = ["order", "kind", "name", "detail"]
-
-
-@admin.register(models.UpgradeOption)
-class UpgradeOptionAdmin(CatalogueAdmin):
-    list_display = ["uid", "label", "cost", "command", "section"]
-    list_filter = ["section__package__faction__ruleset", "command"]
-    search_fields = ["uid", "label", "section__package__faction__name"]
-    list_select_related = ["section"]
-    inlines = [GainInline]
-
-
-class CompositionGroupInline(CatalogueInline):
-    model = models.CompositionGroup
-    fields = ["order", "label", "units", "min", "max"]
-
-
-@admin.register(models.CompositionCard)
-class CompositionCardAdmin(CatalogueAdmin):
-    list_display = ["faction", "models_min", "models_max"]
-    inlines = [CompositionGroupInline]
-
-
-admin.site.register(
-    models.Spell,
-    CatalogueAdmin,
-    list_display=["name", "cost", "faction"],
-    list_filter=["faction__ruleset"],
-    search_fields=["name"],
-)
-admin.site.register(
-    models.FactionRule,
-    CatalogueAdmin,
-    list_display=["name", "rated", "faction"],
-    list_filter=["faction__ruleset"],
-    search_fields=["name", "text"],
-)
-
-
-@admin.register(models.Equipment)
-class EquipmentAdmin(CatalogueAdmin):
-    list_display = ["name", "unit", "count", "range", "attacks"]
-    list_filter = ["unit__faction__ruleset", "unit__faction"]
-    search_fields = ["name", "unit__name"]
-    list_select_related = ["unit"]
-
-
-@admin.register(models.Gain)
-class GainAdmin(CatalogueAdmin):
-    list_display = ["name", "kind", "option"]
-    list_filter = ["option__section__package__faction__ruleset", "kind"]
-    search_fields = ["name", "option__label", "option__uid"]
-    list_select_related = ["option"]
-
-
-@admin.register(models.CompositionGroup)
-class CompositionGroupAdmin(CatalogueAdmin):
-    list_display = ["label", "card", "min", "max"]
-    list_filter = ["card__faction"]
-    search_fields = ["label"]
-    list_select_related = ["card__faction__ruleset"]

@@ -20,22 +20,10 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Model
 
+from factions import models
 from factions.armybook import RulesetInfo, check_armybook
 from factions.limits import limit_param_problems
-from factions.models import (
-    CompositionGroup,
-    CoreRule,
-    Equipment,
-    Faction,
-    ForceOrgLimit,
-    Gain,
-    Package,
-    Ruleset,
-    Unit,
-    UnitPackage,
-    UpgradeOption,
-    UpgradeSection,
-)
+from factions.models import Faction, Ruleset
 from factions.selectors import faction_book, faction_get_with_book, ruleset_infos
 from factions.stamps import stamp_books, stamp_rulesets
 
@@ -47,18 +35,18 @@ PARENT_FIELDS = ("ruleset", "faction", "unit", "package", "section", "option", "
 # JSON columns and the shape the export needs them in, per table of a book: (model, the
 # lookup to the faction, the column naming the row, {column: type}).
 _JSON_SHAPES: tuple[tuple[type[Model], str, str, dict[str, type]], ...] = (
-    (Unit, "faction", "uid", {"stats": dict, "rules": list, "items": list}),
-    (Equipment, "unit__faction", "name", {"rules": list, "extra": dict}),
-    (UnitPackage, "unit__faction", "unit__uid", {"without": list}),
-    (UpgradeSection, "package__faction", "uid", {"targets": list}),
-    (UpgradeOption, "section__package__faction", "uid", {"costs": dict}),
-    (Gain, "option__section__package__faction", "name", {"detail": dict}),
-    (CompositionGroup, "card__faction", "label", {"units": list}),
+    (models.Unit, "faction", "uid", {"stats": dict, "rules": list, "items": list}),
+    (models.Equipment, "unit__faction", "name", {"rules": list, "extra": dict}),
+    (models.UnitPackage, "unit__faction", "unit__uid", {"without": list}),
+    (models.UpgradeSection, "package__faction", "uid", {"targets": list}),
+    (models.UpgradeOption, "section__package__faction", "uid", {"costs": dict}),
+    (models.Gain, "option__section__package__faction", "name", {"detail": dict}),
+    (models.CompositionGroup, "card__faction", "label", {"units": list}),
 )
 # Keys with a column of their own: the same key in the JSON column would override it.
 _OWN_COLUMNS = {
-    (Equipment, "extra"): ("name", "count", "range", "attacks", "rules"),
-    (Gain, "detail"): ("kind", "name"),
+    (models.Equipment, "extra"): ("name", "count", "range", "attacks", "rules"),
+    (models.Gain, "detail"): ("kind", "name"),
 }
 _RULESET_SHAPES = {
     "stat_fields": (str, 'a JSON list of names, e.g. ["quality", "defense"]'),
@@ -81,7 +69,7 @@ def catalogue_owner(obj: Model) -> Owner:
     """The book (faction) or the ruleset a catalogue row belongs to."""
     if isinstance(obj, Ruleset | Faction):
         return obj
-    if isinstance(obj, ForceOrgLimit | CoreRule):
+    if isinstance(obj, models.ForceOrgLimit | models.CoreRule):
         return obj.ruleset
     for name in PARENT_FIELDS[1:]:
         if hasattr(obj, f"{name}_id"):
@@ -129,9 +117,9 @@ def catalogue_delete(*, objects: Iterable[Model]) -> None:
 
 
 def _delete_problems(obj: Model) -> list[str]:
-    if not isinstance(obj, Package):
+    if not isinstance(obj, models.Package):
         return []
-    users = sorted(set(UnitPackage.objects.filter(package=obj).values_list("unit__uid", flat=True)))
+    users = sorted(set(models.UnitPackage.objects.filter(package=obj).values_list("unit__uid", flat=True)))
     if not users:
         return []
     return [
@@ -234,7 +222,7 @@ def _shape_problems(faction: Faction) -> list[str]:
 def _foreign_packages(faction: Faction) -> list[str]:
     """A unit can only take its own book's packages (the export names them by id)."""
     links = (
-        UnitPackage.objects.filter(unit__faction=faction)
+        models.UnitPackage.objects.filter(unit__faction=faction)
         .exclude(package__faction=faction)
         .values_list("unit__uid", "package__uid", "package__faction__name")
     )

@@ -162,7 +162,20 @@ class Faction(models.Model):
         return f"{self.name} ({self.ruleset.slug})"
 
 
-class FactionRule(models.Model):
+class BookPart(models.Model):
+    """A row of an army book, kept in the order the book lists it."""
+
+    order = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        abstract = True
+        ordering = ["order", "id"]
+
+    def __str__(self) -> str:
+        return getattr(self, "name", f"{type(self).__name__} {self.pk}")
+
+
+class FactionRule(BookPart):
     """A rule of the faction's own; one named like a core rule overrides it for this
     faction (a rated Fear(X) where the ruleset's Fear has no value)."""
 
@@ -170,25 +183,16 @@ class FactionRule(models.Model):
     name = models.CharField(max_length=80)
     rated = models.BooleanField(default=False)
     text = models.TextField()
-    order = models.PositiveIntegerField(default=0)
 
-    class Meta:
-        ordering = ["order", "id"]
+    class Meta(BookPart.Meta):
         constraints = [models.UniqueConstraint(fields=["faction", "name"], name="faction_rule_unique_name")]
 
-    def __str__(self) -> str:
-        return self.name
 
-
-class Spell(models.Model):
+class Spell(BookPart):
     faction = models.ForeignKey(Faction, on_delete=models.CASCADE, related_name="spells")
     name = models.CharField(max_length=80)
     cost = models.PositiveSmallIntegerField(help_text="Spell value (tokens)")
     text = models.TextField()
-    order = models.PositiveIntegerField(default=0)
-
-    class Meta:
-        ordering = ["order", "id"]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.cost})"
@@ -205,22 +209,20 @@ class UnitType(models.TextChoices):
     FIGHTER = "fighter"
 
 
-class Package(models.Model):
+class Package(BookPart):
     """A named group of upgrade sections that units refer to by id."""
 
     faction = models.ForeignKey(Faction, on_delete=models.CASCADE, related_name="packages")
     uid = models.CharField("id", max_length=100)
-    order = models.PositiveIntegerField(default=0)
 
-    class Meta:
-        ordering = ["order", "id"]
+    class Meta(BookPart.Meta):
         constraints = [models.UniqueConstraint(fields=["faction", "uid"], name="package_unique_uid")]
 
     def __str__(self) -> str:
         return f"{self.uid} ({self.faction.slug})"
 
 
-class Unit(models.Model):
+class Unit(BookPart):
     faction = models.ForeignKey(Faction, on_delete=models.CASCADE, related_name="units")
     uid = models.CharField("id", max_length=100)
     name = models.CharField(max_length=120)
@@ -234,33 +236,24 @@ class Unit(models.Model):
         blank=True,
         help_text='What it starts with besides weapons, e.g. [{"name": "Horse", "rules": ["Fast"]}]',
     )
-    order = models.PositiveIntegerField(default=0)
     packages = models.ManyToManyField(Package, through="UnitPackage", related_name="units", blank=True)
 
-    class Meta:
-        ordering = ["order", "id"]
+    class Meta(BookPart.Meta):
         constraints = [models.UniqueConstraint(fields=["faction", "uid"], name="unit_unique_uid")]
 
-    def __str__(self) -> str:
-        return self.name
 
-
-class UnitPackage(models.Model):
+class UnitPackage(BookPart):
     unit = models.ForeignKey(Unit, on_delete=models.CASCADE, related_name="unit_packages")
     package = models.ForeignKey(Package, on_delete=models.CASCADE)
     without = models.JSONField(
         default=list, blank=True, help_text="Ids of the package's sections this unit does not get"
     )
-    order = models.PositiveIntegerField(default=0)
-
-    class Meta:
-        ordering = ["order", "id"]
 
     def __str__(self) -> str:
         return self.package.uid
 
 
-class Equipment(models.Model):
+class Equipment(BookPart):
     """A weapon a unit starts with. Ruleset-specific profile fields (OPF strength and
     weapon type; Arena accuracy, strength, damage, critical) live in `extra`."""
 
@@ -271,17 +264,12 @@ class Equipment(models.Model):
     attacks = models.CharField(max_length=20, blank=True, help_text='A number or dice, e.g. "D3+3"')
     rules = models.JSONField(default=list, blank=True)
     extra = models.JSONField(default=dict, blank=True)
-    order = models.PositiveIntegerField(default=0)
 
-    class Meta:
-        ordering = ["order", "id"]
+    class Meta(BookPart.Meta):
         verbose_name_plural = "equipment"
 
-    def __str__(self) -> str:
-        return self.name
 
-
-class UpgradeSection(models.Model):
+class UpgradeSection(BookPart):
     class Variant(models.TextChoices):
         REPLACE = "replace"
         UPGRADE = "upgrade"
@@ -294,16 +282,15 @@ class UpgradeSection(models.Model):
         ALL = "all"
         ANY = "any"
 
-    package = models.ForeignKey(Package, on_delete=models.CASCADE, related_name="sections")
-    uid = models.CharField("id", max_length=100)
-    label = models.CharField(max_length=200)
-    variant = models.CharField(max_length=20, choices=Variant.choices)
-
     class Per(models.TextChoices):
         MODEL = "model"
         ITEM = "item"
         OPTION = "option"
 
+    package = models.ForeignKey(Package, on_delete=models.CASCADE, related_name="sections")
+    uid = models.CharField("id", max_length=100)
+    label = models.CharField(max_length=200)
+    variant = models.CharField(max_length=20, choices=Variant.choices)
     targets = models.JSONField(
         default=list,
         blank=True,
@@ -319,20 +306,14 @@ class UpgradeSection(models.Model):
     optional = models.BooleanField(
         null=True, blank=True, help_text='"Exactly N" sections only: zero picks are legal too'
     )
-    order = models.PositiveIntegerField(default=0)
-
-    class Meta:
-        ordering = ["order", "id"]
 
     def __str__(self) -> str:
         return f"{self.uid}: {self.label}"
 
 
-class UpgradeOption(models.Model):
-    class Command(models.TextChoices):
-        SERGEANT = "sergeant"
-        MUSICIAN = "musician"
-        BANNER = "banner"
+class UpgradeOption(BookPart):
+    # The command-group upgrade an option is; each ruleset limits how many a unit or an army has.
+    Command = models.TextChoices("Command", [("SERGEANT", "sergeant"), ("MUSICIAN", "musician"), ("BANNER", "banner")])
 
     section = models.ForeignKey(UpgradeSection, on_delete=models.CASCADE, related_name="options")
     uid = models.CharField("id", max_length=100)
@@ -340,16 +321,12 @@ class UpgradeOption(models.Model):
     cost = models.IntegerField(default=0, help_text="Points per pick (negative: a cheaper swap)")
     costs = models.JSONField(default=dict, blank=True, help_text='Per-unit overrides: {"unit-id": 10}')
     command = models.CharField(max_length=10, choices=Command.choices, blank=True)
-    order = models.PositiveIntegerField(default=0)
-
-    class Meta:
-        ordering = ["order", "id"]
 
     def __str__(self) -> str:
         return f"{self.uid}: {self.label}"
 
 
-class Gain(models.Model):
+class Gain(BookPart):
     """What an option gives. `detail` holds the rest of the gain as in armybook/1
     (weapon profile, item rules and equipment, a model's stats and equipment)."""
 
@@ -363,10 +340,6 @@ class Gain(models.Model):
     kind = models.CharField(max_length=10, choices=Kind.choices)
     name = models.CharField(max_length=120)
     detail = models.JSONField(default=dict, blank=True)
-    order = models.PositiveIntegerField(default=0)
-
-    class Meta:
-        ordering = ["order", "id"]
 
     def __str__(self) -> str:
         return f"{self.kind}: {self.name}"
@@ -383,16 +356,12 @@ class CompositionCard(models.Model):
         return f"Composition of {self.faction}"
 
 
-class CompositionGroup(models.Model):
+class CompositionGroup(BookPart):
     card = models.ForeignKey(CompositionCard, on_delete=models.CASCADE, related_name="groups")
     label = models.CharField(max_length=80)
     units = models.JSONField(default=list, help_text="Unit ids in this group")
     min = models.PositiveIntegerField(default=0)
     max = models.PositiveIntegerField()
-    order = models.PositiveIntegerField(default=0)
-
-    class Meta:
-        ordering = ["order", "id"]
 
     def __str__(self) -> str:
         return f"{self.label} {self.min}-{self.max}"

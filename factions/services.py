@@ -43,6 +43,7 @@ from factions.stamps import stamp_books, stamp_rulesets
 DATA_DIR = Path(__file__).resolve().parent / "data"
 BOOKS_DIR = DATA_DIR / "books"
 
+UNIT_COLUMNS = ("name", "type", "size", "cost", "stats", "rules", "items")
 # Weapon keys stored in their own columns; the rest of a profile goes to Equipment.extra.
 _EQUIPMENT_COLUMNS = ("name", "count", "range", "attacks", "rules")
 
@@ -206,15 +207,12 @@ def _write_book(book: dict[str, Any], warnings: list[Problem]) -> ImportResult:
                 UpgradeSection(
                     package=package,
                     uid=section["id"],
-                    label=section["label"],
-                    variant=section["variant"],
-                    targets=section.get("targets", []),
+                    **columns(section, ("label", "variant", "targets", "optional"), {"targets": [], "optional": None}),
                     affects_type=affects.get("type", ""),
                     affects_value=affects.get("value"),
                     select_type=select.get("type", ""),
                     select_value=select.get("value"),
                     select_per=select.get("per", ""),
-                    optional=section.get("optional"),
                     order=i,
                 )
             )
@@ -227,10 +225,7 @@ def _write_book(book: dict[str, Any], warnings: list[Problem]) -> ImportResult:
                 UpgradeOption(
                     section=section,
                     uid=option["id"],
-                    label=option["label"],
-                    cost=option["cost"],
-                    costs=option.get("costs", {}),
-                    command=option.get("command", ""),
+                    **columns(option, ("label", "cost", "costs", "command"), {"costs": {}, "command": ""}),
                     order=i,
                 )
             )
@@ -249,18 +244,7 @@ def _write_book(book: dict[str, Any], warnings: list[Problem]) -> ImportResult:
     )
 
     units = Unit.objects.bulk_create(
-        Unit(
-            faction=faction,
-            uid=u["id"],
-            name=u["name"],
-            type=u["type"],
-            size=u["size"],
-            cost=u["cost"],
-            stats=u["stats"],
-            rules=u["rules"],
-            items=u.get("items", []),
-            order=i,
-        )
+        Unit(faction=faction, uid=u["id"], **columns(u, UNIT_COLUMNS, {"items": []}), order=i)
         for i, u in enumerate(book["units"])
     )
     Equipment.objects.bulk_create(

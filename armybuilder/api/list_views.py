@@ -55,9 +55,11 @@ class ArmyListOutSerializer(serializers.Serializer):
     force_org = serializers.BooleanField()
     notes = serializers.CharField()
     entries = EntrySerializer(many=True)
-    share_url = serializers.URLField()
-    book_version = serializers.CharField()
-    book_changed = serializers.BooleanField()
+    share_url = serializers.URLField(help_text="Anyone with this link may read the list (GET /api/shared/{key}/)")
+    book_version = serializers.CharField(help_text="The army book's version when the list was last saved")
+    book_changed = serializers.BooleanField(
+        help_text="The army book has a new version, or is gone, since the list was saved: prices are read anew"
+    )
     created = serializers.DateTimeField()
     updated = serializers.DateTimeField()
     validation = ValidationSerializer()
@@ -269,33 +271,35 @@ class ListDetailView(APIView):
     )
     def put(self, request: Request, pk: int) -> Response:
         army_list = _own_list(request, pk)
-        body = request.data
-        if not isinstance(body, dict):
-            raise ValidationError({"non_field_errors": ["Expected an object."]})
-        body = dict(body)
-        based_on = body.pop("version", None)
-        if "version" not in request.data:
-            raise ValidationError({"version": ["This field is required."]})
-        if isinstance(based_on, bool) or not isinstance(based_on, int):
-            raise ValidationError({"version": ["A valid integer is required."]})
+        body, based_on = _versioned_body(request.data)
         data, _handle = parse_list_body(body)
         try:
             army_list = services.army_list_update(army_list=army_list, data=data, based_on=based_on)
         except services.VersionConflict as conflict:
-            return Response(
-                {
-                    "detail": f"The list was changed since version {based_on}; it is now at version "
-                    f"{conflict.current}. Reload it and apply the change again.",
-                    "version": conflict.current,
-                },
-                status=status.HTTP_409_CONFLICT,
+            detail = (
+                f"The list was changed since version {based_on}; it is now at version {conflict.current}. "
+                "Reload it and apply the change again."
             )
+            return Response({"detail": detail, "version": conflict.current}, status=status.HTTP_409_CONFLICT)
         return Response(list_payload(request, army_list))
 
     @extend_schema(auth=SIGNED_IN_OR_VISITOR, responses={204: None, 404: NOT_YOURS})
     def delete(self, request: Request, pk: int) -> Response:
         services.army_list_delete(army_list=_own_list(request, pk))
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+def _versioned_body(body: Any) -> tuple[dict[str, Any], int]:
+    """An update's list body and the `version` it was made from; a 400 names what is wrong."""
+    if not isinstance(body, dict):
+        raise ValidationError({"non_field_errors": ["Expected an object."]})
+    if "version" not in body:
+        raise ValidationError({"version": ["This field is required."]})
+    body = dict(body)
+    based_on = body.pop("version")
+    if isinstance(based_on, bool) or not isinstance(based_on, int):
+        raise ValidationError({"version": ["A valid integer is required."]})
+    return body, based_on
 
 
 class ListCloneView(APIView):

@@ -77,11 +77,11 @@ class ImportErrorSerializer(serializers.Serializer):
 
 
 class ImportResultSerializer(serializers.Serializer):
-    system = serializers.CharField()
-    slug = serializers.CharField()
+    system = serializers.CharField(help_text="The ruleset's slug")
+    slug = serializers.CharField(help_text="The faction's slug in that ruleset")
     name = serializers.CharField()
-    version = serializers.CharField()
-    replaced_version = serializers.CharField(allow_null=True)
+    version = serializers.CharField(help_text="The book's version now")
+    replaced_version = serializers.CharField(allow_null=True, help_text="The version it replaced; null for a new book")
     message = serializers.CharField()
     warnings = ProblemSerializer(many=True, help_text="What was imported but needs a reader's eye")
 

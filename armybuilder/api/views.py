@@ -1,5 +1,7 @@
 """Catalogue API: rulesets and army books (read-only for anyone; import for staff)."""
 
+from typing import Any
+
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -27,7 +29,7 @@ from factions.selectors import (
     ruleset_get,
     ruleset_list_payload,
 )
-from factions.services import armybook_import
+from factions.services import ImportResult, armybook_import
 
 
 class SystemViewSet(viewsets.ViewSet):
@@ -100,27 +102,26 @@ class FactionImportView(APIView):
         try:
             result = armybook_import(data=_uploaded_book(request), system=request.query_params.get("system") or None)
         except ArmyBookError as exc:
-            return Response(
-                {
-                    "detail": str(exc.problems[0]),
-                    "errors": [{"path": p.path, "message": p.message} for p in exc.problems],
-                    "warnings": [{"path": p.path, "message": p.message} for p in exc.warnings],
-                },
-                status=status.HTTP_400_BAD_REQUEST,
-            )
-        faction = result.faction
-        return Response(
-            {
-                "system": faction.ruleset.slug,
-                "slug": faction.slug,
-                "name": faction.name,
-                "version": faction.version,
-                "replaced_version": result.replaced_version,
-                "message": result.describe(),
-                "warnings": [{"path": p.path, "message": p.message} for p in result.warnings],
-            },
-            status=status.HTTP_201_CREATED,
-        )
+            refused = {"detail": str(exc.problems[0]), "errors": _problems(exc.problems)}
+            return Response({**refused, "warnings": _problems(exc.warnings)}, status=status.HTTP_400_BAD_REQUEST)
+        return Response(_imported(result), status=status.HTTP_201_CREATED)
+
+
+def _imported(result: ImportResult) -> dict[str, Any]:
+    faction = result.faction
+    return {
+        "system": faction.ruleset.slug,
+        "slug": faction.slug,
+        "name": faction.name,
+        "version": faction.version,
+        "replaced_version": result.replaced_version,
+        "message": result.describe(),
+        "warnings": _problems(result.warnings),
+    }
+
+
+def _problems(problems) -> list[dict[str, str]]:
+    return [{"path": p.path, "message": p.message} for p in problems]
 
 
 def _uploaded_book(request: Request):

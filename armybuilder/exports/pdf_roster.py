@@ -15,6 +15,7 @@ from reportlab.graphics.barcode.qr import QrCodeWidget
 from reportlab.graphics.shapes import Drawing
 
 from armybuilder.engine.results import EntryResult, Issue
+from armybuilder.exports import pdf_style
 from armybuilder.exports.pdf_data import Printout
 from armybuilder.exports.pdf_layout import Flow
 from armybuilder.exports.pdf_style import (
@@ -46,13 +47,6 @@ from armybuilder.exports.pdf_style import (
     WARNING,
     Line,
     Style,
-    draw_line,
-    draw_string,
-    fit_size,
-    new_canvas,
-    width_of,
-    wrap,
-    wrap_spans,
 )
 
 MARGIN = 36
@@ -90,7 +84,7 @@ class RosterPdf:
 
     def render(self) -> bytes:
         buffer = io.BytesIO()
-        self.canvas = new_canvas(
+        self.canvas = pdf_style.new_canvas(
             buffer,
             pagesize=self.page_size,
             title=f"{self.printout.title} — roster",
@@ -119,13 +113,15 @@ class RosterPdf:
     def _draw_footer(self, number: int) -> None:
         canvas, style = self.canvas, PAGE_FOOTER
         canvas.setFillColor(style.color)
-        draw_string(canvas, MARGIN, MARGIN, "Armybuilder roster", style.font, style.size)
-        draw_string(canvas, self.page_size[0] - MARGIN, MARGIN, f"page {number}", style.font, style.size, "right")
+        pdf_style.draw_string(canvas, MARGIN, MARGIN, "Armybuilder roster", style.font, style.size)
+        pdf_style.draw_string(
+            canvas, self.page_size[0] - MARGIN, MARGIN, f"page {number}", style.font, style.size, "right"
+        )
 
     def _draw_running_head(self) -> float:
         text = f"{self.printout.title} — roster (continued)"
-        style = RUNNING_HEAD.sized(fit_size(text, RUNNING_HEAD.font, RUNNING_HEAD.size, self.width, TEXT_MIN))
-        draw_line(
+        style = RUNNING_HEAD.sized(pdf_style.fit_size(text, RUNNING_HEAD.font, RUNNING_HEAD.size, self.width, TEXT_MIN))
+        pdf_style.draw_line(
             self.canvas, [(text, style.font)], MARGIN, self.page_size[1] - MARGIN - style.size, style.size, style.color
         )
         return style.leading + 8
@@ -137,24 +133,24 @@ class RosterPdf:
         top = self.page_size[1] - MARGIN
         room = self.width - QR_COLUMN
         y = top
-        size = fit_size(printout.title, TITLE.font, TITLE.size, room, TITLE_MIN)
-        for line in wrap(printout.title, TITLE.font, size, room):
-            draw_line(canvas, [(line, TITLE.font)], MARGIN, y - size, size, TITLE.color)
+        size = pdf_style.fit_size(printout.title, TITLE.font, TITLE.size, room, TITLE_MIN)
+        for line in pdf_style.wrap(printout.title, TITLE.font, size, room):
+            pdf_style.draw_line(canvas, [(line, TITLE.font)], MARGIN, y - size, size, TITLE.color)
             y -= TITLE.sized(size).leading
         y -= 2
-        for line in wrap_spans([(self._book_line(), SUBTITLE.font)], SUBTITLE.size, room):
-            draw_line(canvas, line, MARGIN, y - SUBTITLE.size, SUBTITLE.size, SUBTITLE.color)
+        for line in pdf_style.wrap_spans([(self._book_line(), SUBTITLE.font)], SUBTITLE.size, room):
+            pdf_style.draw_line(canvas, line, MARGIN, y - SUBTITLE.size, SUBTITLE.size, SUBTITLE.color)
             y -= SUBTITLE.leading
         y -= 6
-        for line in wrap_spans(
+        for line in pdf_style.wrap_spans(
             [(self._points_text(), POINTS.font), ("  " + self._count_text(), REGULAR)], POINTS.size, room
         ):
-            draw_line(canvas, line, MARGIN, y - POINTS.size, POINTS.size, POINTS.color)
+            pdf_style.draw_line(canvas, line, MARGIN, y - POINTS.size, POINTS.size, POINTS.color)
             y -= POINTS.leading
         y -= 2
         status, colour = self._status()
-        for line in wrap(status, STATUS.font, STATUS.size, room):
-            draw_line(canvas, [(line, STATUS.font)], MARGIN, y - STATUS.size, STATUS.size, colour)
+        for line in pdf_style.wrap(status, STATUS.font, STATUS.size, room):
+            pdf_style.draw_line(canvas, [(line, STATUS.font)], MARGIN, y - STATUS.size, STATUS.size, colour)
             y -= STATUS.leading
         qr_bottom = self._draw_qr(self.page_size[0] - MARGIN - QR_COLUMN, top)
         return top - min(y, qr_bottom) + 14
@@ -170,13 +166,13 @@ class RosterPdf:
         y = top - QR_SIZE - 2
         caption = QR_CAPTION
         canvas.setFillColor(caption.color)
-        draw_string(
+        pdf_style.draw_string(
             canvas, x + QR_COLUMN / 2, y - caption.size, "Scan to open this list", caption.font, caption.size, "centre"
         )
         y -= caption.leading + 1
         link = QR_LINK
-        for line in wrap(url, link.font, link.size, QR_COLUMN):
-            draw_string(canvas, x + QR_COLUMN / 2, y - link.size, line, link.font, link.size, "centre")
+        for line in pdf_style.wrap(url, link.font, link.size, QR_COLUMN):
+            pdf_style.draw_string(canvas, x + QR_COLUMN / 2, y - link.size, line, link.font, link.size, "centre")
             y -= link.leading
         return y
 
@@ -274,15 +270,15 @@ class RosterPdf:
 
     def _cell(self, spans: list[tuple[str, str]], style: Style, column: str) -> CellLines:
         width = next(c.width for c in self.columns if c.title == column) - 6
-        return [(line, style) for line in wrap_spans(spans, style.size, width)]
+        return [(line, style) for line in pdf_style.wrap_spans(spans, style.size, width)]
 
     def _draw_total(self, text: str, x: float, top: float, width: float) -> None:
         self.canvas.setStrokeColor(LINE)
         self.canvas.setLineWidth(0.8)
         self.canvas.line(x, top, x + width, top)
-        size = fit_size(text, BODY_BOLD.font, BODY_BOLD.size, width - 6, TEXT_MIN)
+        size = pdf_style.fit_size(text, BODY_BOLD.font, BODY_BOLD.size, width - 6, TEXT_MIN)
         self.canvas.setFillColor(BODY_BOLD.color)
-        draw_string(self.canvas, x + width - 3, top - 4 - size, text, BODY_BOLD.font, size, "right")
+        pdf_style.draw_string(self.canvas, x + width - 3, top - 4 - size, text, BODY_BOLD.font, size, "right")
 
     # -- validation, chart, notes --------------------------------------------------------------
     def _heading(self, text: str, *, then: float | None = None) -> None:
@@ -333,16 +329,16 @@ class RosterPdf:
         whole = sum(value for value, _kind in bars)
         y = top
         for value, kind in bars:
-            size = fit_size(kind, BODY.font, BODY.size, label_width - 4, TEXT_MIN)
+            size = pdf_style.fit_size(kind, BODY.font, BODY.size, label_width - 4, TEXT_MIN)
             canvas.setFillColor(BODY.color)
-            draw_string(canvas, x + label_width - 4, y - 9, kind, BODY.font, size, "right")
+            pdf_style.draw_string(canvas, x + label_width - 4, y - 9, kind, BODY.font, size, "right")
             length = max(1.0, longest * value / bars[0][0])
             canvas.setFillColor(BAR)
             canvas.rect(x + label_width, y - 10.5, length, 9, stroke=0, fill=1)
             canvas.setFillColor(MUTED)
             unit = "pts" if self.printout.uses_points else "model" if value == 1 else "models"
             share = f"{value} {unit} ({round(100 * value / whole)}%)"
-            draw_string(canvas, x + label_width + length + 4, y - 9, share, SMALL.font, SMALL.size)
+            pdf_style.draw_string(canvas, x + label_width + length + 4, y - 9, share, SMALL.font, SMALL.size)
             y -= 13
 
     def _draw_notes(self) -> None:
@@ -375,12 +371,12 @@ class _Row:
             y = top - 2.5
             for line, style in cell:
                 if column.align == "right":
-                    text_width = sum(width_of(text, font, style.size) for text, font in line)
-                    draw_line(
+                    text_width = sum(pdf_style.width_of(text, font, style.size) for text, font in line)
+                    pdf_style.draw_line(
                         canvas, line, left + column.width - 3 - text_width, y - style.size, style.size, style.color
                     )
                 else:
-                    draw_line(canvas, line, left + 3, y - style.size, style.size, style.color)
+                    pdf_style.draw_line(canvas, line, left + 3, y - style.size, style.size, style.color)
                 y -= style.leading
             left += column.width
         canvas.setStrokeColor(LINE)
