@@ -76,6 +76,11 @@ class RulesetInfo:
     stat_fields: tuple[str, ...]
     unit_types: tuple[str, ...]
     core_rules: Mapping[str, bool] = field(default_factory=dict)  # name -> rated
+    family: str = ""  # the game it plays: its own slug, or a variant's base's
+
+    def __post_init__(self) -> None:
+        if not self.family:
+            object.__setattr__(self, "family", self.slug)
 
 
 def format_path(parts: Iterable[str | int]) -> str:
@@ -380,13 +385,13 @@ class _BookChecker:
             )
         yield from self._stats(f"{path}.stats", unit["stats"])
         yield from self._rule_strings(f"{path}.rules", unit["rules"])
-        if ruleset.slug in HERO_RULE_SYSTEMS:
+        if ruleset.family in HERO_RULE_SYSTEMS:
             has_hero_rule = "Hero" in (parse_rule(r)[0] for r in unit["rules"])
             if unit["type"] == "hero" and not has_hero_rule:
                 yield Problem(f"{path}.rules", f"a hero must carry the Hero rule in {ruleset.slug}")
             if unit["type"] != "hero" and has_hero_rule:
                 yield Problem(f"{path}.type", 'a unit with the Hero rule must have type "hero"')
-        if ruleset.slug == ARENA:
+        if ruleset.family == ARENA:
             if unit["cost"] != 0:
                 yield Problem(f"{path}.cost", "Arena models have no points cost: use 0")
             if unit["size"] != 1:
@@ -430,7 +435,7 @@ class _BookChecker:
             )
 
     def _weapon(self, path: str, weapon: dict[str, Any]) -> Iterator[Problem]:
-        slug = self.ruleset.slug
+        slug = self.ruleset.family
         yield from self._rule_strings(f"{path}.rules", weapon["rules"])
         allowed = OPF_WEAPON_FIELDS if slug == OPF else ARENA_WEAPON_FIELDS if slug == ARENA else set()
         for key in sorted((OPF_WEAPON_FIELDS | ARENA_WEAPON_FIELDS) - allowed):
@@ -522,7 +527,7 @@ class _BookChecker:
     # -- Arena -----------------------------------------------------------------------
     def _composition(self) -> Iterator[Problem]:
         card = self.book.get("composition")
-        if self.ruleset.slug != ARENA:
+        if self.ruleset.family != ARENA:
             if card is not None:
                 yield Problem("composition", f"only Arena books have a composition card, not {self.ruleset.slug}")
             return

@@ -57,6 +57,13 @@ def describe_limit(kind: str, params: dict[str, Any]) -> str:
         return f"Games below {params['min']} pts are smaller than the rules were written for"
     if kind == "composition":
         return "A warband follows its faction's composition card"
+    if kind == "factions":
+        return f"Only these armies may be fielded: {', '.join(params['allowed'])}"
+    if kind == "banned":
+        named = [*params.get("units", ()), *params.get("options", ())]
+        return f"These may not be fielded or taken: {', '.join(named)}"
+    if kind == "unit_cap":
+        return f"At most {params['max']} of the unit {params['unit']}"
     return f"{kind} {params}"
 
 
@@ -119,6 +126,21 @@ def limit_param_problems(kind: str, params: Any) -> list[str]:
             problems.append('a game_size limit needs "min" or "max"')
         need("min", 1, optional=True)
         need("max", 1, optional=True)
+    elif kind == "factions":
+        if not _names(params.get("allowed")):
+            problems.append('"allowed" must list the army book slugs allowed, e.g. ["orc-hordes"]')
+    elif kind == "banned":
+        lists = [params.get("units", []), params.get("options", [])]
+        if set(params) - {"units", "options"} or not any(lists) or not all(_names(v) for v in lists if v != []):
+            problems.append('"units" and "options" must list the unit or option ids banned, e.g. {"units": ["giant"]}')
+    elif kind == "unit_cap":
+        if not _names([params.get("unit")]):
+            problems.append('"unit" must be the id of the unit capped')
+        need("max", 0)
     elif kind != "composition":
         problems.append(f"unknown limit kind {kind!r}")
     return problems
+
+
+def _names(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(v, str) and v for v in value)

@@ -22,6 +22,14 @@ class Ruleset(models.Model):
     )
     stat_fields = models.JSONField(default=list, help_text='Unit stat keys, e.g. ["quality", "defense"]')
     unit_types = models.JSONField(default=list, help_text="Unit types a book of this ruleset may use")
+    base = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="variants",
+        help_text="A variant (a club's own limits) names the ruleset it plays: its rules, stats and army books",
+    )
     content_hash = models.CharField(
         max_length=32, blank=True, editable=False, help_text="Stamp of the ruleset's content (factions/stamps.py)"
     )
@@ -36,6 +44,11 @@ class Ruleset(models.Model):
     def title(self) -> str:
         """Name and version as issues cite it: "Age of Fantasy 3.2.0"."""
         return f"{self.name} {self.version}".strip()
+
+    @property
+    def family(self) -> str:
+        """The slug of the game it plays: its own, or for a variant its base's."""
+        return self.base.slug if self.base_id else self.slug
 
 
 class ForceOrgLimit(models.Model):
@@ -52,6 +65,9 @@ class ForceOrgLimit(models.Model):
       command_group scope (unit|army), max       -> command-group upgrades per unit or per army
       game_size     min?, max?                   -> warn outside the sizes the rules were written for
       composition   (none)                       -> Arena: the faction's composition card applies
+      factions      allowed                      -> only these army books (slugs) may be fielded
+      banned        units?, options?             -> these unit or option ids may not be fielded or taken
+      unit_cap      unit, max                    -> at most max copies of that unit
     """
 
     class Kind(models.TextChoices):
@@ -64,6 +80,9 @@ class ForceOrgLimit(models.Model):
         COMMAND_GROUP = "command_group", "command groups"
         GAME_SIZE = "game_size", "designed game size"
         COMPOSITION = "composition", "composition card"
+        FACTIONS = "factions", "armies allowed"
+        BANNED = "banned", "units or options banned"
+        UNIT_CAP = "unit_cap", "at most so many of a unit"
 
     class Severity(models.TextChoices):
         ERROR = "error"

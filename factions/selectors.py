@@ -10,7 +10,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import Count, Prefetch, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet
 
 from armybuilder.engine.book import Book, RulesetSpec, book_from_dict, ruleset_from_dict
 from factions.armybook import RulesetInfo
@@ -40,13 +40,14 @@ def ruleset_infos() -> dict[str, RulesetInfo]:
             stat_fields=tuple(r.stat_fields),
             unit_types=tuple(r.unit_types),
             core_rules=rules.get(r.id, {}),
+            family=r.family,
         )
-        for r in Ruleset.objects.all()
+        for r in Ruleset.objects.select_related("base")
     }
 
 
 def ruleset_list() -> QuerySet[Ruleset]:
-    return Ruleset.objects.all()
+    return Ruleset.objects.select_related("base")
 
 
 _RULESET_PAYLOADS: dict[tuple, Any] = {}
@@ -66,13 +67,25 @@ def ruleset_list_payload(serialize) -> Any:
     return payload
 
 
+def ruleset_document(*, ruleset: Ruleset) -> dict[str, Any]:
+    """The ruleset as a ruleset/1 document (factions/ruleset_format.py): what a variant
+    made from it starts with. Load with its base, limits and core rules."""
+    record = ruleset_record(ruleset=ruleset)
+    own = ("slug", "base", "name", "version", "default_points", "suggested_points", "max_points")
+    return {
+        "format": "ruleset/1",
+        **{key: record[key] for key in own},
+        **{k: record[k] for k in ("limits", "core_rules")},
+    }
+
+
 def core_rule_summaries(*, system: str) -> dict[str, str]:
     """{core rule name: our summary of it} for a ruleset."""
     return dict(CoreRule.objects.filter(ruleset__slug=system).values_list("name", "summary"))
 
 
 def ruleset_get(*, slug: str) -> Ruleset:
-    return Ruleset.objects.prefetch_related("limits", "core_rules").get(slug=slug)
+    return Ruleset.objects.select_related("base").prefetch_related("limits", "core_rules").get(slug=slug)
 
 
 def ruleset_record(*, ruleset: Ruleset) -> dict[str, Any]:
@@ -82,6 +95,7 @@ def ruleset_record(*, ruleset: Ruleset) -> dict[str, Any]:
     return {
         "slug": ruleset.slug,
         **{field: getattr(ruleset, field) for field in RULESET_FIELDS},
+        "base": ruleset.base.slug if ruleset.base_id else None,
         "limits": [
             {**{field: getattr(limit, field) for field in LIMIT_FIELDS}, "order": limit.order}
             for limit in ruleset.limits.all()
@@ -93,9 +107,11 @@ def ruleset_record(*, ruleset: Ruleset) -> dict[str, Any]:
 
 
 def faction_list(*, system: str | None = None) -> QuerySet[Faction]:
+    """Every army book, or the books a list of `system` may use: its own and, for a
+    variant, those of the ruleset it plays."""
     factions = Faction.objects.select_related("ruleset").annotate(unit_count=Count("units"))
     if system:
-        factions = factions.filter(ruleset__slug=system)
+        factions = factions.filter(Q(ruleset__slug=system) | Q(ruleset__variants__slug=system))
     return factions.order_by("ruleset__order", "name")
 
 
@@ -254,8 +270,9 @@ _ENGINE_LOCK = threading.Lock()
 @dataclass(frozen=True, slots=True)
 class BookHandle:
     """Enough to find a faction's book in the cache: the content stamps of the book and
-    its ruleset (factions/stamps.py), which change when, and only when, what they say
-    changes."""
+    of the ruleset a list of `system` is checked against (factions/stamps.py), which
+    change when, and only when, what they say changes. For a variant, the book may be
+    one of its base ruleset's."""
 
     system: str
     slug: str
@@ -280,17 +297,21 @@ def _handles(where: str, params: list[str]) -> list[BookHandle]:
     request)."""
     faction, ruleset = Faction._meta, Ruleset._meta
     sql = (
-        f"SELECT r.slug, f.slug, f.id, f.version, f.content_hash, r.content_hash, r.uses_points "
-        f"FROM {faction.db_table} f JOIN {ruleset.db_table} r ON r.id = f.ruleset_id WHERE {where}"
+        f"SELECT r.slug, f.slug, f.id, f.version, f.content_hash, r.content_hash, r.uses_points, "
+        f"f.ruleset_id = r.id FROM {faction.db_table} f JOIN {ruleset.db_table} r "
+        f"ON (r.id = f.ruleset_id OR r.base_id = f.ruleset_id) WHERE {where}"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
-    return [BookHandle(row[0], row[1], row[2], row[3], row[4], row[5], bool(row[6])) for row in rows]
+    # A variant's own book of a slug wins over its base's of the same slug.
+    rows.sort(key=lambda row: bool(row[7]))
+    found = {(row[0], row[1]): row for row in rows}
+    return [BookHandle(row[0], row[1], row[2], row[3], row[4], row[5], bool(row[6])) for row in found.values()]
 
 
 def book_handle_get(*, system: str, slug: str) -> BookHandle | None:
-    """The handle of one book, in one small query."""
+    """The handle of the book of `slug` a list of `system` uses, in one small query."""
     handles = _handles("r.slug = %s AND f.slug = %s", [system, slug])
     return handles[0] if handles else None
 
@@ -325,8 +346,8 @@ def engine_book_get(*, system: str, slug: str, handle: BookHandle | None = None)
     shared_key = f"engine-book:{handle.stamp}"
     data = cache.get(shared_key)
     if data is None:
-        full = faction_get_with_book(system=system, slug=slug)
-        ruleset = Ruleset.objects.prefetch_related("limits", "core_rules").get(pk=full.ruleset_id)
+        full = factions_with_book().get(pk=handle.faction_id)
+        ruleset = ruleset_get(slug=handle.system)
         data = (faction_book(faction=full), ruleset_data(ruleset=ruleset))
         cache.set(shared_key, data, timeout=24 * 3600)
     built = (book_from_dict(data[0]), ruleset_from_dict(data[1]))
@@ -342,10 +363,11 @@ def ruleset_spec(*, ruleset: Ruleset) -> RulesetSpec:
 
 
 def ruleset_data(*, ruleset: Ruleset) -> dict[str, Any]:
-    """What the engine needs of a ruleset, as plain data (load with prefetched limits and
-    core rules)."""
+    """What the engine needs of a ruleset, as plain data (load with its base, and with
+    prefetched limits and core rules)."""
     return {
         "slug": ruleset.slug,
+        "family": ruleset.family,
         "name": ruleset.name,
         "version": ruleset.version,
         "uses_points": ruleset.uses_points,

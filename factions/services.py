@@ -37,7 +37,8 @@ from factions.models import (
     UpgradeOption,
     UpgradeSection,
 )
-from factions.selectors import ruleset_infos
+from factions.ruleset_format import RulesetError, check_ruleset, variant_record
+from factions.selectors import ruleset_document, ruleset_get, ruleset_infos
 from factions.stamps import stamp_books, stamp_rulesets
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -134,10 +135,13 @@ def sync_rulesets() -> dict[str, int]:
 @transaction.atomic
 def ruleset_write(*, data: dict[str, Any]) -> Ruleset:
     """Write a ruleset record (its slug, fields, limits and core rules, as
-    selectors.ruleset_record gives them or the bundled data holds them) over the ruleset
-    of that slug, made when missing, and stamp it. A limit without an `order` takes
+    selectors.ruleset_record gives them or the bundled data holds them; a variant's with
+    its `base`) over the ruleset of that slug, made when missing, and stamp it. A limit without an `order` takes
     its place in the list."""
-    ruleset, _ = Ruleset.objects.update_or_create(slug=data["slug"], defaults=columns(data, RULESET_FIELDS))
+    base = Ruleset.objects.get(slug=data["base"]) if data.get("base") else None
+    ruleset, _ = Ruleset.objects.update_or_create(
+        slug=data["slug"], defaults={**columns(data, RULESET_FIELDS), "base": base}
+    )
     limits = [
         {**columns(limit, LIMIT_FIELDS, LIMIT_DEFAULTS), "order": limit.get("order", i)}
         for i, limit in enumerate(data["limits"])
@@ -146,6 +150,35 @@ def ruleset_write(*, data: dict[str, Any]) -> Ruleset:
     replace_rows(CoreRule, ruleset, [columns(rule, CORE_RULE_FIELDS) for rule in data["core_rules"]])
     ruleset.content_hash = stamp_rulesets([ruleset.pk])[ruleset.pk]
     return ruleset
+
+
+@transaction.atomic
+def ruleset_import(*, data: Any) -> Ruleset:
+    """Check `data` as a ruleset/1 variant and write it, replacing the variant of that
+    slug. Raises RulesetError, with every problem and nothing written, on a bad one."""
+    if isinstance(data, (bytes, str)):
+        try:
+            data = parse_json(data)
+        except ArmyBookError as exc:
+            raise RulesetError(exc.problems) from None
+    rulesets = list(Ruleset.objects.select_related("base").prefetch_related("core_rules"))
+    bases = {r.slug: r for r in rulesets if r.base_id is None}
+    problems = check_ruleset(data, bases, {r.slug for r in rulesets if r.base_id is not None})
+    if problems:
+        raise RulesetError(problems)
+    base = bases[data["base"]]
+    core_rules = [columns(rule.__dict__, CORE_RULE_FIELDS) for rule in base.core_rules.all()]
+    return ruleset_write(data=variant_record(data, base, core_rules))
+
+
+def ruleset_variant_create(*, source: Ruleset, slug: str, name: str) -> Ruleset:
+    """A new variant with `source`'s name, points and limit rows (a variant of a variant
+    plays the same base). RulesetError when the slug is taken or not a slug."""
+    if Ruleset.objects.filter(slug=slug).exists():
+        raise RulesetError([Problem("slug", f'"{slug}" is taken: choose another')])
+    source = ruleset_get(slug=source.slug)
+    document = {**ruleset_document(ruleset=source), "slug": slug, "name": name, "base": source.family}
+    return ruleset_import(data=document)
 
 
 def _version_key(version: str) -> tuple[int, ...]:

@@ -33,7 +33,9 @@ def stamp_books(faction_ids: Iterable[int]) -> dict[int, str]:
 def stamp_rulesets(ruleset_ids: Iterable[int]) -> dict[int, str]:
     """Stamp these rulesets with a hash of their content; {ruleset id: stamp}."""
     stamps = {}
-    for ruleset in Ruleset.objects.filter(pk__in=list(ruleset_ids)).prefetch_related("limits", "core_rules"):
+    for ruleset in (
+        Ruleset.objects.filter(pk__in=list(ruleset_ids)).select_related("base").prefetch_related("limits", "core_rules")
+    ):
         stamps[ruleset.pk] = content_hash(ruleset_record(ruleset=ruleset))
         Ruleset.objects.filter(pk=ruleset.pk).update(content_hash=stamps[ruleset.pk])
     return stamps

@@ -42,7 +42,7 @@ def _both(*mutations: Callable) -> Callable:
 # (case id, mutation of a valid AoF book, path of the first problem, words in its message)
 MALFORMED = [
     ("wrong-format", set_at("format", "armybook/2"), "format", "armybook/1"),
-    ("unknown-system", set_at("system", "warhammer"), "system", "is not one of"),
+    ("unknown-system", set_at("system", "warhammer"), "system", "unknown system"),
     ("missing-name", set_at("name", DELETE), "", "'name' is a required property"),
     ("missing-unit-cost", set_at("units[1].cost", DELETE), "units[1]", "'cost' is a required property"),
     ("extra-top-level-key", set_at("colour", "red"), "", "'colour' was unexpected"),

@@ -224,6 +224,7 @@ class Limit:
     severity: str
     section: str
     optional: bool = False
+    event: str = ""  # the event whose rule this row is (engine/events.py); "" for the ruleset's own
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,6 +236,13 @@ class RulesetSpec:
     max_points: int | None
     limits: tuple[Limit, ...] = ()
     core_rules: Mapping[str, bool] = field(default_factory=dict)
+    # The game whose rules it plays: its own slug, or for a variant (a club's own limits
+    # on Age of Fantasy) the slug of the ruleset it was made from.
+    family: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.family:
+            object.__setattr__(self, "family", self.slug)
 
     @property
     def title(self) -> str:
@@ -365,9 +373,11 @@ def book_from_dict(data: Mapping[str, Any]) -> Book:
 
 
 def ruleset_from_dict(data: Mapping[str, Any]) -> RulesetSpec:
-    """From {slug, name, version, uses_points, max_points, limits: [...], core_rules: {name: rated}}."""
+    """From {slug, name, version, uses_points, max_points, limits: [...], core_rules: {name:
+    rated}, family?}."""
     return RulesetSpec(
         slug=data["slug"],
+        family=data.get("family") or data["slug"],
         name=data["name"],
         version=data["version"],
         uses_points=data["uses_points"],

@@ -15,8 +15,9 @@ _TYPE_PLURALS = {"artillery": "Artillery", "infantry": "Infantry", "cavalry": "C
 
 
 def _report(ctx: Context, limit: Limit, message: str, entry: str | None = None) -> None:
-    """An issue of this limit row: its code, section and severity."""
-    ctx.add(limit.code, message, section=limit.section, entry=entry, severity=limit.severity)
+    """An issue of this limit row: its code, section and severity (and its event, for a
+    row an event set)."""
+    ctx.add(limit.code, message, section=limit.section, entry=entry, severity=limit.severity, event=limit.event)
 
 
 def _counted(ctx: Context, params: dict[str, Any]) -> tuple[list[EntryResult], str, str]:
@@ -219,6 +220,36 @@ def _composition(ctx: Context, limit: Limit) -> None:
     )
 
 
+def _factions(ctx: Context, limit: Limit) -> None:
+    allowed = limit.params["allowed"]
+    if ctx.book.slug not in allowed:
+        _report(ctx, limit, f"{ctx.book.name} is not one of the armies allowed ({', '.join(allowed)})")
+
+
+def _banned(ctx: Context, limit: Limit) -> None:
+    units, options = set(limit.params.get("units", ())), set(limit.params.get("options", ()))
+    for result in ctx.known:
+        if result.unit.id in units:
+            _report(ctx, limit, f"{result.unit.name} may not be fielded", entry=result.entry.id)
+        for option_id, picks in result.entry.options.items():
+            if picks and option_id in options and option_id in result.unit.options:
+                label = result.unit.options[option_id][1].label
+                _report(ctx, limit, f'{result.label} takes "{label}", which may not be taken', entry=result.entry.id)
+
+
+def _unit_cap(ctx: Context, limit: Limit) -> None:
+    unit, most = limit.params["unit"], limit.params["max"]
+    copies = [r for r in ctx.known if r.unit.id == unit]
+    if len(copies) > most:
+        name = copies[0].unit.name
+        _report(
+            ctx,
+            limit,
+            f"at most {most} {name}, but the list has {len(copies)} (a combined unit is one)",
+            entry=copies[most].entry.id,
+        )
+
+
 CHECKS: dict[str, Callable[[Context, Limit], None]] = {
     "per_points": _per_points,
     "max_count": _max_count,
@@ -229,6 +260,9 @@ CHECKS: dict[str, Callable[[Context, Limit], None]] = {
     "command_group": _command_group,
     "game_size": _game_size,
     "composition": _composition,
+    "factions": _factions,
+    "banned": _banned,
+    "unit_cap": _unit_cap,
 }
 
 

@@ -87,5 +87,18 @@ class Context:
     known: list[EntryResult] = field(default_factory=list)  # entries whose unit is in the book
     total: int = 0
 
-    def add(self, code: str, message: str, *, section: str, entry: str | None = None, severity: str = ERROR) -> None:
-        self.issues.append(Issue(code, severity, message, entry, self.ruleset.cite(section)))
+    def add(
+        self,
+        code: str,
+        message: str,
+        *,
+        section: str,
+        entry: str | None = None,
+        severity: str = ERROR,
+        event: str = "",
+    ) -> None:
+        """An issue citing the rulebook's `section`, or, for a rule an event set, the event."""
+        if event:
+            self.issues.append(Issue(code, severity, f"Event rule: {message}", entry, f"{event} — event rule"))
+        else:
+            self.issues.append(Issue(code, severity, message, entry, self.ruleset.cite(section)))

@@ -20,7 +20,7 @@ LOADOUT_CACHE_SIZE = 4096
 
 
 def validate_list(book: Book, ruleset: RulesetSpec, army: ArmyList) -> Validation:
-    policy = policy_for(ruleset.slug)
+    policy = policy_for(ruleset.family)
     ctx = Context(army=army, book=book, ruleset=ruleset, entries=[])
     for entry in army.entries:
         unit = book.units.get(entry.unit)

@@ -130,7 +130,7 @@ def list_pdf_response(army_list: ArmyList, kind: str, params: dict[str, str]) ->
 
 def ruleset_reference_pdf(request: HttpRequest, system: str) -> HttpResponse:
     """The one-page quick reference of a ruleset."""
-    ruleset = Ruleset.objects.filter(slug=system).first()
+    ruleset = Ruleset.objects.select_related("base").filter(slug=system).first()
     if ruleset is None:
         raise Http404(f'No ruleset "{system}".')
     try:
@@ -140,7 +140,7 @@ def ruleset_reference_pdf(request: HttpRequest, system: str) -> HttpResponse:
     key = _cache_key("quick", system, ruleset.content_hash, options.paper)
     data = cache.get(key)
     if data is None:
-        data = RulesReferencePdf.for_ruleset(slug=system, title=ruleset.title, paper=options.paper).render()
+        data = RulesReferencePdf.for_ruleset(slug=ruleset.family, title=ruleset.title, paper=options.paper).render()
         cache.set(key, data, CACHE_SECONDS)
     return _pdf_response(data, f"{system}-quick-reference.pdf")
 

@@ -198,7 +198,7 @@ def _card(result: EntryResult, printout: Printout, labels: dict[str, str], leade
         joined = ("Led by", ", ".join(leaders))
     caster = casts_spells(loadout.rules)
     arena = "move" in unit.stats
-    policy = policy_for(printout.system)
+    policy = policy_for(printout.family)
     weapons = list(loadout.weapons)
     if not any(not w.range for w in weapons) and (default := policy.default_melee(result.models)) is not None:
         weapons.append(default)  # what the rulebook says a unit with no melee weapon fights with
@@ -208,9 +208,9 @@ def _card(result: EntryResult, printout: Printout, labels: dict[str, str], leade
         subtitle=" · ".join(subtitle),
         cost=f"{result.cost} pts" if printout.uses_points else "",
         stats=_arena_stats(unit.stats, loadout.rules) if arena else _stats(unit.stats, result.models, loadout.rules),
-        columns=ARENA_COLUMNS if arena else OPF_COLUMNS if printout.system == "opf" else STANDARD_COLUMNS,
+        columns=ARENA_COLUMNS if arena else OPF_COLUMNS if printout.family == "opf" else STANDARD_COLUMNS,
         weapons=tuple(
-            _weapon_cells(w, arena=arena, opf=printout.system == "opf", typed=policy.weapon_type_rules(w))
+            _weapon_cells(w, arena=arena, opf=printout.family == "opf", typed=policy.weapon_type_rules(w))
             for w in weapons
         ),
         rules=", ".join(str(rule) for rule in loadout.rules),

@@ -34,6 +34,7 @@ class Printout:
     list_name: str
     notes: str
     system: str
+    family: str  # the game it plays (a variant's base)
     ruleset_title: str
     uses_points: bool
     faction_name: str
@@ -66,6 +67,7 @@ def printout_get(*, army_list: ArmyList, share_url: str, handle: BookHandle | No
         list_name=army_list.name,
         notes=army_list.notes,
         system=army_list.system,
+        family=state.ruleset.family,
         ruleset_title=title,
         uses_points=state.ruleset.uses_points,
         faction_name=faction_name,

@@ -85,7 +85,7 @@ class RulesReferencePdf:
         return cls(
             title=f"{printout.title} — rules reference",
             subject=f"{printout.ruleset_title} · {printout.faction_name}",
-            ruleset_slug=printout.system,
+            ruleset_slug=printout.family,
             ruleset_title=printout.ruleset_title,
             rules=rules,
             spells=tuple(sorted(printout.spells, key=lambda spell: (spell[1], spell[0].casefold()))) if casters else (),

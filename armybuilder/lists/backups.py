@@ -121,7 +121,8 @@ def backup_export(*, folder: Path) -> dict[str, int]:
 def _export(folder: Path) -> dict[str, int]:
     folder.mkdir(parents=True, exist_ok=True)
     rulesets = [
-        ruleset_record(ruleset=r) for r in Ruleset.objects.order_by("slug").prefetch_related("limits", "core_rules")
+        ruleset_record(ruleset=r)
+        for r in Ruleset.objects.order_by("slug").select_related("base").prefetch_related("limits", "core_rules")
     ]
     _write(folder / "rulesets.json", rulesets)
 
@@ -363,13 +364,15 @@ def backup_import(*, folder: Path, dry_run: bool = False) -> dict[str, int]:
 
 
 def _restore_rulesets(backup: _Backup) -> None:
-    """Rulesets come from the migrations; put back what the admin changed in them."""
-    for data in backup.rulesets:
-        ruleset = Ruleset.objects.prefetch_related("limits", "core_rules").filter(slug=data["slug"]).first()
-        if ruleset is None:
+    """The five rulesets come from the migrations: put back what the admin changed in
+    them; then the variants made from them."""
+    for data in sorted(backup.rulesets, key=lambda record: record.get("base") is not None):
+        found = Ruleset.objects.select_related("base").prefetch_related("limits", "core_rules")
+        ruleset = found.filter(slug=data["slug"]).first()
+        if ruleset is None and data.get("base") is None:
             raise BackupError(f'rulesets.json: this version of Armybuilder has no ruleset "{data["slug"]}"')
-        record = {key: value for key, value in data.items() if key != "revision"}  # /2 kept a counter
-        if ruleset_record(ruleset=ruleset) != record:
+        record = {"base": None, **{key: value for key, value in data.items() if key != "revision"}}  # /2: a counter
+        if ruleset is None or ruleset_record(ruleset=ruleset) != record:
             ruleset_write(data=record)
 
 

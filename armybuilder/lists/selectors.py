@@ -52,6 +52,7 @@ class RulesetName:
     slug: str
     title: str
     uses_points: bool
+    family: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,11 +88,12 @@ def army_list_load(army_list: ArmyList, *, handle: BookHandle | None = None) -> 
     queries when the book is cached (one with `handle`); a fixed few more otherwise."""
     handle = handle or book_handle_get(system=army_list.system, slug=army_list.faction)
     if handle is None:
-        row = Ruleset.objects.filter(slug=army_list.system).first()
+        row = Ruleset.objects.select_related("base").filter(slug=army_list.system).first()
         ruleset = RulesetName(
             army_list.system,
             row.title if row else army_list.system,
             row.uses_points if row else army_list.points_limit is not None,
+            row.family if row else army_list.system,
         )
         validation = _missing_book(army_list, {army_list.system: ruleset.title})
         return ListState(army_list, validation, ruleset, army_list.faction, None, None)

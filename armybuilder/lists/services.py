@@ -12,7 +12,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from armybuilder.lists.models import ArmyList, new_share_key
-from factions.models import Faction
+from factions.selectors import book_handle_get
 
 LIST_FIELDS = ("name", "system", "faction", "points_limit", "force_org", "notes", "entries")
 
@@ -30,8 +30,9 @@ def new_visitor_id() -> str:
 
 
 def _book_version(system: str, faction: str) -> str:
-    version = Faction.objects.filter(ruleset__slug=system, slug=faction).values_list("version", flat=True).first()
-    return version or ""
+    """The version of the book a list of `system` uses for `faction` ("" when none)."""
+    handle = book_handle_get(system=system, slug=faction)
+    return handle.version if handle else ""
 
 
 def _owner_fields(owner: AbstractBaseUser | None, visitor: str) -> dict[str, Any]:

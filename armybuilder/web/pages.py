@@ -78,7 +78,7 @@ def _shared_body_context(army_list: ArmyList) -> dict[str, Any]:
         "book_changed": state.book_changed,
         "models": state.models,
         "exports": _export_links(army_list.share_key),
-        "arena": army_list.system == "aof-arena",  # its weapons have a profile, not attacks
+        "arena": ruleset.family == "aof-arena",  # its weapons have a profile, not attacks
     }
     if book is None:
         return {**context, "units": [], "glossary": [], "spells": ()}

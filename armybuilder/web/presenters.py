@@ -126,7 +126,7 @@ def unit_groups(
     book: Book, ruleset: RulesetSpec | None = None, core_rules: dict[str, str] | None = None
 ) -> list[tuple[str, list[UnitChoice]]]:
     """The book's units by type; with the ruleset, each with its profile as it comes."""
-    policy = policy_for(ruleset.slug) if ruleset else None
+    policy = policy_for(ruleset.family) if ruleset else None
     groups: dict[str, list[UnitChoice]] = {}
     for unit in book.units.values():
         choice = UnitChoice(unit, stats_text(dict(unit.stats)), ", ".join(str(r) for r in unit.rules))
@@ -143,7 +143,7 @@ def unit_groups(
 def entry_views(
     validation: Validation, book: Book, ruleset: RulesetSpec, core_rules: dict[str, str]
 ) -> list[EntryView]:
-    policy = policy_for(ruleset.slug)
+    policy = policy_for(ruleset.family)
     by_entry: dict[str, list[Issue]] = {}
     for issue in validation.issues:
         if issue.entry is not None:
@@ -165,7 +165,7 @@ def entry_views(
             loadout = result.loadout
             view.stats = stats_text(dict(result.unit.stats))
             view.rules = [_rule_link(str(rule), rule.name, book, core_rules) for rule in loadout.rules]
-            view.weapons = [_weapon_row(w, hexes=ruleset.slug == "aof-arena") for w in loadout.weapons]
+            view.weapons = [_weapon_row(w, hexes=ruleset.family == "aof-arena") for w in loadout.weapons]
             view.profile = _profile(result.unit, loadout, book, ruleset, core_rules)
             reason = policy.combine_problem(result.unit)
             view.can_combine, view.combine_reason = reason is None, reason or ""
@@ -193,13 +193,13 @@ def _rule_link(text: str, name: str, book: Book, core_rules: dict[str, str]) -> 
 
 
 def _profile(unit: Unit, loadout: Loadout, book: Book, ruleset: RulesetSpec, core_rules: dict[str, str]) -> Profile:
-    policy = policy_for(ruleset.slug)
+    policy = policy_for(ruleset.family)
     weapons = list(loadout.weapons)
     if all(w.range for w in weapons) and (default := policy.default_melee(loadout.models)) is not None:
         weapons.append(default)  # what the rulebook says a unit with no melee weapon fights with
     rows = []
     for weapon in weapons:
-        row = _weapon_row(weapon, hexes=ruleset.slug == "aof-arena")
+        row = _weapon_row(weapon, hexes=ruleset.family == "aof-arena")
         texts = [*policy.weapon_type_rules(weapon), *weapon.rules]
         row["rules"] = ", ".join(texts)
         row["rule_links"] = [_rule_link(text, Rule.parse(text).name, book, core_rules) for text in texts]
@@ -384,7 +384,7 @@ def rule_glossary(
     """What each special rule of the list's units and weapons does (the army book's
     meaning where it overrides a core rule), sorted by name; rules with no summary in
     the catalogue are left out."""
-    policy = policy_for(ruleset.slug)
+    policy = policy_for(ruleset.family)
     used = rules_used(validation)
     for result in validation.entries:  # One Page Fantasy: the rules a weapon's type gives
         for weapon in result.loadout.weapons if result.loadout else ():

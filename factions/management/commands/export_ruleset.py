@@ -1,0 +1,30 @@
+"""Write a ruleset as ruleset/1 JSON: a variant to move to another site, or one of the
+five as the start of a new variant (set its slug, name and base, then import it)."""
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from factions.models import Ruleset
+from factions.selectors import ruleset_document, ruleset_get
+
+
+class Command(BaseCommand):
+    help = "Export one ruleset as ruleset/1 JSON (to standard output, or --output FILE)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("system", help="Ruleset slug, e.g. aof or aof-club")
+        parser.add_argument("--output", "-o", help="File to write instead of standard output")
+
+    def handle(self, *args, system: str, output: str | None = None, **options):
+        try:
+            ruleset = ruleset_get(slug=system)
+        except Ruleset.DoesNotExist:
+            raise CommandError(f'no ruleset "{system}"') from None
+        text = json.dumps(ruleset_document(ruleset=ruleset), indent=2, ensure_ascii=False) + "\n"
+        if output:
+            with open(output, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            self.stdout.write(f"Wrote {ruleset.title} to {output}")
+        else:
+            self.stdout.write(text, ending="")
