@@ -85,3 +85,19 @@ def test_only_the_allowed_factions_may_enter():
     issue = only(check(rules, []), "faction_not_allowed")
     assert issue.message == "Event rule: Test Army is not one of the armies allowed (orcs, elves)"
     assert check(EventRules(name="Club Night", factions=("test",)), []).valid
+
+
+def test_the_event_s_game_size_is_the_list_s():
+    rules = EventRules(name="Club Night", points=1500)
+    assert check(rules, [], points=1500).valid
+    issue = only(check(rules, [], points=2000), "event_points")
+    assert issue.message == "Event rule: the game is played at 1500 pts, but this list is set to 2000 pts"
+
+
+def test_a_list_of_another_ruleset_is_told_which_the_event_plays():
+    rules = EventRules(name="Club Night", ruleset="aof-club", ruleset_title="AoF Club Rules 3.2.0")
+    issue = only(check(rules, []), "event_ruleset")
+    assert issue.message == (
+        "Event rule: the event is played with AoF Club Rules 3.2.0, but this list is for Age of Fantasy 3.2.0"
+    )
+    assert check(EventRules(name="Club Night", ruleset="aof", ruleset_title="Age of Fantasy 3.2.0"), []).valid

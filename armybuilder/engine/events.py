@@ -1,7 +1,8 @@
 """Event rules: what a club or a tournament changes of a ruleset's list rules.
 
 An event pack comes to the engine as plain data (`EventRules`); `event_ruleset` gives the
-ruleset a list entered for the event is checked against. The event may change a limit's
+ruleset a list entered for the event is checked against. The event sets the game size,
+and may change a limit's
 parameters (at most 30% in one unit instead of 35%), remove a limit, add one of any
 kind, allow only some factions, ban units or options and cap how many of a unit a list
 may field. Each of those is a limit row, so the validator needs nothing new: the rows
@@ -36,6 +37,9 @@ class Cap:
 @dataclass(frozen=True, slots=True)
 class EventRules:
     name: str
+    ruleset: str = ""  # the slug of the ruleset (or variant) the event is played with
+    ruleset_title: str = ""
+    points: int | None = None  # the game size the event is played at; None: no points
     changes: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # limit code -> parameters it sets
     removed: tuple[str, ...] = ()  # limit codes
     added: tuple[Limit, ...] = ()
@@ -59,8 +63,14 @@ def event_ruleset(ruleset: RulesetSpec, rules: EventRules, faction: str) -> Rule
 
 
 def event_rows(rules: EventRules, faction: str) -> list[Limit]:
-    """The event's faction list, bans and caps as limit rows, for lists of `faction`."""
+    """The event's ruleset, game size, faction list, bans and caps as limit rows, for
+    lists of `faction`."""
     rows = []
+    if rules.ruleset:
+        params = {"ruleset": rules.ruleset, "title": rules.ruleset_title}
+        rows.append(_row("event_ruleset", "event_ruleset", params, rules.name))
+    if rules.points is not None:
+        rows.append(_row("event_points", "event_points", {"points": rules.points}, rules.name))
     if rules.factions:
         rows.append(_row("faction_not_allowed", "factions", {"allowed": list(rules.factions)}, rules.name))
     units = [ban.unit for ban in rules.bans if ban.faction == faction and ban.unit]

@@ -220,6 +220,19 @@ def _composition(ctx: Context, limit: Limit) -> None:
     )
 
 
+def _event_ruleset(ctx: Context, limit: Limit) -> None:
+    if ctx.ruleset.slug != limit.params["ruleset"]:
+        _report(
+            ctx, limit, f"the event is played with {limit.params['title']}, but this list is for {ctx.ruleset.title}"
+        )
+
+
+def _event_points(ctx: Context, limit: Limit) -> None:
+    points, chosen = limit.params["points"], ctx.army.points_limit
+    if chosen != points:
+        _report(ctx, limit, f"the game is played at {points} pts, but this list is set to {chosen} pts")
+
+
 def _factions(ctx: Context, limit: Limit) -> None:
     allowed = limit.params["allowed"]
     if ctx.book.slug not in allowed:
@@ -260,6 +273,8 @@ CHECKS: dict[str, Callable[[Context, Limit], None]] = {
     "command_group": _command_group,
     "game_size": _game_size,
     "composition": _composition,
+    "event_ruleset": _event_ruleset,
+    "event_points": _event_points,
     "factions": _factions,
     "banned": _banned,
     "unit_cap": _unit_cap,

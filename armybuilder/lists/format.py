@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from armybuilder.lists.models import EventPack
 from factions.models import Ruleset
 from factions.selectors import BookHandle, book_handle_get
 
@@ -46,7 +47,7 @@ NOT_A_STRING = "Not a valid string."
 NOT_AN_INTEGER = "A valid integer is required."
 NOT_A_BOOLEAN = "Must be a valid boolean."
 
-LIST_FIELDS = {"format", "name", "system", "faction", "points_limit", "force_org", "notes", "entries"}
+LIST_FIELDS = {"format", "name", "system", "faction", "points_limit", "force_org", "notes", "entries", "event"}
 ENTRY_FIELDS = {"id", "unit", "options", "combined", "joined_to", "name"}
 
 
@@ -173,6 +174,9 @@ def check_list_shape(data: Any) -> tuple[dict[str, Any] | None, Errors]:
         errors["points_limit"] = problems
     if "force_org" in data and not isinstance(data["force_org"], bool):
         errors["force_org"] = [NOT_A_BOOLEAN]
+    event = data.get("event")
+    if event is not None and (problems := _string(event, max_length=32)):
+        errors["event"] = problems
 
     entries: list[dict[str, Any]] = []
     raw_entries = data.get("entries")
@@ -198,7 +202,7 @@ def check_list_shape(data: Any) -> tuple[dict[str, Any] | None, Errors]:
             errors["entries"] = entry_errors
     if errors:
         return None, errors
-    return {
+    clean = {
         "format": "armylist/1",
         "name": data.get("name", ""),
         "system": data["system"],
@@ -207,7 +211,10 @@ def check_list_shape(data: Any) -> tuple[dict[str, Any] | None, Errors]:
         "force_org": data.get("force_org", True),
         "notes": data.get("notes", ""),
         "entries": entries,
-    }, {}
+    }
+    if event is not None:
+        clean["event"] = event
+    return clean, {}
 
 
 def _reference_errors(entries: list[dict[str, Any]]) -> Errors:
@@ -228,7 +235,7 @@ def _reference_errors(entries: list[dict[str, Any]]) -> Errors:
 
 def parse_list_body(data: Any) -> tuple[dict[str, Any], BookHandle]:
     """The checked list and the handle of the book it names; raises ListFormatError with
-    field errors. One query for a good list."""
+    field errors. One query for a good list (two when it names an event)."""
     clean, errors = check_list_shape(data)
     if errors:
         raise ListFormatError(errors)
@@ -241,4 +248,6 @@ def parse_list_body(data: Any) -> tuple[dict[str, Any], BookHandle]:
         raise ListFormatError({"points_limit": ["A points limit is required for this ruleset."]})
     if not handle.uses_points and clean["points_limit"] is not None:
         raise ListFormatError({"points_limit": ["This ruleset has no points: send null."]})
+    if "event" in clean and not EventPack.objects.filter(key=clean["event"]).exists():
+        raise ListFormatError({"event": [f'No event pack "{clean["event"]}" (it may have been deleted).']})
     return clean, handle

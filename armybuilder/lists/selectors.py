@@ -11,19 +11,34 @@ from django.db import connection
 from django.db.models import QuerySet
 
 from armybuilder.engine import Book, Issue, RulesetSpec, Validation, list_from_dict, validate_list
-from armybuilder.lists.models import ArmyList
+from armybuilder.engine.events import event_ruleset
+from armybuilder.lists.event_rules import event_rules, pack_stamp
+from armybuilder.lists.models import ArmyList, EventPack
 from armybuilder.stamps import ENGINE, source_hash
 from factions.models import Faction, Ruleset
 from factions.selectors import BookHandle, book_handle_get, book_handles_get, engine_book_get
 
 
-def army_list_validate(*, data: dict[str, Any], handle: BookHandle | None = None) -> Validation:
-    """Validate a well-formed armylist/1 document (see parse_list_body).
+def army_list_validate(
+    *, data: dict[str, Any], handle: BookHandle | None = None, pack: EventPack | None = None
+) -> Validation:
+    """Validate a well-formed armylist/1 document (see parse_list_body); one entered for
+    an event (`event`: its pack's key) against the event's rules.
 
-    No query when the caller has the book's handle and the book is cached, one without
-    the handle, a fixed handful more when the book must be built; none per entry."""
+    No query when the caller has the book's handle (and the pack of an event's list) and
+    the book is cached, one without the handle, a fixed handful more when the book must
+    be built; none per entry."""
     book, ruleset = engine_book_get(system=data["system"], slug=data["faction"], handle=handle)
+    if data.get("event"):
+        pack = pack or event_pack_get(key=data["event"])
+        if pack is not None:
+            ruleset = event_ruleset(ruleset, event_rules(pack), book.slug)
     return validate_list(book, ruleset, list_from_dict(data))
+
+
+def event_pack_get(*, key: str) -> EventPack | None:
+    """The event pack of this key, with its ruleset (None when there is none)."""
+    return EventPack.objects.select_related("ruleset__base", "organiser").filter(key=key).first()
 
 
 def army_lists_of(*, user: AbstractBaseUser | None, visitor: str) -> QuerySet[ArmyList]:
@@ -68,6 +83,7 @@ class ListState:
     faction_name: str
     book: Book | None
     current_book_version: str | None  # None when the book is gone
+    event: EventPack | None = None  # the event it is entered for, whose rules it was checked against
 
     @property
     def book_gone(self) -> bool:
@@ -84,9 +100,11 @@ class ListState:
 
 
 def army_list_load(army_list: ArmyList, *, handle: BookHandle | None = None) -> ListState:
-    """The list's state now: entries or options the book no longer has are issues. Two
-    queries when the book is cached (one with `handle`); a fixed few more otherwise."""
+    """The list's state now: entries or options the book no longer has are issues; a
+    list entered for an event is checked against the event's rules. Two queries when the
+    book is cached (one with `handle`, one more for an event); a fixed few otherwise."""
     handle = handle or book_handle_get(system=army_list.system, slug=army_list.faction)
+    pack = event_pack_get(key=army_list.event_id) if army_list.event_id else None
     if handle is None:
         row = Ruleset.objects.select_related("base").filter(slug=army_list.system).first()
         ruleset = RulesetName(
@@ -96,10 +114,10 @@ def army_list_load(army_list: ArmyList, *, handle: BookHandle | None = None) -> 
             row.family if row else army_list.system,
         )
         validation = _missing_book(army_list, {army_list.system: ruleset.title})
-        return ListState(army_list, validation, ruleset, army_list.faction, None, None)
+        return ListState(army_list, validation, ruleset, army_list.faction, None, None, pack)
     book, ruleset = engine_book_get(system=army_list.system, slug=army_list.faction, handle=handle)
-    validation = validate_list(book, ruleset, list_from_dict(army_list.as_armylist()))
-    return ListState(army_list, validation, ruleset, book.name, book, handle.version)
+    validation = army_list_validate(data=army_list.as_armylist(), handle=handle, pack=pack)
+    return ListState(army_list, validation, ruleset, book.name, book, handle.version, pack)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,16 +129,26 @@ class ListSummary:
     book_version: str | None
 
 
-def _stamp(army_list: ArmyList, handle: BookHandle | None) -> str:
+def validation_stamp(version: int | str, handle: BookHandle | None, pack: EventPack | None) -> str:
     """What a stored validation was worked out from: the list's version, the content
-    stamps of its book and ruleset, and the engine's code."""
-    return f"{army_list.version}:{handle.stamp if handle else 'no-book'}:{source_hash(*ENGINE)}"
+    stamps of its book and ruleset, its event's rules and the engine's code."""
+    book = handle.stamp if handle else "no-book"
+    event = pack_stamp(pack) if pack is not None else "no-event"
+    return f"{version}:{book}:{event}:{source_hash(*ENGINE)}"
+
+
+def event_packs_of(keys: set[str]) -> dict[str, EventPack]:
+    """{key: pack} of these keys, in one query (none for no keys)."""
+    if not keys:
+        return {}
+    return {pack.key: pack for pack in EventPack.objects.select_related("ruleset__base").filter(key__in=keys)}
 
 
 def army_list_summaries(army_lists: Sequence[ArmyList]) -> list[ListSummary]:
     """The summaries of a page of lists in a fixed number of queries, however many lists:
-    one for the books' handles, and, when some validations were stale, one to store
-    them (and one for the rulesets' titles when a book is gone).
+    one for the books' handles, one for the event packs when a list is entered for one,
+    and, when some validations were stale, one to store them (and one for the rulesets'
+    titles when a book is gone).
 
     A list keeps its last validation with a stamp of what it was worked out from (its
     version, the content stamps of its book and ruleset, the engine's code); while the
@@ -128,18 +156,20 @@ def army_list_summaries(army_lists: Sequence[ArmyList]) -> list[ListSummary]:
     book, the ruleset or the engine changed since) is worked out again from the cached
     book, and stored."""
     handles = book_handles_get(pairs={(army_list.system, army_list.faction) for army_list in army_lists})
+    packs = event_packs_of({army_list.event_id for army_list in army_lists if army_list.event_id})
     summaries, stale = [], []
     titles: dict[str, str] | None = None
     for army_list in army_lists:
         handle = handles.get((army_list.system, army_list.faction))
-        stamp = _stamp(army_list, handle)
+        pack = packs.get(army_list.event_id)
+        stamp = validation_stamp(army_list.version, handle, pack)
         if army_list.validation is None or army_list.validation_stamp != stamp:
             if handle is None:
                 if titles is None:
                     titles = {r.slug: r.title for r in Ruleset.objects.all()}
                 validation = _missing_book(army_list, titles)
             else:
-                validation = army_list_validate(data=army_list.as_armylist(), handle=handle)
+                validation = army_list_validate(data=army_list.as_armylist(), handle=handle, pack=pack)
             army_list.validation, army_list.validation_stamp = validation.as_dict(), stamp
             stale.append(army_list)
         summaries.append(ListSummary(army_list.validation, handle.version if handle else None))
@@ -167,19 +197,21 @@ def _missing_book(army_list: ArmyList, titles: dict[str, str] | None = None) -> 
 
 def shared_list_stamp(*, key: str) -> tuple[int, str, str] | None:
     """(list id, list name, a stamp that changes whenever the data the share page shows
-    changes: the list's version and the content stamps of its book and ruleset), in one
-    query; None when no list has this share key. Lets the share page serve a rendered
-    copy."""
+    changes: the list's version, the content stamps of its book and ruleset and its
+    event's rules), in one query (two for a list entered for an event); None when no
+    list has this share key. Lets the share page serve a rendered copy."""
     lists, factions, rulesets = ArmyList._meta.db_table, Faction._meta.db_table, Ruleset._meta.db_table
     sql = (
-        f"SELECT l.id, l.name, l.version, f.content_hash, r.content_hash FROM {lists} l "
+        f"SELECT l.id, l.name, l.version, f.content_hash, r.content_hash, l.event_key FROM {lists} l "
         f"LEFT JOIN {rulesets} r ON r.slug = l.system "
-        f"LEFT JOIN {factions} f ON f.ruleset_id = r.id AND f.slug = l.faction "
-        "WHERE l.share_key = %s"
+        f"LEFT JOIN {factions} f ON (f.ruleset_id = r.id OR f.ruleset_id = r.base_id) AND f.slug = l.faction "
+        "WHERE l.share_key = %s ORDER BY CASE WHEN f.ruleset_id = r.id THEN 0 ELSE 1 END"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [key])
         row = cursor.fetchone()
     if row is None:
         return None
-    return row[0], row[1], ".".join(str(part) for part in row[2:])
+    pack = event_pack_get(key=row[5]) if row[5] else None
+    event = pack_stamp(pack) if pack is not None else "no-event"
+    return row[0], row[1], ".".join(str(part) for part in (*row[2:5], event))

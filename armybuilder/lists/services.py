@@ -17,6 +17,11 @@ from factions.selectors import book_handle_get
 LIST_FIELDS = ("name", "system", "faction", "points_limit", "force_org", "notes", "entries")
 
 
+def _fields(data: dict[str, Any]) -> dict[str, Any]:
+    """A checked armylist/1 document's columns (its event pack by key, None for none)."""
+    return {**{field: data[field] for field in LIST_FIELDS}, "event_id": data.get("event")}
+
+
 class VersionConflict(Exception):
     """The list changed since the version the caller based its change on."""
 
@@ -48,7 +53,7 @@ def army_list_create(*, data: dict[str, Any], owner: AbstractBaseUser | None, vi
     """Save a checked armylist/1 document (see api.lists.parse_list_body) as a new list."""
     return ArmyList.objects.create(
         **_owner_fields(owner, visitor),
-        **{field: data[field] for field in LIST_FIELDS},
+        **_fields(data),
         book_version=_book_version(data["system"], data["faction"]),
     )
 
@@ -60,7 +65,7 @@ def army_list_update(*, army_list: ArmyList, data: dict[str, Any], based_on: int
 
     One conditional UPDATE (compare-and-swap on the version), so two saves at the same
     moment cannot both win, on any database."""
-    fields = {field: data[field] for field in LIST_FIELDS}
+    fields = _fields(data)
     written = ArmyList.objects.filter(pk=army_list.pk, version=based_on).update(
         **fields,
         book_version=_book_version(data["system"], data["faction"]),
@@ -80,7 +85,7 @@ def army_list_clone(*, army_list: ArmyList, owner: AbstractBaseUser | None, visi
     data["name"] = f"Copy of {army_list.name}"[:200] if army_list.name else "Copy"
     return ArmyList.objects.create(
         **_owner_fields(owner, visitor),
-        **{field: data[field] for field in LIST_FIELDS},
+        **_fields(data),
         book_version=army_list.book_version,
     )
 

@@ -1,0 +1,443 @@
+"""Event packs: a club's or a tournament's own rules, the lists built for them and the
+lists players submit.
+
+Anyone signed in may organise a pack. Anyone with its link reads its rules; only the
+organiser (and staff) change it and see every submission; a player sees their own
+submission; to anyone else the submissions are not there (the API and the pages answer
+404, as for someone else's list). A submission is a frozen copy of the list: later edits
+leave it alone, and the player may submit again until the deadline, after which the
+pack takes no more. Everything here is plain Python and Django: the API and the pages
+call it, and adapt `EventError` (field errors, as plain data) at their edges.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from armybuilder.engine import Book, RulesetSpec, Validation
+from armybuilder.lists.event_rules import RULE_FIELDS, RuleLine, rule_lines
+from armybuilder.lists.format import MAX_POINTS
+from armybuilder.lists.models import ArmyList, EventPack, Submission
+from armybuilder.lists.selectors import army_list_validate, event_pack_get, validation_stamp
+from factions.limits import limit_param_problems
+from factions.models import ForceOrgLimit, Ruleset
+from factions.selectors import (
+    BookHandle,
+    book_handles_get,
+    engine_book_get,
+    faction_list,
+    ruleset_get,
+    ruleset_spec,
+)
+
+PACK_FIELDS = ("name", "description", "ruleset", "points_limit", "deadline", *RULE_FIELDS)
+ADDABLE_KINDS = tuple(kind for kind in ForceOrgLimit.Kind.values if kind != "composition")
+MAX_RULES = 200  # rows of each kind of event rule
+
+
+class EventError(Exception):
+    """A pack or a submission that cannot be made as asked; `errors` holds every problem
+    by field, e.g. {"bans": {"0": {"unit": ['No unit "dragon" in Orc Hordes.']}}}."""
+
+    def __init__(self, errors: dict[str, Any]):
+        self.errors = errors
+        super().__init__("; ".join(f"{field}: {problem}" for field, problem in errors.items()))
+
+
+class SubmissionsClosed(Exception):
+    """The pack's deadline has passed."""
+
+
+# -- reading -----------------------------------------------------------------------------------
+def pack_get(*, key: str) -> EventPack:
+    """The pack of this key (EventPack.DoesNotExist when there is none)."""
+    pack = event_pack_get(key=key)
+    if pack is None:
+        raise EventPack.DoesNotExist(f'no event pack "{key}"')
+    return pack
+
+
+def packs_of(user: AbstractBaseUser) -> QuerySet[EventPack]:
+    """The packs a user organises or has submitted to (every pack, for staff)."""
+    packs = EventPack.objects.select_related("ruleset__base", "organiser")
+    if not user.is_authenticated:
+        return packs.none()
+    if user.is_staff:
+        return packs.all()
+    return packs.filter(Q(organiser=user) | Q(submissions__player=user)).distinct()
+
+
+def can_manage(pack: EventPack, user: AbstractBaseUser) -> bool:
+    """Whether `user` may change the pack and see every submission: its organiser, or staff."""
+    return user.is_authenticated and (user.is_staff or pack.organiser_id == user.pk)
+
+
+def submissions_visible(pack: EventPack, user: AbstractBaseUser) -> QuerySet[Submission]:
+    """The pack's submissions `user` may see: all for its organiser and staff, their own
+    for a player, none for anyone else."""
+    submissions = pack.submissions.select_related("player")
+    if can_manage(pack, user):
+        return submissions.all()
+    if user.is_authenticated:
+        return submissions.filter(player=user)
+    return submissions.none()
+
+
+def is_open(pack: EventPack, now: datetime | None = None) -> bool:
+    return (now or timezone.now()) < pack.deadline
+
+
+@dataclass(frozen=True, slots=True)
+class PackView:
+    """What a pack's page shows of its rules: the engine's ruleset with the event's
+    rows, the books a list may use (by slug) and every rule in words."""
+
+    pack: EventPack
+    ruleset: RulesetSpec
+    books: dict[str, Book]
+    rules: list[RuleLine]
+
+
+def pack_view(pack: EventPack) -> PackView:
+    """The pack's rules in words, from the cached engine books of its ruleset."""
+    books, ruleset = _catalogue(pack.ruleset.slug)
+    return PackView(pack, ruleset, books, rule_lines(pack, ruleset, books))
+
+
+def _catalogue(system: str) -> tuple[dict[str, Book], RulesetSpec]:
+    """The army books a list of `system` may use, by slug, and the engine's ruleset: from
+    the cached books (a query for the handles; the ruleset's tables when it has none)."""
+    pairs = {(system, slug) for slug in faction_list(system=system).values_list("slug", flat=True)}
+    books, ruleset = {}, None
+    for handle in book_handles_get(pairs=pairs).values():
+        book, ruleset = engine_book_get(system=system, slug=handle.slug, handle=handle)
+        books[book.slug] = book
+    return books, ruleset or ruleset_spec(ruleset=ruleset_get(slug=system))
+
+
+# -- organising ----------------------------------------------------------------------------------
+def pack_create(*, organiser: AbstractBaseUser, data: dict[str, Any]) -> EventPack:
+    """A new pack of `organiser` from plain data (see check_pack); EventError names
+    every problem, and nothing is written."""
+    clean = check_pack(data)
+    return EventPack.objects.create(organiser=organiser, **clean)
+
+
+@transaction.atomic
+def pack_update(*, pack: EventPack, data: dict[str, Any]) -> EventPack:
+    """Change the fields of the pack `data` names (the rest stay as they are)."""
+    current = {field: getattr(pack, field) for field in PACK_FIELDS}
+    current["ruleset"] = pack.ruleset.slug
+    clean = check_pack({**current, **data})
+    for field, value in clean.items():
+        setattr(pack, field, value)
+    pack.version += 1
+    pack.save()
+    return pack_get(key=pack.key)
+
+
+@transaction.atomic
+def pack_delete(*, pack: EventPack) -> None:
+    pack.delete()
+
+
+def check_pack(data: Any) -> dict[str, Any]:
+    """A pack's fields from plain data (a JSON body or a form's), checked: every problem
+    by field, as EventError. `ruleset` is a ruleset's slug, `deadline` an ISO 8601 time
+    with its zone (or a datetime); the event's rules must name limits, army books, units
+    and options the ruleset has."""
+    if not isinstance(data, dict):
+        raise EventError({"non_field_errors": [f'Expected an object but got type "{type(data).__name__}".']})
+    errors: dict[str, Any] = {key: ["Unknown field."] for key in data if key not in PACK_FIELDS}
+    clean: dict[str, Any] = {}
+    for key, most, blank in (("name", 120, False), ("description", 2000, True)):
+        value = data.get(key, "" if blank else None)
+        if problems := _text_problems(value, most, blank):
+            errors[key] = problems
+        else:
+            clean[key] = value.strip()
+    ruleset = _ruleset(data, errors)
+    if ruleset is not None:
+        clean["ruleset"] = ruleset
+        clean["points_limit"] = _points(data.get("points_limit"), ruleset, errors)
+    clean["deadline"] = _deadline(data.get("deadline"), errors)
+    if ruleset is not None and "ruleset" not in errors:
+        clean.update(_rules(data, ruleset, errors))
+    if errors:
+        raise EventError(errors)
+    return clean
+
+
+def _text_problems(value: Any, most: int, blank: bool) -> list[str]:
+    if value is None or (not blank and isinstance(value, str) and not value.strip()):
+        return ["This field is required."]
+    if not isinstance(value, str):
+        return ["Not a valid string."]
+    if len(value) > most:
+        return [f"Ensure this field has no more than {most} characters."]
+    return []
+
+
+def _ruleset(data: dict[str, Any], errors: dict[str, Any]) -> Ruleset | None:
+    slug = data.get("ruleset")
+    if slug is None:
+        errors["ruleset"] = ["This field is required."]
+        return None
+    ruleset = Ruleset.objects.select_related("base").filter(slug=slug).first() if isinstance(slug, str) else None
+    if ruleset is None:
+        errors["ruleset"] = [f'Unknown ruleset "{slug}".']
+    return ruleset
+
+
+def _points(value: Any, ruleset: Ruleset, errors: dict[str, Any]) -> int | None:
+    if not ruleset.uses_points:
+        if value is not None:
+            errors["points_limit"] = [f"{ruleset.name} has no points: leave it empty."]
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        errors["points_limit"] = ["A whole number of points is required."]
+    elif not 1 <= value <= (ruleset.max_points or MAX_POINTS):
+        errors["points_limit"] = [f"Points must be between 1 and {ruleset.max_points or MAX_POINTS}."]
+    return value
+
+
+def _deadline(value: Any, errors: dict[str, Any]) -> datetime | None:
+    if isinstance(value, str):
+        try:
+            value = parse_datetime(value)
+        except ValueError:
+            value = None
+        if value is None:
+            errors["deadline"] = ["A date and time is required, e.g. 2026-12-31T18:00:00+00:00."]
+            return None
+    if not isinstance(value, datetime):
+        errors["deadline"] = ["A date and time is required, e.g. 2026-12-31T18:00:00+00:00."]
+        return None
+    if timezone.is_naive(value):
+        errors["deadline"] = ["Give the time zone too, e.g. 2026-12-31T18:00:00+01:00."]
+    return value
+
+
+def _rules(data: dict[str, Any], ruleset: Ruleset, errors: dict[str, Any]) -> dict[str, Any]:
+    """The event's rules, each row checked against the ruleset's limits and books."""
+    limits = {limit.code: limit for limit in ruleset.limits.all()}
+    books, _spec = _catalogue(ruleset.slug)
+    clean: dict[str, Any] = {}
+    for field, check in (
+        ("factions", lambda v: _faction_problems(v, books)),
+        ("limit_changes", lambda v: _change_problems(v, limits)),
+        ("limits_removed", lambda v: _removal_problems(v, limits)),
+        ("limits_added", lambda v: _addition_problems(v, limits)),
+        ("bans", lambda v: _ban_problems(v, books)),
+        ("caps", lambda v: _cap_problems(v, books)),
+    ):
+        value = data.get(field, {} if field == "limit_changes" else [])
+        kind = dict if field == "limit_changes" else list
+        if not isinstance(value, kind):
+            errors[field] = [f"Expected {'an object' if kind is dict else 'a list'}."]
+        elif len(value) > MAX_RULES:
+            errors[field] = [f"Ensure this field has no more than {MAX_RULES} elements."]
+        elif problems := check(value):
+            errors[field] = problems
+        else:
+            clean[field] = value
+    return clean
+
+
+def _each(rows: list[Any], check) -> dict[str, Any]:
+    problems = {}
+    for i, row in enumerate(rows):
+        if not isinstance(row, dict):
+            problems[str(i)] = {"non_field_errors": ["Expected an object."]}
+        elif found := check(row):
+            problems[str(i)] = found
+    return problems
+
+
+def _faction_problems(slugs: list[Any], books: dict[str, Book]) -> list[str]:
+    return [f'No army book "{slug}" for this ruleset.' for slug in slugs if slug not in books]
+
+
+def _change_problems(changes: dict[str, Any], limits: dict[str, Any]) -> dict[str, Any]:
+    problems: dict[str, Any] = {}
+    for code, params in changes.items():
+        limit = limits.get(code)
+        if limit is None:
+            problems[code] = [f'The ruleset has no limit "{code}".']
+        elif not isinstance(params, dict) or not params:
+            problems[code] = ['Give the parameters it changes, e.g. {"percent": 30}.']
+        elif unknown := [key for key in params if key not in limit.params]:
+            problems[code] = [f'"{limit.code}" has no parameter {", ".join(unknown)}.']
+        elif found := limit_param_problems(limit.kind, {**limit.params, **params}):
+            problems[code] = found
+    return problems
+
+
+def _removal_problems(codes: list[Any], limits: dict[str, Any]) -> list[str]:
+    return [f'The ruleset has no limit "{code}".' for code in codes if code not in limits]
+
+
+def _addition_problems(rows: list[Any], limits: dict[str, Any]) -> dict[str, Any]:
+    codes = set(limits)
+
+    def check(row: dict[str, Any]) -> dict[str, Any]:
+        found: dict[str, Any] = {}
+        unknown = [key for key in row if key not in ("code", "kind", "params", "section", "severity")]
+        if unknown:
+            found["non_field_errors"] = [f"Unknown field: {', '.join(unknown)}."]
+        code = row.get("code")
+        if not isinstance(code, str) or not code or len(code) > 40:
+            found["code"] = ["An issue code of 1 to 40 characters is required, e.g. one_dragon."]
+        elif code in codes:
+            found["code"] = [f'"{code}" is the code of another limit.']
+        else:
+            codes.add(code)
+        if row.get("kind") not in ADDABLE_KINDS:
+            found["kind"] = [f"One of {', '.join(ADDABLE_KINDS)}."]
+        elif problems := limit_param_problems(row["kind"], row.get("params")):
+            found["params"] = problems
+        if not isinstance(row.get("section", ""), str) or len(row.get("section", "")) > 100:
+            found["section"] = ["Where players read the rule, in at most 100 characters."]
+        if row.get("severity", "error") not in ("error", "warning"):
+            found["severity"] = ["error or warning."]
+        return found
+
+    return _each(rows, check)
+
+
+def _unit_problems(row: dict[str, Any], books: dict[str, Book]) -> dict[str, Any]:
+    book = books.get(row.get("faction"))
+    if book is None:
+        return {"faction": [f'No army book "{row.get("faction")}" for this ruleset.']}
+    if row.get("unit") and row["unit"] not in book.units:
+        return {"unit": [f'No unit "{row["unit"]}" in {book.name}.']}
+    return {}
+
+
+def _ban_problems(rows: list[Any], books: dict[str, Book]) -> dict[str, Any]:
+    def check(row: dict[str, Any]) -> dict[str, Any]:
+        if set(row) not in ({"faction", "unit"}, {"faction", "option"}):
+            return {"non_field_errors": ["A ban names a faction and a unit, or a faction and an option."]}
+        found = _unit_problems(row, books)
+        book = books.get(row["faction"])
+        if not found and "option" in row and not any(row["option"] in u.options for u in book.units.values()):
+            found = {"option": [f'No upgrade option "{row["option"]}" in {book.name}.']}
+        return found
+
+    return _each(rows, check)
+
+
+def _cap_problems(rows: list[Any], books: dict[str, Book]) -> dict[str, Any]:
+    def check(row: dict[str, Any]) -> dict[str, Any]:
+        if set(row) != {"faction", "unit", "max"}:
+            return {"non_field_errors": ["A cap names a faction, a unit and the most a list may field."]}
+        found = _unit_problems(row, books)
+        if isinstance(row["max"], bool) or not isinstance(row["max"], int) or not 0 <= row["max"] <= 100:
+            found["max"] = ["A whole number from 0 to 100."]
+        return found
+
+    return _each(rows, check)
+
+
+# -- building for an event and submitting ---------------------------------------------------------
+@transaction.atomic
+def army_list_enter(*, army_list: ArmyList, pack: EventPack | None) -> ArmyList:
+    """Build the list for `pack` (None: for no event): it takes the event's ruleset when
+    it plays the same game, and the event's points; a list of another game is refused."""
+    if pack is not None:
+        if pack.ruleset.family != _family(army_list.system):
+            raise EventError(
+                {"event": [f"{pack.name} is played with {pack.ruleset.title}; this list is for another game."]}
+            )
+        army_list.system, army_list.points_limit = pack.ruleset.slug, pack.points_limit
+    army_list.event = pack
+    army_list.version += 1
+    army_list.save()
+    return army_list
+
+
+def _family(system: str) -> str:
+    ruleset = Ruleset.objects.select_related("base").filter(slug=system).first()
+    return ruleset.family if ruleset else system
+
+
+@transaction.atomic
+def submission_submit(
+    *, pack: EventPack, player: AbstractBaseUser, army_list: ArmyList, now: datetime | None = None
+) -> Submission:
+    """Enter a frozen copy of `army_list` (the player's own) for the pack, replacing the
+    player's earlier submission. SubmissionsClosed after the deadline."""
+    now = now or timezone.now()
+    if not is_open(pack, now):
+        raise SubmissionsClosed(f"Submissions to {pack.name} closed at {pack.deadline:%Y-%m-%d %H:%M %Z}.")
+    data = {**army_list.as_armylist(), "event": pack.key}
+    submission, _made = Submission.objects.update_or_create(
+        pack=pack,
+        player=player,
+        defaults={
+            "army_list": army_list,
+            "data": data,
+            "book_version": army_list.book_version,
+            "submitted_at": now,
+            "validation": None,
+            "validation_stamp": "",
+        },
+    )
+    return submission
+
+
+@dataclass(frozen=True, slots=True)
+class SubmissionRow:
+    """What the organiser's page shows of a submission."""
+
+    submission: Submission
+    faction_name: str
+    validation: dict[str, Any]  # Validation.as_dict()
+
+    @property
+    def valid(self) -> bool:
+        return self.validation["valid"]
+
+    @property
+    def issues(self) -> list[dict[str, Any]]:
+        return self.validation["issues"]
+
+
+def submission_rows(pack: EventPack, submissions: Sequence[Submission]) -> list[SubmissionRow]:
+    """Each submission with its validation against the pack's rules now, in a fixed
+    number of queries however many there are: one for the books' handles and, when some
+    stored validations are stale (the pack, a book or the engine changed), one to store
+    them. A submission's validation is kept under a stamp of what it was worked out from."""
+    handles = book_handles_get(pairs={(s.data["system"], s.data["faction"]) for s in submissions})
+    rows, stale = [], []
+    for submission in submissions:
+        handle = handles.get((submission.data["system"], submission.data["faction"]))
+        stamp = validation_stamp(submission.submitted_at.isoformat(), handle, pack)
+        if submission.validation is None or submission.validation_stamp != stamp:
+            validation = _submission_validation(submission, handle, pack)
+            submission.validation, submission.validation_stamp = validation, stamp
+            stale.append(submission)
+        name = submission.data["faction"]
+        if handle is not None:
+            name = engine_book_get(system=handle.system, slug=handle.slug, handle=handle)[0].name
+        rows.append(SubmissionRow(submission, name, submission.validation))
+    if stale:
+        Submission.objects.bulk_update(stale, ["validation", "validation_stamp"])
+    return rows
+
+
+def _submission_validation(submission: Submission, handle: BookHandle | None, pack: EventPack) -> dict[str, Any]:
+    if handle is None:
+        message = f'The army book "{submission.data["faction"]}" is no longer in the catalogue'
+        issue = {"code": "unknown_faction", "severity": "error", "entry": None, "message": message, "rule": pack.name}
+        return Validation(False, 0, submission.data["points_limit"], [], []).as_dict() | {"issues": [issue]}
+    return army_list_validate(data=submission.data, handle=handle, pack=pack).as_dict()
