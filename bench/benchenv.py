@@ -30,10 +30,12 @@ def start_django(*, allowed_hosts: str = "testserver") -> None:
 
 
 def load_books() -> None:
-    """The bundled rulesets and army books, into the database (`manage.py bootstrap`)."""
+    """The bundled rulesets and army books, into the database (`manage.py bootstrap`),
+    and the static files collected, which the pages need under production settings."""
     from django.core.management import call_command
 
     call_command("bootstrap", verbosity=0, stdout=open(os.devnull, "w"))
+    call_command("collectstatic", interactive=False, verbosity=0)
 
 
 def example_list() -> dict:
