@@ -43,6 +43,12 @@ class ArmyListSerializer(serializers.Serializer):
     force_org = serializers.BooleanField(required=False, default=True)
     notes = serializers.CharField(max_length=5000, required=False, allow_blank=True)
     entries = EntrySerializer(many=True, max_length=MAX_ENTRIES)
+    event = serializers.CharField(
+        max_length=32,
+        required=False,
+        allow_null=True,
+        help_text="The key of the event pack the list is built for: it is checked against the event's rules",
+    )
 
     handle: BookHandle | None = None
 
