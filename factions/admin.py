@@ -2,17 +2,20 @@
 cost or a typo in place, and for exporting a book back to armybook/1 JSON."""
 
 import json
+from itertools import count
 
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import HttpResponse, HttpResponseRedirect
 from django.urls import reverse
-from django.utils.html import format_html_join
+from django.utils.html import format_html, format_html_join
 
 from factions import models
 from factions.admin_checks import PARENT_FIELDS, CatalogueRefused, catalogue_change_check, catalogue_delete
+from factions.ruleset_format import RulesetError
 from factions.selectors import faction_book, faction_get_with_book
+from factions.services import ruleset_variant_create
 
 SHOWN_PROBLEMS = 30
 
@@ -114,16 +117,45 @@ def inline(model: type, fields: list[str], **options) -> type[admin.TabularInlin
     return type(f"{model.__name__}Inline", (admin.TabularInline,), attributes)
 
 
-def page(*, columns, filters=(), search=(), related=(), inlines=()) -> dict:
+def page(*, columns, filters=(), search=(), related=(), inlines=(), **more) -> dict:
     """What a catalogue table's admin pages show: the list's columns, filters, search,
-    the related rows read with it, and the tables of child rows on each row's page."""
+    the related rows read with it, and the tables of child rows on each row's page
+    (and any other ModelAdmin option, as `more`)."""
     return {
         "list_display": columns,
         "list_filter": filters,
         "search_fields": search,
         "list_select_related": related,
         "inlines": inlines,
+        **more,
     }
+
+
+def _free_slug(stem: str) -> str:
+    """`stem`-1, or the first `stem`-N no ruleset has."""
+    taken = set(models.Ruleset.objects.filter(slug__startswith=stem).values_list("slug", flat=True))
+    return next(f"{stem}-{n}" for n in count(1) if f"{stem}-{n}" not in taken)
+
+
+@admin.action(description="Make a variant of each selected ruleset (its own name and limits, the same game)")
+def make_variants(modeladmin, request, queryset):
+    """A variant per ruleset, named "… (variant)", to rename and change in its own page."""
+    for ruleset in queryset:
+        try:
+            variant = ruleset_variant_create(
+                source=ruleset, slug=_free_slug(f"{ruleset.family}-variant"), name=f"{ruleset.name} (variant)"
+            )
+        except RulesetError as refused:
+            modeladmin.message_user(request, f"{ruleset.title}: {refused}", messages.ERROR)
+            continue
+        link = reverse("admin:factions_ruleset_change", args=[variant.pk])
+        modeladmin.message_user(
+            request,
+            format_html(
+                'Made <a href="{}">{}</a> ({}): rename it and change its limits.', link, variant.title, variant.slug
+            ),
+            messages.SUCCESS,
+        )
 
 
 SECTION_FIELDS = ["order", "uid", "label", "variant", "targets", "affects_type", "affects_value"]
@@ -132,7 +164,9 @@ OPTION_FIELDS = ["order", "uid", "label", "cost", "costs", "command"]
 
 PAGES = {
     models.Ruleset: page(
-        columns=["title", "slug", "uses_points", "default_points", "max_points"],
+        columns=["title", "slug", "base", "uses_points", "default_points", "max_points"],
+        actions=[make_variants],
+        readonly_fields=["base"],
         inlines=[
             inline(models.ForceOrgLimit, ["order", "code", "kind", "params", "severity", "optional", "section"]),
             inline(models.CoreRule, ["name", "rated", "section", "summary"]),

@@ -185,7 +185,21 @@ def _ruleset_problems(ruleset: Ruleset) -> list[str]:
     ]
     for code, kind, params in ruleset.limits.values_list("code", "kind", "params"):
         problems += [f'{ruleset.slug} limit "{code}": {problem}' for problem in limit_param_problems(kind, params)]
+    if ruleset.base_id is not None:
+        problems += _variant_problems(ruleset, ruleset.base)
     return problems
+
+
+def _variant_problems(variant: Ruleset, base: Ruleset) -> list[str]:
+    """A variant plays its base's game: its stats, unit types and points (or none) are
+    the base's, and the base is one of the rulebooks' rulesets."""
+    if base.base_id is not None:
+        return [f"{variant.slug} is a variant of {base.slug}, itself a variant: name one of the rulebooks' rulesets"]
+    return [
+        f"{variant.slug} {column} must be {base.slug}'s, {getattr(base, column)!r}: a variant plays its base's game"
+        for column in ("uses_points", "stat_fields", "unit_types")
+        if getattr(variant, column) != getattr(base, column)
+    ]
 
 
 def _list_of(value: Any, kind: type) -> bool:

@@ -336,3 +336,66 @@ def test_moving_a_unit_to_another_book_checks_both_books(admin_client_with_book)
     assert "(aof-arena/test-pit): unit &quot;wardens&quot; takes package &quot;TROOPS&quot; of another book" in page
     unit.refresh_from_db()
     assert unit.faction.slug == "test-wardens"
+
+
+# -- ruleset variants and event packs ----------------------------------------------------
+@pytest.mark.django_db
+def test_make_a_variant_from_the_rulesets_list(admin_client_with_book):
+    aof = models.Ruleset.objects.get(slug="aof")
+    response = admin_client_with_book.post(
+        reverse("admin:factions_ruleset_changelist"),
+        {"action": "make_variants", "_selected_action": [aof.pk]},
+        follow=True,
+    )
+    variant = models.Ruleset.objects.get(slug="aof-variant-1")
+    assert (variant.base, variant.name) == (aof, "Age of Fantasy (variant)")
+    assert "Made" in response.content.decode() and "rename it and change its limits" in response.content.decode()
+    assert variant.limits.count() == aof.limits.count()
+
+
+@pytest.mark.django_db
+def test_a_variant_must_keep_its_base_s_stats(admin_client_with_book):
+    from factions.services import ruleset_variant_create
+
+    variant = ruleset_variant_create(source=models.Ruleset.objects.get(slug="aof"), slug="aof-club", name="Club")
+    url, data = change_form(admin_client_with_book, variant)
+    data["stat_fields"] = ['["quality"]']
+    response = save(admin_client_with_book, url, data)
+    assert response.status_code == 200
+    assert "aof-club stat_fields must be aof&#x27;s" in response.content.decode()
+    variant.refresh_from_db()
+    assert variant.stat_fields == ["quality", "defense"]
+
+
+@pytest.mark.django_db
+def test_an_event_pack_saved_in_the_admin_is_checked_as_the_site_checks_one(admin_client_with_book, staff_user):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from armybuilder.lists.models import EventPack
+
+    url = reverse("admin:lists_eventpack_add")
+    form = {
+        "organiser": staff_user.pk,
+        "name": "Club Night",
+        "description": "",
+        "ruleset": models.Ruleset.objects.get(slug="aof").pk,
+        "points_limit": 1000,
+        "deadline_0": (timezone.now() + timedelta(days=3)).strftime("%Y-%m-%d"),
+        "deadline_1": "18:00:00",
+        "factions": "[]",
+        "limit_changes": '{"unit_too_expensive": {"percent": 0}}',
+        "limits_removed": "[]",
+        "limits_added": "[]",
+        "bans": '[{"faction": "test-wardens", "unit": "dragon"}]',
+        "caps": "[]",
+    }
+    response = admin_client_with_book.post(url, form)
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "must be a whole number of at least 1" in page and "No unit &quot;dragon&quot; in Test Wardens" in page
+    assert not EventPack.objects.exists()
+    form.update(limit_changes='{"unit_too_expensive": {"percent": 30}}', bans="[]")
+    assert admin_client_with_book.post(url, form).status_code == 302
+    assert EventPack.objects.get().limit_changes == {"unit_too_expensive": {"percent": 30}}
