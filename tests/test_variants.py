@@ -145,3 +145,27 @@ def test_a_taken_slug_is_refused(club):
     with pytest.raises(RulesetError) as caught:
         ruleset_variant_create(source=Ruleset.objects.get(slug="aof"), slug="aof-club", name="Again")
     assert caught.value.problems[0].message == '"aof-club" is taken: choose another'
+
+
+def test_a_variant_s_list_goes_through_every_page_and_file(client, user, wardens, club):
+    """Start page, new list, builder, rules page, share page, the PDFs and the text: a list
+    of the variant is built with the base's army book and printed as the base's game."""
+    client.force_login(user)
+    assert "A variant of Age of Fantasy 3.2.0" in client.get("/").content.decode()
+    assert "A variant of" in client.get("/rules/aof-club/").content.decode()
+    response = client.post("/new/aof-club/", {"faction": "test-wardens", "points": 355, "name": "Club list"})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    builder = response["Location"]
+    page = client.get(builder).content.decode()
+    assert "AoF Club Rules 3.2.0" in page and "Test Wardens" in page
+    client.post(builder + "act/", {"action": "add", "unit": "wardens", "version": 1})
+    from armybuilder.lists.models import ArmyList
+
+    army_list = ArmyList.objects.get(name="Club list")
+    assert (army_list.system, [e["unit"] for e in army_list.entries]) == ("aof-club", ["wardens"])
+    assert client.get("/rules/aof-club/").status_code == 200
+    assert client.get(f"/s/{army_list.share_key}/").status_code == 200
+    for kind in ("cards.pdf", "roster.pdf", "reference.pdf", "text", "json"):
+        response = client.get(f"/api/lists/{army_list.pk}/export/{kind}")
+        assert response.status_code == 200, (kind, response.content[:300])
+    assert client.get("/rules/aof-club/reference.pdf").status_code == 200

@@ -35,7 +35,7 @@ def _own_list(request: HttpRequest, pk: int) -> ArmyList:
 # -- start -----------------------------------------------------------------------------
 @require_GET
 def start(request: HttpRequest) -> HttpResponse:
-    cards = [(ruleset, _article(ruleset.name)) for ruleset in Ruleset.objects.all()]
+    cards = [(ruleset, _article(ruleset.name)) for ruleset in Ruleset.objects.select_related("base")]
     return render(request, "builder/start.html", {"cards": cards})
 
 
@@ -227,8 +227,9 @@ def _back_to_builder(army_list: ArmyList, selected: str | None) -> HttpResponse:
 # -- rules -----------------------------------------------------------------------------
 @require_GET
 def rules_page(request: HttpRequest, system: str) -> HttpResponse:
-    ruleset = Ruleset.objects.prefetch_related("limits", "core_rules").filter(slug=system).first()
-    if ruleset is None:
-        raise Http404("No such ruleset.")
+    try:
+        ruleset = ruleset_get(slug=system)
+    except Ruleset.DoesNotExist:
+        raise Http404("No such ruleset.") from None
     rules = [(presenters.rule_anchor(rule.name), rule) for rule in ruleset.core_rules.all()]
     return render(request, "builder/rules.html", {"ruleset": ruleset, "rules": rules, "limits": ruleset.limits.all()})
