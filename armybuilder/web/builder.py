@@ -22,7 +22,7 @@ from armybuilder.lists.visitors import list_owner, own_list, own_lists
 from armybuilder.web import forms, fragments, presenters
 from armybuilder.web.fragments import FORM_HEAD
 from factions.models import Faction, Ruleset
-from factions.selectors import core_rule_summaries
+from factions.selectors import core_rule_summaries, ruleset_get
 
 
 def _own_list(request: HttpRequest, pk: int) -> ArmyList:
