@@ -56,10 +56,12 @@ class EventPack(models.Model):
         ordering = ["-deadline", "-id"]
 
     def __str__(self) -> str:
+        """The event's name, as the admin and messages name it."""
         return self.name
 
     @property
     def path(self) -> str:
+        """The pack's page on this site: its link, without the host."""
         return f"/events/{self.key}/"
 
 

@@ -1,9 +1,8 @@
 """Write a faction's army book as armybook/1 JSON."""
 
-import json
-
 from django.core.management.base import BaseCommand, CommandError
 
+from factions.management.output import write_json
 from factions.models import Faction
 from factions.selectors import faction_book, faction_get_with_book
 
@@ -21,10 +20,4 @@ class Command(BaseCommand):
             faction = faction_get_with_book(system=system, slug=slug)
         except Faction.DoesNotExist:
             raise CommandError(f'no faction "{slug}" in ruleset "{system}"') from None
-        text = json.dumps(faction_book(faction=faction), indent=2, ensure_ascii=False) + "\n"
-        if output:
-            with open(output, "w", encoding="utf-8") as fh:
-                fh.write(text)
-            self.stdout.write(f"Wrote {faction.name} {faction.version} to {output}")
-        else:
-            self.stdout.write(text, ending="")
+        write_json(self, faction_book(faction=faction), output=output, what=f"{faction.name} {faction.version}")

@@ -1,10 +1,9 @@
 """Write a ruleset as ruleset/1 JSON: a variant to move to another site, or one of the
 five as the start of a new variant (set its slug, name and base, then import it)."""
 
-import json
-
 from django.core.management.base import BaseCommand, CommandError
 
+from factions.management.output import write_json
 from factions.models import Ruleset
 from factions.selectors import ruleset_document, ruleset_get
 
@@ -21,10 +20,4 @@ class Command(BaseCommand):
             ruleset = ruleset_get(slug=system)
         except Ruleset.DoesNotExist:
             raise CommandError(f'no ruleset "{system}"') from None
-        text = json.dumps(ruleset_document(ruleset=ruleset), indent=2, ensure_ascii=False) + "\n"
-        if output:
-            with open(output, "w", encoding="utf-8") as fh:
-                fh.write(text)
-            self.stdout.write(f"Wrote {ruleset.title} to {output}")
-        else:
-            self.stdout.write(text, ending="")
+        write_json(self, ruleset_document(ruleset=ruleset), output=output, what=ruleset.title)
