@@ -54,9 +54,9 @@ class EventPack(models.Model):
 
     class Meta:
         ordering = ["-deadline", "-id"]
+        verbose_name = "event pack"
 
     def __str__(self) -> str:
-        """The event's name, as the admin and messages name it."""
         return self.name
 
     @property
