@@ -169,3 +169,13 @@ def test_a_variant_s_list_goes_through_every_page_and_file(client, user, wardens
         response = client.get(f"/api/lists/{army_list.pk}/export/{kind}")
         assert response.status_code == 200, (kind, response.content[:300])
     assert client.get("/rules/aof-club/reference.pdf").status_code == 200
+
+
+def test_the_readme_s_example_variant_imports(db):
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    section = readme[readme.index("## Rulesets as data") :]
+    example = json.loads(section[section.index("```json") + 7 : section.index("```", section.index("```json") + 7)])
+    variant = ruleset_import(data=example)
+    assert (variant.slug, variant.base.slug, variant.limits.count()) == ("aof-club", "aof", 3)
