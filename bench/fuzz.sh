@@ -8,7 +8,7 @@
 # Exits non-zero if any check fails. The JUnit report, a pytest file that reproduces each
 # failure and the server's log are written to $FUZZ_OUT (default /tmp/armybuilder-fuzz).
 # Checks are configured in bench/schemathesis.toml, the token in bench/fuzz_hooks.py,
-# the users and a shared list in bench/fuzz_setup.py.
+# the users, a shared list and an event pack in bench/fuzz_setup.py.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,9 +33,11 @@ mkdir -p "$FUZZ_OUT"
 pg_isready -q -h 127.0.0.1 -p 5432 || pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n 1)" main start
 psql -h 127.0.0.1 -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname='$DB'" | grep -q 1 \
   || psql -h 127.0.0.1 -U postgres -qc "CREATE DATABASE \"$DB\""
-# The user the fuzzer signs in as, and someone else's list it reads by its share key.
-FUZZ_SHARE_KEY="$(.venv/bin/python bench/fuzz_setup.py)"
-export FUZZ_SHARE_KEY
+# The user the fuzzer signs in as, someone else's list it reads by its share key, and the
+# event pack it organises.
+KEYS="$(.venv/bin/python bench/fuzz_setup.py)"
+read -r FUZZ_SHARE_KEY FUZZ_EVENT_KEY <<<"$KEYS"
+export FUZZ_SHARE_KEY FUZZ_EVENT_KEY
 
 # gunicorn's own limits on the request line and headers answer in HTML before Django sees
 # the request; lifted here, so that what is fuzzed is the application.

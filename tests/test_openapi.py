@@ -15,6 +15,14 @@ BODY = ["413", "415"]  # too large, or a content type the endpoint does not read
 DOCUMENTED = {
     ("post", "/api/auth/token/"): ["200", *ERRORS, *BODY],
     ("delete", "/api/auth/token/"): ["204", "401", *ERRORS],
+    ("get", "/api/events/"): ["200", "404", *ERRORS],
+    ("post", "/api/events/"): ["201", "401", *ERRORS, *BODY],
+    ("get", "/api/events/{key}/"): ["200", "404", *ERRORS],
+    ("patch", "/api/events/{key}/"): ["200", "404", *ERRORS, *BODY],
+    ("delete", "/api/events/{key}/"): ["204", "404", *ERRORS],
+    ("get", "/api/events/{key}/submissions/"): ["200", "404", *ERRORS],
+    ("post", "/api/events/{key}/submissions/"): ["201", "401", "404", "409", *ERRORS, *BODY],
+    ("get", "/api/events/{key}/submissions/{id}/"): ["200", "404", *ERRORS],
     ("get", "/api/factions/"): ["200", *ERRORS],
     ("get", "/api/factions/{system}/{slug}/"): ["200", "404", *ERRORS],
     ("post", "/api/factions/import/"): ["201", *ERRORS, *BODY],
@@ -26,6 +34,7 @@ DOCUMENTED = {
     ("put", "/api/lists/{id}/"): ["200", "404", "409", *ERRORS, *BODY],
     ("delete", "/api/lists/{id}/"): ["204", "404", *ERRORS],
     ("post", "/api/lists/{id}/clone/"): ["201", "404", *ERRORS],
+    ("post", "/api/lists/{id}/enter/"): ["200", "404", *ERRORS, *BODY],
     ("get", "/api/lists/{id}/export/{kind}"): ["200", "404", *ERRORS],
     ("post", "/api/lists/{id}/share/rotate/"): ["200", "404", *ERRORS],
     ("get", "/api/shared/{key}/"): ["200", "404", *ERRORS],
@@ -33,6 +42,9 @@ DOCUMENTED = {
     ("get", "/api/shared/{key}/export/{kind}"): ["200", "404", *ERRORS],
     ("get", "/api/systems/"): ["200", *ERRORS],
     ("get", "/api/systems/{system}/"): ["200", "404", *ERRORS],
+    ("get", "/api/systems/{system}/export"): ["200", "404", *ERRORS],
+    ("post", "/api/systems/{system}/variants/"): ["201", "404", *ERRORS, *BODY],
+    ("post", "/api/systems/import/"): ["201", *ERRORS, *BODY],
     ("post", "/api/validate/"): ["200", "400", "413", "415", "429", "503"],
 }
 
@@ -94,6 +106,10 @@ def test_systems_and_factions_are_enums_of_what_the_site_holds(openapi):
     assert parameter("get", "/api/factions/{system}/{slug}/", "system")["enum"] == SYSTEMS
     assert parameter("get", "/api/factions/{system}/{slug}/", "slug")["enum"] == ["test-wardens"]
     assert parameter("post", "/api/factions/import/", "system")["enum"] == SYSTEMS
+    assert parameter("get", "/api/systems/{system}/export", "system")["enum"] == SYSTEMS
+    assert parameter("post", "/api/systems/{system}/variants/", "system")["enum"] == SYSTEMS
+    for component in ("EventPackRequest", "PatchedEventPackRequest"):
+        assert components[component]["properties"]["ruleset"]["enum"] == SYSTEMS
     for component in ("ArmyListRequest", "ArmyListUpdateRequest"):
         assert components[component]["properties"]["system"]["enum"] == SYSTEMS
         assert components[component]["properties"]["faction"]["enum"] == ["test-wardens"]
@@ -172,3 +188,43 @@ def test_an_empty_system_filter_is_refused_like_any_system_not_in_the_enum(opena
 
     assert response.status_code == 400
     assert response.json() == {"system": ['unknown system ""']}
+
+
+def test_an_event_pack_body_is_as_strict_as_its_checks(openapi):
+    components = openapi()["components"]["schemas"]
+
+    for component in ("EventPackRequest", "PatchedEventPackRequest", "LimitRowRequest", "BanRequest", "CapRequest"):
+        assert components[component]["additionalProperties"] is False, component
+    assert components["BanRequest"]["oneOf"] == [{"required": ["unit"]}, {"required": ["option"]}]
+    assert components["EventPackRequest"]["required"] == ["deadline", "name", "ruleset"]
+    assert "required" not in components["PatchedEventPackRequest"]
+
+
+def test_organising_and_submitting_need_an_account_and_reading_a_pack_does_not(openapi):
+    paths = openapi()["paths"]
+
+    assert paths["/api/events/"]["post"]["security"] == [{"cookieAuth": []}, {"tokenAuth": []}]
+    assert paths["/api/events/{key}/submissions/"]["post"]["security"] == [{"cookieAuth": []}, {"tokenAuth": []}]
+    assert {} in paths["/api/events/{key}/"]["get"]["security"]
+    assert paths["/api/events/{key}/"]["get"]["parameters"][0]["schema"]["pattern"] == "^[A-Za-z0-9_-]{1,64}$"
+
+
+def test_a_made_pack_links_to_what_can_be_done_with_it(openapi):
+    paths = openapi()["paths"]
+    links = paths["/api/events/"]["post"]["responses"]["201"]["links"]
+    page = paths["/api/events/"]["get"]["responses"]["200"]["links"]
+    submitted = paths["/api/events/{key}/submissions/"]["post"]["responses"]["201"]["links"]
+
+    assert {name: link["operationId"] for name, link in links.items()} == {
+        "GetEvent": "events_retrieve",
+        "UpdateEvent": "events_partial_update",
+        "DeleteEvent": "events_destroy",
+        "ListSubmissions": "events_submissions_list",
+        "Submit": "events_submissions_create",
+    }
+    assert links["GetEvent"]["parameters"] == {"key": "$response.body#/key"}
+    assert page["GetEvent"]["parameters"] == {"key": "$response.body#/results/0/key"}
+    assert submitted["GetSubmission"] == {
+        "operationId": "events_submissions_retrieve",
+        "parameters": {"key": "$request.path.key", "id": "$response.body#/id"},
+    }

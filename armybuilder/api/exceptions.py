@@ -1,18 +1,34 @@
 """The API's answer to an exception: DRF's, plus the domain's own errors carried over
-(a list body that is not armylist/1 is a 400 with its field errors)."""
+(a list body that is not armylist/1, or an event pack that cannot be made as asked, is a
+400 with its field errors; a submission after the deadline a 409 that says so)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from rest_framework.exceptions import ValidationError
+from rest_framework import status
+from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import set_rollback
 
+from armybuilder.lists.events import EventError, SubmissionsClosed
 from armybuilder.lists.format import ListFormatError
 
 
+class SignInRequired(APIException):
+    """An action for signed-in users, asked for by no one: 401, whichever authentication
+    comes first (DRF's own NotAuthenticated turns into a 403 behind session authentication)."""
+
+    status_code = status.HTTP_401_UNAUTHORIZED
+    default_detail = "Sign in first: send your API token (Authorization: Token …) or use a signed-in session."
+    auth_header = "Token"  # (WWW-Authenticate: how to sign in)
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    if isinstance(exc, ListFormatError):
+    if isinstance(exc, (ListFormatError, EventError)):
         exc = ValidationError(exc.errors)
+    elif isinstance(exc, SubmissionsClosed):
+        set_rollback()
+        return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
     return drf_exception_handler(exc, context)

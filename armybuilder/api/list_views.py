@@ -130,23 +130,25 @@ def export_response(army_list: ArmyList, kind: str, params: dict[str, str] | Non
         raise NotFound(f'No export "{kind}"; available: {", ".join(export_kinds())}.')
     stem = file_stem(army_list.name)
     if kind == "json":
-        import orjson
+        return json_download(army_list.as_armylist(), f"{stem}.json")
+    state = selectors.army_list_load(army_list)
+    text = list_text(
+        name=army_list.name,
+        ruleset_title=state.ruleset.title,
+        faction_name=state.faction_name,
+        validation=state.validation,
+        uses_points=state.ruleset.uses_points,
+    )
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = attachment(f"{stem}.txt")
+    return response
 
-        response = HttpResponse(
-            orjson.dumps(army_list.as_armylist(), option=orjson.OPT_INDENT_2), content_type="application/json"
-        )
-        filename = f"{stem}.json"
-    else:
-        state = selectors.army_list_load(army_list)
-        text = list_text(
-            name=army_list.name,
-            ruleset_title=state.ruleset.title,
-            faction_name=state.faction_name,
-            validation=state.validation,
-            uses_points=state.ruleset.uses_points,
-        )
-        response = HttpResponse(text, content_type="text/plain; charset=utf-8")
-        filename = f"{stem}.txt"
+
+def json_download(data: Any, filename: str) -> HttpResponse:
+    """`data` as an indented JSON file to download (an armylist/1 list, a ruleset/1 ruleset)."""
+    import orjson
+
+    response = HttpResponse(orjson.dumps(data, option=orjson.OPT_INDENT_2), content_type="application/json")
     response["Content-Disposition"] = attachment(filename)
     return response
 

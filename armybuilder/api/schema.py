@@ -106,8 +106,8 @@ def postprocess(result: dict[str, Any], generator, **kwargs) -> dict[str, Any]:
                 responses[status]["headers"] = _RETRY_AFTER
         operation["responses"] = dict(sorted(responses.items()))
     _add_enums(result)
-    _tighten_list_bodies(result)
-    _add_list_links(result)
+    _tighten_bodies(result)
+    _add_links(result)
     return result
 
 
@@ -138,11 +138,20 @@ def _add_enums(result: dict[str, Any]) -> None:
                     parameter["schema"]["enum"] = values
                 if parameter["name"] == "key" and parameter["in"] == "path":
                     parameter["schema"]["pattern"] = SHARE_KEY_PATTERN
-    for component in ("ArmyListRequest", "ArmyListUpdateRequest"):
+    for component, fields in _ENUM_FIELDS.items():
         properties = result["components"]["schemas"].get(component, {}).get("properties", {})
         for name, values in enums.items():
-            if values and name in properties:
-                properties[name]["enum"] = values
+            if values and fields.get(name, "") in properties:
+                properties[fields[name]]["enum"] = values
+
+
+# Body fields that name a ruleset or an army book: {component: {enum: field}}.
+_ENUM_FIELDS = {
+    "ArmyListRequest": {"system": "system", "faction": "faction"},
+    "ArmyListUpdateRequest": {"system": "system", "faction": "faction"},
+    "EventPackRequest": {"system": "ruleset"},
+    "PatchedEventPackRequest": {"system": "ruleset"},
+}
 
 
 # Python's str.isspace() characters, written out for JSON Schema's regex dialect (whose
@@ -150,44 +159,87 @@ def _add_enums(result: dict[str, Any]) -> None:
 _NOT_BLANK = "[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]"
 
 
-def _tighten_list_bodies(result: dict[str, Any]) -> None:
-    """What check_list_shape refuses that the serializers do not say: fields it does not
-    know ("Unknown field."), and entry ids made only of whitespace."""
+# Bodies whose checks refuse fields they do not know ("Unknown field."): armylist/1
+# lists (check_list_shape) and event packs (events.check_pack).
+_CLOSED_BODIES = (
+    "ArmyListRequest",
+    "ArmyListUpdateRequest",
+    "EntryRequest",
+    "EventPackRequest",
+    "PatchedEventPackRequest",
+    "LimitRowRequest",
+    "BanRequest",
+    "CapRequest",
+)
+
+
+def _tighten_bodies(result: dict[str, Any]) -> None:
+    """What the checks of list and pack bodies refuse that the serializers do not say:
+    fields they do not know, entry ids made only of whitespace, a ban naming both a unit
+    and an option (or neither), and a limit change that changes nothing."""
     schemas = result["components"]["schemas"]
-    for component in ("ArmyListRequest", "ArmyListUpdateRequest", "EntryRequest"):
+    for component in _CLOSED_BODIES:
         if component in schemas:
             schemas[component]["additionalProperties"] = False
     for name in ("id", "unit", "joined_to"):
         if name in schemas.get("EntryRequest", {}).get("properties", {}):
             schemas["EntryRequest"]["properties"][name]["pattern"] = _NOT_BLANK
+    if "BanRequest" in schemas:
+        schemas["BanRequest"]["oneOf"] = [{"required": ["unit"]}, {"required": ["option"]}]
+    for component in ("EventPackRequest", "PatchedEventPackRequest"):
+        changes = schemas.get(component, {}).get("properties", {}).get("limit_changes")
+        if changes is not None:
+            changes["additionalProperties"]["minProperties"] = 1
 
 
-# Where a list returned by the API can be used next (OpenAPI links, which clients and
-# Schemathesis' stateful tests follow).
-_LIST_LINKS = {
-    "GetList": "lists_retrieve",
-    "UpdateList": "lists_update",
-    "DeleteList": "lists_destroy",
-    "CloneList": "lists_clone_create",
-    "RotateShareKey": "lists_share_rotate_create",
-    "ExportList": "lists_export_retrieve",
+# Where what the API returns can be used next (OpenAPI links, which clients and
+# Schemathesis' stateful tests follow): for each answer's component, {link: operation},
+# the operations' path parameters (a field of the answer, or of the request's path), and
+# the bodies some links send (fields of the answer).
+_LINKS: dict[str, tuple[dict[str, str], dict[str, str], dict[str, tuple[str, ...]]]] = {
+    "ArmyListOut": (
+        {
+            "GetList": "lists_retrieve",
+            "UpdateList": "lists_update",
+            "DeleteList": "lists_destroy",
+            "CloneList": "lists_clone_create",
+            "RotateShareKey": "lists_share_rotate_create",
+            "ExportList": "lists_export_retrieve",
+        },
+        {"id": "id"},
+        # The list as it is, sent back: its version is the one the change is based on.
+        {"UpdateList": ("version", "name", "system", "faction", "points_limit", "force_org", "notes", "entries")},
+    ),
+    "EventPackOut": (
+        {
+            "GetEvent": "events_retrieve",
+            "UpdateEvent": "events_partial_update",
+            "DeleteEvent": "events_destroy",
+            "ListSubmissions": "events_submissions_list",
+            "Submit": "events_submissions_create",
+        },
+        {"key": "key"},
+        {"UpdateEvent": ("name",)},
+    ),
+    "SubmissionOut": ({"GetSubmission": "events_submissions_retrieve"}, {"key": "$request.path.key", "id": "id"}, {}),
 }
-_UPDATE_FIELDS = ("version", "name", "system", "faction", "points_limit", "force_org", "notes", "entries")
 
 
-def _add_list_links(result: dict[str, Any]) -> None:
-    lists = {"$ref": "#/components/schemas/ArmyListOut"}
-    page = {"$ref": "#/components/schemas/PaginatedArmyListOutList"}
+def _add_links(result: dict[str, Any]) -> None:
     for operations in result["paths"].values():
         for operation in operations.values():
             for response in operation["responses"].values():
-                schema = response.get("content", {}).get("application/json", {}).get("schema")
-                if schema not in (lists, page):
+                schema = response.get("content", {}).get("application/json", {}).get("schema", {})
+                name = schema.get("$ref", "").rsplit("/", 1)[-1]
+                paginated = name.startswith("Paginated") and name.endswith("List")
+                links = _LINKS.get(name.removeprefix("Paginated").removesuffix("List") if paginated else name)
+                if links is None:
                     continue
-                item = "$response.body#" if schema == lists else "$response.body#/results/0"
+                item = "$response.body#/results/0" if paginated else "$response.body#"
+                targets, parameters, bodies = links
+                values = {k: v if v.startswith("$") else f"{item}/{v}" for k, v in parameters.items()}
                 response["links"] = {
-                    name: {"operationId": target, "parameters": {"id": f"{item}/id"}}
-                    for name, target in _LIST_LINKS.items()
+                    link: {"operationId": target, "parameters": values} for link, target in targets.items()
                 }
-                # The list as it is, sent back: its version is the one the change is based on.
-                response["links"]["UpdateList"]["requestBody"] = {field: f"{item}/{field}" for field in _UPDATE_FIELDS}
+                for link, fields in bodies.items():
+                    response["links"][link]["requestBody"] = {field: f"{item}/{field}" for field in fields}

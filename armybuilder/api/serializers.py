@@ -6,10 +6,18 @@ from factions.models import CoreRule, Faction, ForceOrgLimit, Ruleset
 
 
 class RulesetSerializer(serializers.ModelSerializer):
+    base = serializers.SlugRelatedField(
+        slug_field="slug",
+        read_only=True,
+        allow_null=True,
+        help_text="For a variant (a club's own limits), the slug of the ruleset whose game it plays; null otherwise",
+    )
+
     class Meta:
         model = Ruleset
         fields = [
             "slug",
+            "base",
             "name",
             "version",
             "default_points",
@@ -54,6 +62,19 @@ class RulesetDetailSerializer(RulesetSerializer):
     def get_limits(self, ruleset: Ruleset) -> list[dict]:
         limits = ruleset.limits.all()
         return ForceOrgLimitSerializer(limits, many=True, context={"ruleset": ruleset}).data
+
+
+class VariantSerializer(serializers.Serializer):
+    """A new variant of a ruleset: its own slug and name; it starts with the ruleset's
+    points and limit rows, and plays the ruleset's game."""
+
+    slug = serializers.RegexField(
+        r"^[a-z0-9]+(-[a-z0-9]+)*$",
+        max_length=40,
+        help_text="Lower-case letters and digits, words joined by -, e.g. aof-club",
+        error_messages={"invalid": "Lower-case letters and digits only, words joined by -, e.g. aof-club."},
+    )
+    name = serializers.CharField(max_length=100, help_text="e.g. Age of Fantasy (club rules)")
 
 
 class FactionSerializer(serializers.ModelSerializer):

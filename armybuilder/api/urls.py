@@ -1,6 +1,7 @@
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from armybuilder.api import event_views as events
 from armybuilder.api import list_views as lists
 from armybuilder.api import views
 
@@ -9,7 +10,10 @@ factions = views.FactionViewSet
 
 catalogue = [
     path("systems/", systems.as_view({"get": "list"}), name="system-list"),
+    path("systems/import/", views.RulesetImportView.as_view(), name="system-import"),
     path("systems/<slug:system>/", systems.as_view({"get": "retrieve"}), name="system-detail"),
+    path("systems/<slug:system>/export", systems.as_view({"get": "export"}), name="system-export"),
+    path("systems/<slug:system>/variants/", views.RulesetVariantsView.as_view(), name="system-variants"),
     path("factions/", factions.as_view({"get": "list"}), name="faction-list"),
     path("factions/import/", views.FactionImportView.as_view(), name="faction-import"),
     path("factions/<slug:system>/<slug:slug>/", factions.as_view({"get": "book"}), name="faction-book"),
@@ -20,6 +24,7 @@ own_lists = [
     path("import/", lists.ListImportView.as_view(), name="list-import"),
     path("<int:pk>/", lists.ListDetailView.as_view(), name="list-detail"),
     path("<int:pk>/clone/", lists.ListCloneView.as_view(), name="list-clone"),
+    path("<int:pk>/enter/", events.ListEnterView.as_view(), name="list-enter"),
     path("<int:pk>/share/rotate/", lists.ListShareRotateView.as_view(), name="list-share-rotate"),
     path("<int:pk>/export/<str:kind>", lists.ListExportView.as_view(), name="list-export"),
 ]
@@ -27,6 +32,13 @@ shared_lists = [
     path("", lists.SharedListView.as_view(), name="shared-list"),
     path("clone/", lists.SharedCloneView.as_view(), name="shared-clone"),
     path("export/<str:kind>", lists.SharedExportView.as_view(), name="shared-export"),
+]
+# Event packs by their key, and the lists submitted to them.
+event_packs = [
+    path("", events.EventsView.as_view(), name="event-list"),
+    path("<str:key>/", events.EventDetailView.as_view(), name="event-detail"),
+    path("<str:key>/submissions/", events.SubmissionsView.as_view(), name="event-submissions"),
+    path("<str:key>/submissions/<int:pk>/", events.SubmissionDetailView.as_view(), name="event-submission"),
 ]
 
 urlpatterns = [
@@ -36,6 +48,7 @@ urlpatterns = [
     path("auth/token/", views.TokenView.as_view(), name="auth-token"),
     path("lists/", include(own_lists)),
     path("shared/<str:key>/", include(shared_lists)),
+    path("events/", include(event_packs)),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
 ]

@@ -1,8 +1,9 @@
-"""Catalogue API: rulesets and army books (read-only for anyone; import for staff)."""
+"""Catalogue API: rulesets and army books (read-only for anyone; import, and ruleset
+variants, for staff)."""
 
 from typing import Any
 
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, status, viewsets
@@ -15,6 +16,7 @@ from rest_framework.views import APIView
 
 from armybuilder.api import serializers as s
 from armybuilder.api.fastjson import ORJSONParser
+from armybuilder.api.list_views import json_download
 from armybuilder.api.lists import ArmyListSerializer, parse_list_body
 from armybuilder.api.schema import FIELD_ERRORS, NOT_FOUND, error
 from armybuilder.api.throttles import AuthThrottle
@@ -22,14 +24,16 @@ from armybuilder.lists.selectors import army_list_validate
 from armybuilder.security import locked_out
 from factions.armybook import ArmyBookError, Problem, parse_json
 from factions.models import Faction, Ruleset
+from factions.ruleset_format import RulesetError
 from factions.selectors import (
     faction_book,
     faction_get_with_book,
     faction_list,
+    ruleset_document,
     ruleset_get,
     ruleset_list_payload,
 )
-from factions.services import ImportResult, armybook_import
+from factions.services import ImportResult, armybook_import, ruleset_import, ruleset_variant_create
 
 
 class SystemViewSet(viewsets.ViewSet):
@@ -44,11 +48,81 @@ class SystemViewSet(viewsets.ViewSet):
 
     @extend_schema(responses={200: s.RulesetDetailSerializer, 404: NOT_FOUND})
     def retrieve(self, request: Request, system: str) -> Response:
+        return Response(s.RulesetDetailSerializer(_ruleset(system)).data)
+
+    @extend_schema(
+        responses={
+            (200, "application/json"): OpenApiResponse(OpenApiTypes.OBJECT, description="The ruleset/1 file"),
+            404: NOT_FOUND,
+        },
+        description="The ruleset as a ruleset/1 file, to download: one of the rulebooks' as the start of a "
+        "variant (set its slug, name and base), or a variant to move to another site (POST /api/systems/import/).",
+    )
+    def export(self, request: Request, system: str) -> HttpResponse:
+        ruleset = _ruleset(system)
+        return json_download(ruleset_document(ruleset=ruleset), f"{ruleset.slug}.ruleset.json")
+
+
+def _ruleset(system: str) -> Ruleset:
+    try:
+        return ruleset_get(slug=system)
+    except Ruleset.DoesNotExist:
+        raise Http404(f'no ruleset "{system}"') from None
+
+
+def _variant_made(ruleset: Ruleset) -> Response:
+    return Response(s.RulesetDetailSerializer(ruleset_get(slug=ruleset.slug)).data, status=status.HTTP_201_CREATED)
+
+
+class RulesetImportView(APIView):
+    """Import a ruleset/1 variant (JSON body), replacing the variant of that slug. Staff only."""
+
+    permission_classes = [permissions.IsAdminUser]
+    parser_classes = [ORJSONParser]
+
+    @extend_schema(
+        request={"application/json": OpenApiTypes.OBJECT},
+        responses={
+            201: s.RulesetDetailSerializer,
+            400: OpenApiResponse(
+                s.ImportErrorSerializer, description="A bad document, every problem named: nothing was changed."
+            ),
+            403: error("Staff only."),
+        },
+    )
+    def post(self, request: Request) -> Response:
         try:
-            ruleset = ruleset_get(slug=system)
-        except Ruleset.DoesNotExist:
-            raise Http404(f'no ruleset "{system}"') from None
-        return Response(s.RulesetDetailSerializer(ruleset).data)
+            ruleset = ruleset_import(data=request.data)
+        except RulesetError as exc:
+            refused = {"detail": str(exc.problems[0]), "errors": _problems(exc.problems)}
+            return Response(refused, status=status.HTTP_400_BAD_REQUEST)
+        return _variant_made(ruleset)
+
+
+class RulesetVariantsView(APIView):
+    """Make a variant of a ruleset: a copy of its points and limit rows under a slug and
+    name of its own, playing its game (a variant's variant plays the same base). Staff only."""
+
+    permission_classes = [permissions.IsAdminUser]
+    parser_classes = [ORJSONParser]
+
+    @extend_schema(
+        request={"application/json": s.VariantSerializer},
+        responses={201: s.RulesetDetailSerializer, 400: FIELD_ERRORS, 403: error("Staff only."), 404: NOT_FOUND},
+    )
+    def post(self, request: Request, system: str) -> Response:
+        source = _ruleset(system)
+        body = s.VariantSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            variant = ruleset_variant_create(source=source, **body.validated_data)
+        except RulesetError as exc:
+            fields: dict[str, list[str]] = {}
+            for problem in exc.problems:
+                field = problem.path if problem.path in ("slug", "name") else "non_field_errors"
+                fields.setdefault(field, []).append(problem.message)
+            raise ValidationError(fields) from None
+        return _variant_made(variant)
 
 
 class FactionViewSet(viewsets.ViewSet):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -109,8 +109,20 @@ class PackView:
 
 def pack_view(pack: EventPack) -> PackView:
     """The pack's rules in words, from the cached engine books of its ruleset."""
-    books, ruleset = _catalogue(pack.ruleset.slug)
-    return PackView(pack, ruleset, books, rule_lines(pack, ruleset, books))
+    return pack_views([pack])[0]
+
+
+def pack_views(packs: Sequence[EventPack]) -> list[PackView]:
+    """pack_view of each pack, the catalogue of each ruleset read once (a listing)."""
+    catalogues: dict[str, tuple[dict[str, Book], RulesetSpec]] = {}
+    views = []
+    for pack in packs:
+        slug = pack.ruleset.slug
+        if slug not in catalogues:
+            catalogues[slug] = _catalogue(slug)
+        books, ruleset = catalogues[slug]
+        views.append(PackView(pack, ruleset, books, rule_lines(pack, ruleset, books)))
+    return views
 
 
 def _catalogue(system: str) -> tuple[dict[str, Book], RulesetSpec]:
@@ -135,6 +147,8 @@ def pack_create(*, organiser: AbstractBaseUser, data: dict[str, Any]) -> EventPa
 @transaction.atomic
 def pack_update(*, pack: EventPack, data: dict[str, Any]) -> EventPack:
     """Change the fields of the pack `data` names (the rest stay as they are)."""
+    if not isinstance(data, dict):
+        check_pack(data)  # (names what is wrong with it)
     current = {field: getattr(pack, field) for field in PACK_FIELDS}
     current["ruleset"] = pack.ruleset.slug
     clean = check_pack({**current, **data})
@@ -224,7 +238,14 @@ def _deadline(value: Any, errors: dict[str, Any]) -> datetime | None:
         return None
     if timezone.is_naive(value):
         errors["deadline"] = ["Give the time zone too, e.g. 2026-12-31T18:00:00+01:00."]
-    return value
+        return value
+    try:
+        # In UTC: PostgreSQL takes no offset beyond 15:59, and a time at the ends of the
+        # calendar may have no UTC at all.
+        return value.astimezone(UTC)
+    except OverflowError:
+        errors["deadline"] = ["A date and time between the years 1 and 9999 is required."]
+        return None
 
 
 def _rules(data: dict[str, Any], ruleset: Ruleset, errors: dict[str, Any]) -> dict[str, Any]:
@@ -264,7 +285,12 @@ def _each(rows: list[Any], check) -> dict[str, Any]:
 
 
 def _faction_problems(slugs: list[Any], books: dict[str, Book]) -> list[str]:
-    return [f'No army book "{slug}" for this ruleset.' for slug in slugs if slug not in books]
+    return [f'No army book "{slug}" for this ruleset.' for slug in slugs if not _named(slug, books)]
+
+
+def _named(key: Any, found: dict[str, Any]) -> bool:
+    """Whether `key` (plain data: any JSON value) is a key of `found`."""
+    return isinstance(key, str) and key in found
 
 
 def _change_problems(changes: dict[str, Any], limits: dict[str, Any]) -> dict[str, Any]:
@@ -283,7 +309,7 @@ def _change_problems(changes: dict[str, Any], limits: dict[str, Any]) -> dict[st
 
 
 def _removal_problems(codes: list[Any], limits: dict[str, Any]) -> list[str]:
-    return [f'The ruleset has no limit "{code}".' for code in codes if code not in limits]
+    return [f'The ruleset has no limit "{code}".' for code in codes if not _named(code, limits)]
 
 
 def _addition_problems(rows: list[Any], limits: dict[str, Any]) -> dict[str, Any]:
@@ -315,10 +341,10 @@ def _addition_problems(rows: list[Any], limits: dict[str, Any]) -> dict[str, Any
 
 
 def _unit_problems(row: dict[str, Any], books: dict[str, Book]) -> dict[str, Any]:
-    book = books.get(row.get("faction"))
-    if book is None:
+    if not _named(row.get("faction"), books):
         return {"faction": [f'No army book "{row.get("faction")}" for this ruleset.']}
-    if row.get("unit") and row["unit"] not in book.units:
+    book = books[row["faction"]]
+    if "unit" in row and not _named(row["unit"], book.units):
         return {"unit": [f'No unit "{row["unit"]}" in {book.name}.']}
     return {}
 
@@ -328,8 +354,10 @@ def _ban_problems(rows: list[Any], books: dict[str, Book]) -> dict[str, Any]:
         if set(row) not in ({"faction", "unit"}, {"faction", "option"}):
             return {"non_field_errors": ["A ban names a faction and a unit, or a faction and an option."]}
         found = _unit_problems(row, books)
-        book = books.get(row["faction"])
-        if not found and "option" in row and not any(row["option"] in u.options for u in book.units.values()):
+        if found or "option" not in row:
+            return found
+        book = books[row["faction"]]
+        if not any(_named(row["option"], unit.options) for unit in book.units.values()):
             found = {"option": [f'No upgrade option "{row["option"]}" in {book.name}.']}
         return found
 

@@ -1,0 +1,342 @@
+"""The event packs API: a club's or a tournament's rules, and the lists players submit to
+them (armybuilder/lists/events.py does the work; these views adapt it).
+
+Anyone with a pack's key reads its rules. Only its organiser and staff change or delete
+it and see every submission; a player sees their own submission. To anyone else those
+are 404, never 403, as for someone else's list: nothing tells a stranger what is there.
+Organising and submitting need an account (401 without one).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from armybuilder.api.exceptions import SignInRequired
+from armybuilder.api.fastjson import ORJSONParser
+from armybuilder.api.list_views import (
+    NOT_YOURS,
+    ArmyListOutSerializer,
+    ListPagination,
+    VisitorSessionCsrf,
+    _own_list,
+    list_payload,
+)
+from armybuilder.api.lists import ArmyListSerializer
+from armybuilder.api.schema import FIELD_ERRORS, SIGNED_IN_OR_VISITOR, error
+from armybuilder.api.serializers import IssueSerializer, ValidationSerializer
+from armybuilder.lists import events
+from armybuilder.lists.event_rules import RULE_FIELDS
+from armybuilder.lists.format import MAX_POINTS
+from armybuilder.lists.models import EventPack
+from armybuilder.lists.selectors import event_pack_get
+
+SIGNED_IN = [{"cookieAuth": []}, {"tokenAuth": []}]
+NO_PACK = error("No event pack has this key.")
+NOT_MANAGED = error(
+    "No event pack has this key that the caller may change: to anyone but its organiser and staff it is a 404, "
+    "so nothing tells them more than its page does."
+)
+NO_SUBMISSIONS = error(
+    "No event pack has this key, or the caller may see none of its submissions "
+    "(its organiser and staff see all, a player their own)."
+)
+SIGN_IN = error("Not signed in: sign in (a session, or `Authorization: Token …`) first.")
+
+
+# -- the documented shapes -----------------------------------------------------------------------
+class LimitRowSerializer(serializers.Serializer):
+    code = serializers.CharField(max_length=40, help_text="The issue code lists breaking it get, e.g. one_dragon")
+    kind = serializers.ChoiceField(choices=list(events.ADDABLE_KINDS))
+    params = serializers.DictField(help_text='The parameters of its kind, e.g. {"counts": "heroes", "max": 1}')
+    section = serializers.CharField(max_length=100, required=False, allow_blank=True, help_text="Where to read it")
+    severity = serializers.ChoiceField(choices=["error", "warning"], required=False)
+
+
+class BanSerializer(serializers.Serializer):
+    faction = serializers.CharField(help_text="An army book's slug")
+    unit = serializers.CharField(required=False, help_text="A unit id of that book (or `option`, not both)")
+    option = serializers.CharField(required=False, help_text="An upgrade option id of that book")
+
+
+class CapSerializer(serializers.Serializer):
+    faction = serializers.CharField(help_text="An army book's slug")
+    unit = serializers.CharField(help_text="A unit id of that book")
+    max = serializers.IntegerField(min_value=0, max_value=100, help_text="The most copies a list may field")
+
+
+class EventPackSerializer(serializers.Serializer):
+    """An event pack as it is made or changed (every field is checked against the ruleset:
+    limits, army books, units and options it names must be there)."""
+
+    name = serializers.CharField(max_length=120)
+    description = serializers.CharField(max_length=2000, required=False, allow_blank=True)
+    ruleset = serializers.CharField(help_text="The slug of the ruleset (or variant) the event is played with")
+    points_limit = serializers.IntegerField(
+        min_value=1, max_value=MAX_POINTS, required=False, allow_null=True, help_text="null for Arena warbands"
+    )
+    deadline = serializers.DateTimeField(help_text="Submissions close then: ISO 8601 with the time zone")
+    factions = serializers.ListField(
+        child=serializers.CharField(), required=False, max_length=events.MAX_RULES, help_text="Army books allowed"
+    )
+    limit_changes = serializers.DictField(
+        child=serializers.DictField(),
+        required=False,
+        help_text='Limit code -> the parameters the event sets, e.g. {"unit_too_expensive": {"percent": 30}}',
+    )
+    limits_removed = serializers.ListField(
+        child=serializers.CharField(), required=False, max_length=events.MAX_RULES, help_text="Limit codes not used"
+    )
+    limits_added = serializers.ListField(
+        child=LimitRowSerializer(), required=False, max_length=events.MAX_RULES, help_text="Limit rows of its own"
+    )
+    bans = serializers.ListField(
+        child=BanSerializer(), required=False, max_length=events.MAX_RULES, help_text="Units or options not allowed"
+    )
+    caps = serializers.ListField(
+        child=CapSerializer(), required=False, max_length=events.MAX_RULES, help_text="At most so many of a unit"
+    )
+
+
+class RuleLineSerializer(serializers.Serializer):
+    text = serializers.CharField()
+    source = serializers.CharField(help_text="\"event rule\", or the rulebook's (or variant's) section")
+    changed = serializers.CharField(help_text="What the rulebook says, for a rule the event changed or dropped")
+
+
+class EventPackOutSerializer(EventPackSerializer):
+    key = serializers.CharField(help_text="The pack's address: /api/events/{key}/")
+    url = serializers.URLField(help_text="The pack's page")
+    ruleset_title = serializers.CharField()
+    open = serializers.BooleanField(help_text="Submissions are still accepted")
+    organiser = serializers.CharField(help_text="The organiser's username")
+    rules = RuleLineSerializer(many=True, help_text="Every rule a list entered for the event keeps, in words")
+    version = serializers.IntegerField()
+    created = serializers.DateTimeField()
+    updated = serializers.DateTimeField()
+    can_manage = serializers.BooleanField(help_text="The caller may change the pack and see every submission")
+
+
+class SubmitSerializer(serializers.Serializer):
+    list = serializers.IntegerField(min_value=1, help_text="The id of one of the caller's lists")
+
+
+class EnterSerializer(serializers.Serializer):
+    event = serializers.CharField(max_length=32, allow_null=True, help_text="An event pack's key; null: no event")
+
+
+class SubmissionOutSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    player = serializers.CharField(help_text="The player's username")
+    faction = serializers.CharField()
+    faction_name = serializers.CharField()
+    total_points = serializers.IntegerField()
+    points_limit = serializers.IntegerField(allow_null=True)
+    valid = serializers.BooleanField(help_text="Valid against the event's rules as they are now")
+    issues = IssueSerializer(many=True)
+    submitted_at = serializers.DateTimeField()
+    list = ArmyListSerializer(help_text="The list as submitted (armylist/1): later edits leave it alone")
+    validation = ValidationSerializer()
+
+
+# -- answers -------------------------------------------------------------------------------------
+def pack_payloads(request: Request, packs: list[EventPack]) -> list[dict[str, Any]]:
+    """The packs as the API returns them, each ruleset's books read once."""
+    return [_pack_payload(request, view) for view in events.pack_views(packs)]
+
+
+def _pack_payload(request: Request, view: events.PackView) -> dict[str, Any]:
+    pack = view.pack
+    return {
+        "key": pack.key,
+        "url": request.build_absolute_uri(pack.path),
+        "name": pack.name,
+        "description": pack.description,
+        "ruleset": pack.ruleset.slug,
+        "ruleset_title": pack.ruleset.title,
+        "points_limit": pack.points_limit,
+        "deadline": pack.deadline.astimezone(UTC).isoformat(),
+        "open": events.is_open(pack),
+        "organiser": pack.organiser.get_username(),
+        **{field: getattr(pack, field) for field in RULE_FIELDS},
+        "rules": [{"text": line.text, "source": line.source, "changed": line.changed} for line in view.rules],
+        "version": pack.version,
+        "created": pack.created.isoformat(),
+        "updated": pack.updated.isoformat(),
+        "can_manage": events.can_manage(pack, request.user),
+    }
+
+
+def _submission_payload(row: events.SubmissionRow) -> dict[str, Any]:
+    submission, validation = row.submission, row.validation
+    return {
+        "id": submission.pk,
+        "player": submission.player.get_username(),
+        "faction": submission.data["faction"],
+        "faction_name": row.faction_name,
+        "total_points": validation["total_points"],
+        "points_limit": validation["points_limit"],
+        "valid": row.valid,
+        "issues": row.issues,
+        "submitted_at": submission.submitted_at.isoformat(),
+        "list": submission.data,
+        "validation": validation,
+    }
+
+
+def _signed_in(request: Request) -> None:
+    if not request.user.is_authenticated:
+        raise SignInRequired()
+
+
+def _pack(key: str) -> EventPack:
+    try:
+        return events.pack_get(key=key)
+    except EventPack.DoesNotExist:
+        raise NotFound() from None
+
+
+def _managed_pack(request: Request, key: str) -> EventPack:
+    """The pack, for its organiser and staff; a 404 to anyone else."""
+    pack = _pack(key)
+    if not events.can_manage(pack, request.user):
+        raise NotFound()
+    return pack
+
+
+def _body(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+# -- views ---------------------------------------------------------------------------------------
+class EventsView(APIView):
+    """The caller's event packs: those they organise or have submitted a list to (staff:
+    every pack; no one signed in: none). Anyone signed in may organise one."""
+
+    pagination_class = ListPagination
+    parser_classes = [ORJSONParser]
+
+    @extend_schema(responses={200: EventPackOutSerializer(many=True), 404: error("No such page.")})
+    def get(self, request: Request) -> Response:
+        paginator = self.pagination_class()
+        packs = paginator.paginate_queryset(events.packs_of(request.user), request, view=self)
+        return paginator.get_paginated_response(pack_payloads(request, packs))
+
+    @extend_schema(
+        auth=SIGNED_IN,
+        request={"application/json": EventPackSerializer},
+        responses={201: EventPackOutSerializer, 400: FIELD_ERRORS, 401: SIGN_IN},
+    )
+    def post(self, request: Request) -> Response:
+        _signed_in(request)
+        pack = events.pack_create(organiser=request.user, data=request.data)
+        return Response(pack_payloads(request, [pack])[0], status=status.HTTP_201_CREATED)
+
+
+class EventDetailView(APIView):
+    """One pack: anyone with its key reads it; its organiser and staff change or delete it."""
+
+    parser_classes = [ORJSONParser]
+
+    @extend_schema(responses={200: EventPackOutSerializer, 404: NO_PACK})
+    def get(self, request: Request, key: str) -> Response:
+        return Response(pack_payloads(request, [_pack(key)])[0])
+
+    @extend_schema(
+        request={"application/json": EventPackSerializer},
+        responses={200: EventPackOutSerializer, 400: FIELD_ERRORS, 404: NOT_MANAGED},
+        description="Change the fields the body names; the others stay as they are. "
+        "Lists entered for the pack are checked against its new rules from now on.",
+    )
+    def patch(self, request: Request, key: str) -> Response:
+        pack = events.pack_update(pack=_managed_pack(request, key), data=request.data)
+        return Response(pack_payloads(request, [pack])[0])
+
+    @extend_schema(responses={204: None, 404: NOT_MANAGED})
+    def delete(self, request: Request, key: str) -> Response:
+        events.pack_delete(pack=_managed_pack(request, key))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class SubmissionsView(APIView):
+    """A pack's submissions: its organiser and staff see all, a player their own."""
+
+    parser_classes = [ORJSONParser]
+
+    @extend_schema(responses={200: SubmissionOutSerializer(many=True), 404: NO_SUBMISSIONS})
+    def get(self, request: Request, key: str) -> Response:
+        pack = _pack(key)
+        submissions = list(events.submissions_visible(pack, request.user))
+        if not submissions and not events.can_manage(pack, request.user):
+            raise NotFound()
+        return Response([_submission_payload(row) for row in events.submission_rows(pack, submissions)])
+
+    @extend_schema(
+        auth=SIGNED_IN,
+        request={"application/json": SubmitSerializer},
+        responses={
+            201: SubmissionOutSerializer,
+            400: FIELD_ERRORS,
+            401: SIGN_IN,
+            404: error("No event pack has this key, or the list is not one of the caller's."),
+            409: error(
+                "The pack's deadline has passed: it takes no more submissions (the answer says when it closed)."
+            ),
+        },
+        description="Submit a frozen copy of one of the caller's lists, replacing their earlier submission.",
+    )
+    def post(self, request: Request, key: str) -> Response:
+        _signed_in(request)
+        pack = _pack(key)
+        army_list = _own_list(request, _body(SubmitSerializer, request)["list"])
+        submission = events.submission_submit(pack=pack, player=request.user, army_list=army_list)
+        (row,) = events.submission_rows(pack, [submission])
+        return Response(_submission_payload(row), status=status.HTTP_201_CREATED)
+
+
+class SubmissionDetailView(APIView):
+    @extend_schema(
+        responses={
+            200: SubmissionOutSerializer,
+            404: error("No such submission that the caller may see (its organiser, staff and its player may)."),
+        }
+    )
+    def get(self, request: Request, key: str, pk: int) -> Response:
+        pack = _pack(key)
+        submission = events.submissions_visible(pack, request.user).filter(pk=pk).first()
+        if submission is None:
+            raise NotFound()
+        (row,) = events.submission_rows(pack, [submission])
+        return Response(_submission_payload(row))
+
+
+class ListEnterView(APIView):
+    """Build one of the caller's lists for an event pack (or for none)."""
+
+    permission_classes = [VisitorSessionCsrf]
+    parser_classes = [ORJSONParser]
+
+    @extend_schema(
+        auth=SIGNED_IN_OR_VISITOR,
+        request={"application/json": EnterSerializer},
+        responses={200: ArmyListOutSerializer, 400: FIELD_ERRORS, 404: NOT_YOURS},
+        description="The list takes the event's ruleset (a variant of its own game) and points, and is checked "
+        "against the event's rules from now on; `null` builds it for no event. "
+        "A list of another game is refused (400, on `event`).",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        army_list = _own_list(request, pk)
+        key = _body(EnterSerializer, request)["event"]
+        pack = None if key is None else event_pack_get(key=key)
+        if key is not None and pack is None:
+            raise ValidationError({"event": [f'No event pack "{key}".']})
+        return Response(list_payload(request, events.army_list_enter(army_list=army_list, pack=pack)))

@@ -1,0 +1,412 @@
+"""The event packs API (armybuilder/api/event_views.py): who may read, change and delete
+a pack and see its submissions (404, never 403, to everyone else), the field errors of
+bad bodies, frozen submissions, the deadline, and lists built for a pack."""
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from armybuilder.lists.models import ArmyList, EventPack, Submission
+from factions.services import armybook_import
+from tests.conftest import arena_book
+from tests.test_events import pack_data as pack_body  # Club Night: 355 pts, 30% in one unit
+
+User = get_user_model()
+EVENTS = "/api/events/"
+ROLES = ("organiser", "staff", "submitter", "other", "anonymous")
+
+
+def list_body(units: list[str], *, points: int = 355, **changes) -> dict:
+    entries = [{"id": f"e{i}", "unit": unit} for i, unit in enumerate(units)]
+    return {"system": "aof", "faction": "test-wardens", "points_limit": points, "entries": entries, **changes}
+
+
+def client_for(user=None) -> APIClient:
+    client = APIClient()
+    if user is not None:
+        client.force_authenticate(user)
+    return client
+
+
+def make_list(user, units: list[str] = ("warden-captain",), **changes) -> dict:
+    response = client_for(user).post("/api/lists/", list_body(list(units), **changes), format="json")
+    assert response.status_code == 201, response.content
+    return response.json()
+
+
+@pytest.fixture
+def people(db, staff_user) -> dict:
+    return {
+        "organiser": User.objects.create_user("org", password="not-a-real-pass-123"),
+        "staff": staff_user,
+        "submitter": User.objects.create_user("player-one", password="not-a-real-pass-123"),
+        "other": User.objects.create_user("someone", password="not-a-real-pass-123"),
+        "anonymous": None,
+    }
+
+
+@pytest.fixture
+def pack(wardens, people) -> dict:
+    response = client_for(people["organiser"]).post(EVENTS, pack_body(), format="json")
+    assert response.status_code == 201, response.content
+    return response.json()
+
+
+@pytest.fixture
+def submission(pack, people) -> dict:
+    submitted = make_list(people["submitter"], ["wardens"])
+    response = client_for(people["submitter"]).post(
+        f"{EVENTS}{pack['key']}/submissions/", {"list": submitted["id"]}, format="json"
+    )
+    assert response.status_code == 201, response.content
+    return response.json()
+
+
+# -- who may do what --------------------------------------------------------------------------
+EXPECTED = {
+    # action: statuses for (organiser, staff, submitter, other, anonymous)
+    "read pack": (200, 200, 200, 200, 200),
+    "change pack": (200, 200, 404, 404, 404),
+    "delete pack": (204, 204, 404, 404, 404),
+    "list submissions": (200, 200, 200, 404, 404),
+    "read one submission": (200, 200, 200, 404, 404),
+    "submit": (201, 201, 201, 201, 401),
+}
+
+
+def _act(action: str, client: APIClient, pack: dict, submission: dict, own_list: int):
+    at = f"{EVENTS}{pack['key']}/"
+    return {
+        "read pack": lambda: client.get(at),
+        "change pack": lambda: client.patch(at, {"name": "Club Night II"}, format="json"),
+        "delete pack": lambda: client.delete(at),
+        "list submissions": lambda: client.get(f"{at}submissions/"),
+        "read one submission": lambda: client.get(f"{at}submissions/{submission['id']}/"),
+        "submit": lambda: client.post(f"{at}submissions/", {"list": own_list}, format="json"),
+    }[action]()
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("action", list(EXPECTED))
+def test_who_may_do_what_to_a_pack_and_its_submissions(action, role, people, pack, submission):
+    user = people[role]
+    own_list = make_list(user)["id"] if user is not None else ArmyList.objects.get(owner=people["submitter"]).pk
+    before = (EventPack.objects.count(), Submission.objects.count(), EventPack.objects.get().version)
+
+    response = _act(action, client_for(user), pack, submission, own_list)
+
+    assert response.status_code == EXPECTED[action][ROLES.index(role)], response.content
+    if response.status_code >= 400:
+        assert (EventPack.objects.count(), Submission.objects.count(), EventPack.objects.get().version) == before
+        assert "detail" in response.json()
+
+
+def test_organiser_and_staff_see_every_submission_and_a_player_their_own(people, pack, submission):
+    second = make_list(people["other"], ["warden-captain"])
+    client_for(people["other"]).post(f"{EVENTS}{pack['key']}/submissions/", {"list": second["id"]}, format="json")
+    submissions = f"{EVENTS}{pack['key']}/submissions/"
+
+    def players(role):
+        return [s["player"] for s in client_for(people[role]).get(submissions).json()]
+
+    assert players("organiser") == players("staff") == ["player-one", "someone"]
+    assert players("submitter") == ["player-one"]
+    assert players("other") == ["someone"]
+
+
+def test_the_organiser_sees_an_empty_list_of_submissions_before_anyone_submits(people, pack):
+    response = client_for(people["organiser"]).get(f"{EVENTS}{pack['key']}/submissions/")
+    assert (response.status_code, response.json()) == (200, [])
+
+
+def test_anonymous_organising_is_told_to_sign_in(wardens):
+    response = APIClient().post(EVENTS, pack_body(), format="json")
+    assert response.status_code == 401
+    assert response.json()["detail"].startswith("Sign in")
+    assert response["WWW-Authenticate"] == "Token"
+    assert not EventPack.objects.exists()
+
+
+def test_the_caller_s_packs_are_paginated_as_lists_are(people, pack, submission):
+    def keys(role):
+        response = client_for(people[role]).get(EVENTS)
+        assert response.status_code == 200
+        page = response.json()
+        assert sorted(page) == ["count", "next", "previous", "results"]
+        return [p["key"] for p in page["results"]]
+
+    mine = client_for(people["other"]).post(EVENTS, pack_body(name="Someone's Cup"), format="json").json()
+    assert keys("organiser") == [pack["key"]]
+    assert keys("submitter") == [pack["key"]]  # entered
+    assert keys("other") == [mine["key"]]
+    assert sorted(keys("staff")) == sorted([pack["key"], mine["key"]])
+    assert keys("anonymous") == []
+
+
+def test_listing_packs_and_submissions_takes_as_many_queries_for_one_as_for_many(people, pack, submission):
+    organiser = client_for(people["organiser"])
+    for name in ("Second", "Third"):
+        organiser.post(EVENTS, pack_body(name=name), format="json")
+    for role in ("other", "staff"):
+        entered = make_list(people[role])
+        client_for(people[role]).post(f"{EVENTS}{pack['key']}/submissions/", {"list": entered["id"]}, format="json")
+
+    def queries(path, client):
+        client.get(path)  # (stores the validations worked out)
+        with CaptureQueriesContext(connection) as context:
+            assert client.get(path).status_code == 200
+        return len(context.captured_queries)
+
+    submissions = f"{EVENTS}{pack['key']}/submissions/"
+    many = (queries(EVENTS, organiser), queries(submissions, organiser))
+    one = (queries(EVENTS, client_for(people["submitter"])), queries(submissions, client_for(people["submitter"])))
+    assert many == one
+
+
+# -- what a pack and a submission say -----------------------------------------------------------
+def test_a_pack_in_json(people, pack):
+    assert list(pack) == [
+        "key",
+        "url",
+        "name",
+        "description",
+        "ruleset",
+        "ruleset_title",
+        "points_limit",
+        "deadline",
+        "open",
+        "organiser",
+        "factions",
+        "limit_changes",
+        "limits_removed",
+        "limits_added",
+        "bans",
+        "caps",
+        "rules",
+        "version",
+        "created",
+        "updated",
+        "can_manage",
+    ]
+    assert pack["url"] == f"http://testserver/events/{pack['key']}/"
+    assert (pack["organiser"], pack["ruleset_title"], pack["open"], pack["version"]) == (
+        "org",
+        "Age of Fantasy 3.2.0",
+        True,
+        1,
+    )
+    assert {
+        "text": "No single unit may cost more than 30% of the points limit",
+        "source": "event rule",
+        "changed": "rulebook: Force Organisation: No single unit may cost more than 35% of the points limit",
+    } in pack["rules"]
+    assert pack["can_manage"] is True
+    assert client_for(people["other"]).get(f"{EVENTS}{pack['key']}/").json()["can_manage"] is False
+
+
+def test_a_change_names_only_what_changes(people, pack):
+    response = client_for(people["organiser"]).patch(
+        f"{EVENTS}{pack['key']}/", {"caps": [{"faction": "test-wardens", "unit": "wardens", "max": 1}]}, format="json"
+    )
+    assert response.status_code == 200, response.content
+    changed = response.json()
+    assert (changed["name"], changed["points_limit"], changed["version"]) == ("Club Night", 355, 2)
+    assert changed["caps"] == [{"faction": "test-wardens", "unit": "wardens", "max": 1}]
+    assert {"text": "At most 1 Wardens (Test Wardens)", "source": "event rule", "changed": ""} in changed["rules"]
+
+
+def test_a_submission_in_json(submission):
+    assert list(submission) == [
+        "id",
+        "player",
+        "faction",
+        "faction_name",
+        "total_points",
+        "points_limit",
+        "valid",
+        "issues",
+        "submitted_at",
+        "list",
+        "validation",
+    ]
+    assert (submission["player"], submission["faction"], submission["faction_name"]) == (
+        "player-one",
+        "test-wardens",
+        "Test Wardens",
+    )
+    assert (submission["total_points"], submission["points_limit"]) == (110, 355)
+    assert submission["list"]["format"] == "armylist/1"
+    assert submission["list"]["event"] == EventPack.objects.get().key
+    assert submission["issues"] == submission["validation"]["issues"]
+    assert sorted(submission["validation"]) == ["entries", "issues", "points_limit", "total_points", "valid"]
+
+
+# -- refused bodies -----------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("changes", "field", "words"),
+    [
+        ({"name": " "}, "name", "required"),
+        ({"ruleset": "warhammer"}, "ruleset", 'Unknown ruleset "warhammer"'),
+        ({"points_limit": "lots"}, "points_limit", "whole number"),
+        ({"deadline": "2026-12-31T18:00:00"}, "deadline", "time zone"),
+        ({"deadline": "0001-01-01T00:00:00+01:00"}, "deadline", "between the years"),
+        ({"limit_changes": {"unit_too_expensive": {"percent": 0}}}, "limit_changes", '"percent" must be'),
+        ({"limits_removed": [["too_many_heroes"]]}, "limits_removed", "no limit"),
+        ({"factions": [{"slug": "test-wardens"}]}, "factions", "No army book"),
+        ({"bans": [{"faction": "test-wardens", "unit": ["wardens"]}]}, "bans", "No unit"),
+        ({"bans": [{"faction": ["test-wardens"], "unit": "wardens"}]}, "bans", "No army book"),
+        ({"bans": [{"faction": "test-wardens", "option": {}}]}, "bans", "No upgrade option"),
+        ({"bans": [{"faction": "test-wardens", "unit": ""}]}, "bans", 'No unit ""'),
+        ({"caps": [{"faction": {}, "unit": "wardens", "max": 1}]}, "caps", "No army book"),
+        ({"ruleset": "aof-arena"}, "points_limit", "has no points"),
+        ({"colour": "red"}, "colour", "Unknown field"),
+    ],
+)
+def test_a_bad_pack_is_refused_with_its_field_errors_and_nothing_written(people, wardens, changes, field, words):
+    response = client_for(people["organiser"]).post(EVENTS, pack_body(**changes), format="json")
+    assert response.status_code == 400, response.content
+    assert words in str(response.json()[field])
+    assert not EventPack.objects.exists()
+
+
+@pytest.mark.parametrize("body", [[], "a pack", {"deadline": "next thursday"}])
+def test_a_change_that_is_not_a_pack_is_refused_and_the_pack_kept(people, pack, body):
+    response = client_for(people["organiser"]).patch(f"{EVENTS}{pack['key']}/", body, format="json")
+    assert response.status_code == 400, response.content
+    assert EventPack.objects.get().version == 1
+
+
+@pytest.mark.parametrize(("body", "field"), [({}, "list"), ({"list": "mine"}, "list"), ([], "non_field_errors")])
+def test_a_submission_must_name_a_list(people, pack, body, field):
+    response = client_for(people["submitter"]).post(f"{EVENTS}{pack['key']}/submissions/", body, format="json")
+    assert response.status_code == 400
+    assert field in response.json()
+    assert not Submission.objects.exists()
+
+
+def test_someone_else_s_list_cannot_be_submitted(people, pack):
+    theirs = make_list(people["other"])
+    response = client_for(people["submitter"]).post(
+        f"{EVENTS}{pack['key']}/submissions/", {"list": theirs["id"]}, format="json"
+    )
+    assert response.status_code == 404
+    assert not Submission.objects.exists()
+
+
+def test_after_the_deadline_a_submission_is_refused_with_a_sentence(people, pack):
+    closed = (timezone.now() - timedelta(hours=1)).isoformat()
+    client_for(people["organiser"]).patch(f"{EVENTS}{pack['key']}/", {"deadline": closed}, format="json")
+    entered = make_list(people["submitter"])
+
+    response = client_for(people["submitter"]).post(
+        f"{EVENTS}{pack['key']}/submissions/", {"list": entered["id"]}, format="json"
+    )
+
+    assert response.status_code == 409
+    assert response.json()["detail"].startswith("Submissions to Club Night closed at ")
+    assert not Submission.objects.exists()
+    assert client_for(people["submitter"]).get(f"{EVENTS}{pack['key']}/").json()["open"] is False
+
+
+# -- frozen copies and the event's rules --------------------------------------------------------
+def test_a_submission_is_frozen_when_the_list_changes(people, pack, submission):
+    player = client_for(people["submitter"])
+    army_list = player.get(f"/api/lists/{ArmyList.objects.get(owner=people['submitter']).pk}/").json()
+    at = f"{EVENTS}{pack['key']}/submissions/{submission['id']}/"
+
+    changed = player.put(
+        f"/api/lists/{army_list['id']}/",
+        {**list_body(["warden-captain", "warden-captain"], points=355), "version": army_list["version"]},
+        format="json",
+    )
+
+    assert changed.status_code == 200, changed.content
+    again = player.get(at).json()
+    assert again == submission
+    assert [e["unit"] for e in again["list"]["entries"]] == ["wardens"]
+
+
+def test_a_pack_at_30_percent_refuses_a_unit_at_31_percent_in_validation_and_submissions(people, pack, submission):
+    body = list_body(["wardens"])  # 110 of 355 pts: 31%
+
+    entered = APIClient().post("/api/validate/", {**body, "event": pack["key"]}, format="json").json()
+    plain = APIClient().post("/api/validate/", body, format="json").json()
+
+    for issues in (entered["issues"], submission["issues"]):
+        found = [i for i in issues if i["code"] == "unit_too_expensive"]
+        assert len(found) == 1
+        assert found[0]["message"].startswith("Event rule: ")
+        assert "30% of 355 pts" in found[0]["message"]
+        assert found[0]["rule"] == "Club Night — event rule"
+    assert submission["valid"] is False
+    assert "unit_too_expensive" not in [i["code"] for i in plain["issues"]]
+
+
+# -- building a list for a pack -------------------------------------------------------------------
+def test_a_list_built_for_a_pack_takes_its_points_and_rules(people, pack):
+    army_list = make_list(people["submitter"], ["wardens"], points=1000)
+    player = client_for(people["submitter"])
+
+    response = player.post(f"/api/lists/{army_list['id']}/enter/", {"event": pack["key"]}, format="json")
+
+    assert response.status_code == 200, response.content
+    entered = response.json()
+    assert (entered["event"], entered["points_limit"], entered["version"]) == (pack["key"], 355, 2)
+    assert "unit_too_expensive" in [i["code"] for i in entered["validation"]["issues"]]
+    left = player.post(f"/api/lists/{army_list['id']}/enter/", {"event": None}, format="json").json()
+    assert "event" not in left
+    assert "unit_too_expensive" not in [i["code"] for i in left["validation"]["issues"]]
+
+
+def test_a_list_of_another_game_is_not_built_for_a_pack(people, pack):
+    armybook_import(data=arena_book())
+    warband = {
+        "system": "aof-arena",
+        "faction": "test-pit",
+        "points_limit": None,
+        "entries": [{"id": "e1", "unit": "boss"}],
+    }
+    army_list = client_for(people["submitter"]).post("/api/lists/", warband, format="json").json()
+
+    response = client_for(people["submitter"]).post(
+        f"/api/lists/{army_list['id']}/enter/", {"event": pack["key"]}, format="json"
+    )
+
+    assert response.status_code == 400
+    assert "another game" in response.json()["event"][0]
+    assert ArmyList.objects.get(pk=army_list["id"]).event_id is None
+
+
+@pytest.mark.parametrize(
+    ("body", "words"), [({"event": "no-such-pack"}, 'No event pack "no-such-pack"'), ({}, "required")]
+)
+def test_building_for_a_pack_needs_the_key_of_one(people, pack, body, words):
+    army_list = make_list(people["submitter"])
+    response = client_for(people["submitter"]).post(f"/api/lists/{army_list['id']}/enter/", body, format="json")
+    assert response.status_code == 400
+    assert words in response.json()["event"][0]
+
+
+def test_someone_else_s_list_is_not_built_for_a_pack(people, pack):
+    theirs = make_list(people["other"])
+    response = client_for(people["submitter"]).post(
+        f"/api/lists/{theirs['id']}/enter/", {"event": pack["key"]}, format="json"
+    )
+    assert response.status_code == 404
+    assert ArmyList.objects.get(pk=theirs["id"]).event_id is None
+
+
+def test_a_deadline_in_any_zone_is_kept_in_utc(people, wardens):
+    """Python takes offsets up to 24 hours, PostgreSQL none beyond 15:59."""
+    body = pack_body(deadline="2999-06-08T21:51:51-16:02")
+    response = client_for(people["organiser"]).post(EVENTS, body, format="json")
+    assert response.status_code == 201, response.content
+    assert response.json()["deadline"] == "2999-06-09T13:53:51+00:00"
+    assert client_for(people["organiser"]).get(f"{EVENTS}{response.json()['key']}/").json()["deadline"] == (
+        "2999-06-09T13:53:51+00:00"
+    )
