@@ -209,3 +209,27 @@ def test_entering_a_list_for_a_variant_s_event_takes_the_variant_and_the_points(
     )
     with pytest.raises(events.EventError):
         events.army_list_enter(army_list=army_list, pack=regiments)
+
+
+def test_a_list_not_built_for_the_event_is_entered_with_the_event_s_ruleset_and_its_own_points(
+    wardens, organiser, player
+):
+    from factions.models import Ruleset
+    from factions.services import ruleset_variant_create
+
+    ruleset_variant_create(source=Ruleset.objects.get(slug="aof"), slug="aof-club", name="AoF Club Rules")
+    pack = events.pack_create(organiser=organiser, data=pack_data(ruleset="aof-club"))
+    submission = events.submission_submit(
+        pack=pack, player=player, army_list=make_list(player, ["wardens"], points=400)
+    )
+    assert (submission.data["system"], submission.data["points_limit"]) == ("aof-club", 400)
+    [row] = events.submission_rows(pack, [submission])
+    assert [i["message"] for i in row.issues if i["code"] == "event_points"] == [
+        "Event rule: the game is played at 355 pts, but this list is set to 400 pts"
+    ]
+    regiments = events.pack_create(
+        organiser=organiser, data=pack_data(ruleset="aof-regiments", points_limit=500, limit_changes={})
+    )
+    with pytest.raises(events.EventError) as caught:
+        events.submission_submit(pack=regiments, player=player, army_list=make_list(player, ["wardens"]))
+    assert "this list is for another game" in str(caught.value.errors["list"])

@@ -403,11 +403,15 @@ def submission_submit(
     *, pack: EventPack, player: AbstractBaseUser, army_list: ArmyList, now: datetime | None = None
 ) -> Submission:
     """Enter a frozen copy of `army_list` (the player's own) for the pack, replacing the
-    player's earlier submission. SubmissionsClosed after the deadline."""
+    player's earlier submission: the copy is checked with the event's ruleset and rules
+    (its points as the player set them: a list of another size is told so). A list of
+    another game is an EventError; SubmissionsClosed after the deadline."""
     now = now or timezone.now()
     if not is_open(pack, now):
         raise SubmissionsClosed(f"Submissions to {pack.name} closed at {pack.deadline:%Y-%m-%d %H:%M %Z}.")
-    data = {**army_list.as_armylist(), "event": pack.key}
+    if pack.ruleset.family != _family(army_list.system):
+        raise EventError({"list": [f"{pack.name} is played with {pack.ruleset.title}; this list is for another game."]})
+    data = {**army_list.as_armylist(), "system": pack.ruleset.slug, "event": pack.key}
     submission, _made = Submission.objects.update_or_create(
         pack=pack,
         player=player,
