@@ -34,6 +34,9 @@ DOCUMENTED = {
     ("get", "/api/systems/"): ["200", *ERRORS],
     ("get", "/api/systems/{system}/"): ["200", "404", *ERRORS],
     ("post", "/api/validate/"): ["200", "400", "413", "415", "429", "503"],
+    # An event's files, for its organiser and staff.
+    ("get", "/api/events/{key}/roster.pdf"): ["200", "404", *ERRORS],
+    ("get", "/api/events/{key}/submissions.csv"): ["200", "404", *ERRORS],
 }
 
 

@@ -1,8 +1,8 @@
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from armybuilder.api import event_files, views
 from armybuilder.api import list_views as lists
-from armybuilder.api import views
 
 systems = views.SystemViewSet
 factions = views.FactionViewSet
@@ -29,6 +29,16 @@ shared_lists = [
     path("export/<str:kind>", lists.SharedExportView.as_view(), name="shared-export"),
 ]
 
+# An event's files, for its organiser and staff.
+event_files_urls = [
+    path("events/<str:key>/roster.pdf", event_files.EventRosterView.as_view(), name="event-roster-export"),
+    path(
+        "events/<str:key>/submissions.csv",
+        event_files.EventSubmissionsCsvView.as_view(),
+        name="event-submissions-export",
+    ),
+]
+
 urlpatterns = [
     *catalogue,
     path("validate/", views.ValidateView.as_view(), name="validate"),
@@ -36,6 +46,7 @@ urlpatterns = [
     path("auth/token/", views.TokenView.as_view(), name="auth-token"),
     path("lists/", include(own_lists)),
     path("shared/<str:key>/", include(shared_lists)),
+    *event_files_urls,
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
 ]
