@@ -455,55 +455,44 @@ def test_the_pack_its_lists_and_its_submissions_come_back_with_their_ids_and_key
     assert [row.valid for row in rows] == [True, False]  # the captain is banned
 
 
+def damage(folder: Path, name: str, change) -> list:
+    """Apply `change` to the records of one file of the backup; the records."""
+    path = folder / name
+    records = json.loads(path.read_text())
+    change(records)
+    path.write_text(json.dumps(records))
+    return records
+
+
 def test_a_pack_whose_organiser_is_missing_is_refused_by_name(event_site):
-    path = event_site["folder"] / "event_packs.json"
-    packs = json.loads(path.read_text())
-    packs[0]["organiser"] = 999999
-    path.write_text(json.dumps(packs))
-    key = packs[0]["key"]
-    refused(event_site["folder"], rf'event_packs\.json, pack \d+ \("{key}"\): its organiser, user 999999, is not in')
+    packs = damage(event_site["folder"], "event_packs.json", lambda packs: packs[0].update(organiser=999999))
+    where = rf'event_packs\.json, pack {packs[0]["id"]} \("{packs[0]["key"]}"\)'
+    refused(event_site["folder"], rf"{where}: its organiser, user 999999, is not in users\.json")
 
 
 def test_a_pack_with_rules_of_the_wrong_shape_is_refused_by_name(event_site):
-    path = event_site["folder"] / "event_packs.json"
-    packs = json.loads(path.read_text())
-    packs[0]["bans"] = {"club-wardens": "warden-captain"}
-    path.write_text(json.dumps(packs))
+    damage(event_site["folder"], "event_packs.json", lambda packs: packs[0].update(bans={"club-wardens": "captain"}))
     refused(event_site["folder"], r"event_packs\.json, pack \d+ \(.*\): bans should be a list")
 
 
 def test_a_damaged_submission_is_refused_by_name(event_site):
-    path = event_site["folder"] / "submissions.json"
-    submissions = json.loads(path.read_text())
-    submissions[1]["data"]["entries"] = "all of them"
-    path.write_text(json.dumps(submissions))
-    number = submissions[1]["id"]
+    change = lambda submissions: submissions[1]["data"].update(entries="all of them")  # noqa: E731
+    number = damage(event_site["folder"], "submissions.json", change)[1]["id"]
     refused(event_site["folder"], rf"submissions\.json, submission {number}: its list is not armylist/1")
 
 
 def test_a_submission_to_a_pack_not_in_the_backup_is_refused(event_site):
-    path = event_site["folder"] / "submissions.json"
-    submissions = json.loads(path.read_text())
-    submissions[0]["pack"] = "gone"
-    path.write_text(json.dumps(submissions))
-    refused(
-        event_site["folder"], r'submissions\.json, submission \d+: its event pack "gone" is not in event_packs\.json'
-    )
+    damage(event_site["folder"], "submissions.json", lambda submissions: submissions[0].update(pack="gone"))
+    refused(event_site["folder"], r'submissions\.json, submission \d+: its event pack "gone" is not in')
 
 
 def test_a_list_built_for_a_pack_not_in_the_backup_is_refused(event_site):
-    path = event_site["folder"] / "lists.json"
-    lists = json.loads(path.read_text())
-    lists[0]["event"] = "gone"
-    path.write_text(json.dumps(lists))
+    damage(event_site["folder"], "lists.json", lambda lists: lists[0].update(event="gone"))
     refused(event_site["folder"], r'lists\.json: list \d+ is built for event pack "gone"')
 
 
 def test_a_pack_record_missing_a_field_is_refused_by_file_and_record(event_site):
-    path = event_site["folder"] / "event_packs.json"
-    packs = json.loads(path.read_text())
-    del packs[0]["deadline"]
-    path.write_text(json.dumps(packs))
+    damage(event_site["folder"], "event_packs.json", lambda packs: packs[0].pop("deadline"))
     refused(event_site["folder"], r"event_packs\.json is corrupt: record 1 has no deadline")
 
 

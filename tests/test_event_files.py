@@ -28,11 +28,11 @@ from armybuilder.lists import events, services
 from armybuilder.lists.format import parse_list_body
 from armybuilder.lists.models import Submission
 from factions.models import Faction
-from factions.selectors import engine_cache_clear
 from factions.services import armybook_import
 from tests.pdf_glyphs import drawn_characters
 from tests.pdf_legibility import unreadable
 from tests.pdf_pixels import colour_near, page_images, seen
+from tests.test_pdf import fresh_caches  # noqa: F401 (the file and book caches emptied around each test)
 
 DATA = Path(__file__).resolve().parents[1] / "factions" / "data"
 LISTS = [
@@ -50,15 +50,6 @@ ARMIES = {
 ROUTES = ["/events/{key}/roster.pdf", "/events/{key}/submissions.csv"]
 API_ROUTES = ["/api/events/{key}/roster.pdf", "/api/events/{key}/submissions.csv"]
 User = get_user_model()
-
-
-@pytest.fixture(autouse=True)
-def fresh_caches():
-    """The file cache (local memory) and the engine's book cache outlive a test."""
-    cache.clear()
-    engine_cache_clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture
@@ -333,22 +324,8 @@ def csv_of(pack, route: str = ROUTES[1]) -> tuple[str, list[list[str]]]:
 
 
 def test_the_csv_has_a_row_per_submission_with_its_checks(pack, submitted):
-    _text, rows = csv_of(pack)
-    assert (
-        rows[0]
-        == list(HEADER)
-        == [
-            "player",
-            "army",
-            "points",
-            "points limit",
-            "valid",
-            "errors",
-            "warnings",
-            "issues",
-            "submitted at",
-        ]
-    )
+    text, rows = csv_of(pack)
+    assert text.startswith("player,army,points,points limit,valid,errors,warnings,issues,submitted at\r\n")
     assert [row[:2] for row in rows[1:]] == [
         ["ada", "Human Empire"],
         ["björn", "Dwarf Clans"],

@@ -538,16 +538,17 @@ def _restore_packs(backup: _Backup) -> None:
     packs = []
     for data in backup.packs:
         where = f'event_packs.json, pack {data["id"]} ("{data["key"]}")'
-        if data["organiser"] not in user_ids:
-            raise BackupError(f"{where}: its organiser, user {data['organiser']}, is not in users.json")
-        if data["ruleset"] not in rulesets:
-            raise BackupError(f'{where}: no ruleset "{data["ruleset"]}" in rulesets.json')
-        for field, kind in PACK_JSON_FIELDS.items():
-            if not isinstance(data[field], kind):
-                raise BackupError(f"{where}: {field} should be {'an object' if kind is dict else 'a list'}")
         deadline = _datetime(data["deadline"], where)
-        if deadline is None:
-            raise BackupError(f"{where}: it has no deadline")
+        _refuse_if(
+            where,
+            (data["organiser"] not in user_ids, f"its organiser, user {data['organiser']}, is not in users.json"),
+            (data["ruleset"] not in rulesets, f'no ruleset "{data["ruleset"]}" in rulesets.json'),
+            (deadline is None, "it has no deadline"),
+            *(
+                (not isinstance(data[name], kind), f"{name} should be {_KIND_WORDS[kind]}")
+                for name, kind in PACK_JSON_FIELDS.items()
+            ),
+        )
         fields = {field: data[field] for field in PACK_FIELDS if field not in ("ruleset", "deadline")}
         ruleset = rulesets[data["ruleset"]]
         packs.append(
@@ -555,6 +556,16 @@ def _restore_packs(backup: _Backup) -> None:
         )
     EventPack.objects.bulk_create(packs)
     _put_back_times(EventPack, packs, backup.packs, "event_packs.json, pack")
+
+
+_KIND_WORDS = {dict: "an object", list: "a list"}
+
+
+def _refuse_if(where: str, *checks: tuple[bool, str]) -> None:
+    """Refuse the record at `where` with the first problem whose check holds."""
+    for wrong, problem in checks:
+        if wrong:
+            raise BackupError(f"{where}: {problem}")
 
 
 def _put_back_times(model: type[Model], rows: list[Model], records: list[dict[str, Any]], what: str) -> None:
@@ -594,15 +605,17 @@ def _restore_submissions(backup: _Backup) -> None:
     submissions = []
     for data in backup.submissions:
         where = f"submissions.json, submission {data['id']}"
-        if data["pack"] not in packs:
-            raise BackupError(f'{where}: its event pack "{data["pack"]}" is not in event_packs.json')
-        if data["player"] not in user_ids:
-            raise BackupError(f"{where}: its player, user {data['player']}, is not in users.json")
-        if data["army_list"] is not None and data["army_list"] not in list_ids:
-            raise BackupError(f"{where}: it was copied from list {data['army_list']}, not in lists.json")
         _clean, problems = check_list_shape(data["data"])
-        if problems:
-            raise BackupError(f"{where}: its list is not armylist/1 ({first_error(problems)})")
+        _refuse_if(
+            where,
+            (data["pack"] not in packs, f'its event pack "{data["pack"]}" is not in event_packs.json'),
+            (data["player"] not in user_ids, f"its player, user {data['player']}, is not in users.json"),
+            (
+                data["army_list"] not in (None, *list_ids),
+                f"it was copied from list {data['army_list']}, not in lists.json",
+            ),
+            (bool(problems), f"its list is not armylist/1 ({first_error(problems) if problems else ''})"),
+        )
         submissions.append(
             Submission(
                 id=data["id"],
