@@ -221,6 +221,36 @@ def test_an_event_with_no_submissions_prints_its_cover(pack):
     assert "0 lists submitted No list has been submitted yet." in page_texts(data)[0]
 
 
+def footer_gaps(data: bytes) -> list[float]:
+    """On each page, the room between the footer's text and its page number (negative: they overlap)."""
+    gaps = []
+    with pdfplumber.open(io.BytesIO(data)) as document:
+        for page in document.pages:
+            bottom = max(char["bottom"] for char in page.chars)
+            line = sorted((c for c in page.chars if abs(c["bottom"] - bottom) < 1), key=lambda c: c["x0"])
+            number = "".join(c["text"] for c in line).rindex("page")
+            gaps.append(line[number]["x0"] - max(c["x1"] for c in line[:number] if c["text"].strip()))
+    return gaps
+
+
+def test_an_arena_event_counts_models_and_a_long_name_keeps_clear_of_the_page_numbers(organiser):
+    for slug in ("dwarf-ironguard", "orc-pitfighters"):
+        armybook_import(data=(DATA / "books" / "aof-arena" / f"{slug}.json").read_bytes())
+    name = ("WARBAND WARMONGERS MUSTER " * 5)[:120]  # as wide as a name gets
+    deadline = (timezone.now() + timedelta(days=3)).isoformat()
+    data = {"name": name, "ruleset": "aof-arena", "points_limit": None, "deadline": deadline}
+    pack = events.pack_create(organiser=organiser, data=data)
+    submit(pack, "ann", "aof-arena/dwarf-ironguard-warband.json")
+    submit(pack, "bo", "aof-arena/orc-pitfighters-warband.json")
+    roster = roster_of(pack)
+    cover = page_texts(roster)[0]
+    assert "Age of Fantasy: Arena 2.1 · warbands, no points" in cover
+    assert "# Player Army Models Status Issues" in cover
+    assert "1 ann Dwarf Ironguard 6 Legal none" in cover
+    assert len(footer_gaps(roster)) == 3 and min(footer_gaps(roster)) > 6
+    assert [str(u) for u in unreadable(roster)] == []
+
+
 def test_letter_paper_and_a_bad_paper(pack, submitted):
     letter = PdfReader(io.BytesIO(roster_of(pack, paper="letter"))).pages
     assert {(round(float(p.mediabox.width)), round(float(p.mediabox.height))) for p in letter} == {(612, 792)}

@@ -103,9 +103,11 @@ class TablePages:
     def _draw_footer(self, number: int) -> None:
         canvas, style = self.canvas, PAGE_FOOTER
         canvas.setFillColor(style.color)
-        pdf_style.draw_string(canvas, MARGIN, MARGIN, self._footer(), style.font, style.size)
         page = f"page {self.first_page + number - 1}"
         pdf_style.draw_string(canvas, self.page_size[0] - MARGIN, MARGIN, page, style.font, style.size, "right")
+        room = self.width - pdf_style.width_of(page, style.font, style.size) - 12
+        footer = pdf_style.clip(self._footer(), style.font, style.size, room)
+        pdf_style.draw_string(canvas, MARGIN, MARGIN, footer, style.font, style.size)
 
     def _draw_running_head(self) -> float:
         text = self._running_head()

@@ -320,6 +320,15 @@ def _break_word(word: str, font: str, size: float, first: float, width: float) -
     return pieces
 
 
+def clip(text: str, font: str, size: float, width: float) -> str:
+    """`text` cut to `width` with "…" (a footer that must leave room for the page number)."""
+    if width_of(text, font, size) <= width:
+        return text
+    while text and width_of(text + "…", font, size) > width:
+        text = text[:-1]
+    return text + "…" if text else ""
+
+
 def line_width(line: Line, size: float) -> float:
     return sum(width_of(text, font, size) for text, font in line)
 
