@@ -455,6 +455,17 @@ def test_the_pack_its_lists_and_its_submissions_come_back_with_their_ids_and_key
     assert [row.valid for row in rows] == [True, False]  # the captain is banned
 
 
+def test_the_next_pack_and_submission_after_restore_get_new_ids(event_site):
+    before = event_site["before"]["pack"]
+    restore(event_site["folder"])
+    kept = list(Submission.objects.values_list("pk", flat=True))
+    data = {"name": "Next League", "ruleset": "aof-club", "points_limit": 600, "deadline": "2031-06-01T18:00:00+00:00"}
+    pack = events.pack_create(organiser=before.organiser, data=data)
+    army_list = club_list(before.organiser, pack, ["wardens"], name="Late Entry")
+    submission = events.submission_submit(pack=pack, player=before.organiser, army_list=army_list)
+    assert pack.pk > before.pk and submission.pk > max(kept)
+
+
 def damage(folder: Path, name: str, change) -> list:
     """Apply `change` to the records of one file of the backup; the records."""
     path = folder / name
