@@ -1,6 +1,6 @@
-"""export_all -> a fresh database -> import_all gives back everything: rulesets, books with
-their rows, users, API tokens, sessions and lists, each with its id; bad backups change
-nothing and say what is wrong."""
+"""export_all -> a fresh database -> import_all gives back everything: rulesets and their
+variants, books with their rows, users, API tokens, sessions, event packs, lists and
+submissions, each with its id; bad backups change nothing and say what is wrong."""
 
 import json
 from io import StringIO
@@ -17,11 +17,19 @@ from django.db import connection
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
-from armybuilder.lists.models import ArmyList
+from armybuilder.lists import events, services
+from armybuilder.lists.format import parse_list_body
+from armybuilder.lists.models import ArmyList, EventPack, Submission
 from factions.admin_checks import catalogue_change_check
 from factions.models import CoreRule, Faction, ForceOrgLimit, Ruleset
 from factions.selectors import engine_book_get, engine_cache_clear
-from factions.services import armybook_import, bundled_book_paths, bundled_books_load, sync_rulesets
+from factions.services import (
+    armybook_import,
+    bundled_book_paths,
+    bundled_books_load,
+    ruleset_variant_create,
+    sync_rulesets,
+)
 from tests.conftest import SHARED, aof_book, require_shared
 
 LISTS = Path(__file__).resolve().parents[1] / "factions" / "data" / "lists"
@@ -53,15 +61,18 @@ def restore(folder: Path) -> str:
 
 def fresh_database() -> None:
     """What a new server has after `migrate` (the same migrations made the rulesets of
-    both): the rulesets, no books, accounts, sessions
-    or lists, and id sequences back at the start (PostgreSQL)."""
+    both): the rulesets, no variants, books, accounts, sessions, event packs, lists or
+    submissions, and id sequences back at the start (PostgreSQL)."""
+    Submission.objects.all().delete()
     ArmyList.objects.all().delete()
+    EventPack.objects.all().delete()
     Token.objects.all().delete()
     Session.objects.all().delete()
     User.objects.all().delete()
     Group.objects.all().delete()
     Faction.objects.all().delete()
-    emptied = [User, Group, ArmyList, *(m for m in apps.get_app_config("factions").get_models())]
+    Ruleset.objects.filter(base__isnull=False).delete()
+    emptied = [User, Group, ArmyList, EventPack, Submission, *apps.get_app_config("factions").get_models()]
     emptied = [m for m in emptied if m not in (Ruleset, ForceOrgLimit, CoreRule)]
     with connection.cursor() as cursor:
         for sql in connection.ops.sequence_reset_sql(no_style(), emptied):
@@ -77,6 +88,8 @@ def database_state() -> dict:
         "tokens": Token.objects.count(),
         "sessions": Session.objects.count(),
         "lists": list(ArmyList.objects.values_list("pk", flat=True)),
+        "event packs": list(EventPack.objects.values_list("pk", "key")),
+        "submissions": list(Submission.objects.values_list("pk", flat=True)),
         "factions": list(Faction.objects.values_list("pk", "slug", "content_hash")),
         "rulesets": list(Ruleset.objects.values_list("slug", "content_hash")),
         "limits": list(ForceOrgLimit.objects.values_list("pk", "params")),
@@ -132,10 +145,14 @@ def test_a_restored_backup_exports_to_the_same_files(backup, tmp_path):
 
 
 def test_a_backup_of_the_second_format_still_restores(backup):
-    """/2 backups also held revision counters of books and rulesets: they are passed over."""
+    """/2 backups also held revision counters of books and rulesets: they are passed over.
+    They had no event packs or submissions."""
     folder = backup["folder"]
     manifest = json.loads((folder / "manifest.json").read_text())
-    (folder / "manifest.json").write_text(json.dumps({**manifest, "format": "armybuilder-backup/2"}))
+    counts = {name: n for name, n in manifest["counts"].items() if name not in ("event packs", "submissions")}
+    (folder / "manifest.json").write_text(json.dumps({"format": "armybuilder-backup/2", "counts": counts}))
+    (folder / "event_packs.json").unlink()
+    (folder / "submissions.json").unlink()
     for name in ("rulesets.json", "factions.json"):
         records = json.loads((folder / name).read_text())
         (folder / name).write_text(json.dumps([{**record, "revision": 7} for record in records]))
@@ -148,7 +165,10 @@ def test_the_commands_say_what_they_wrote_and_restored(books, tmp_path):
     User.objects.create_user("keeper", password="a-long-pass-phrase-1")
     books_count = Faction.objects.count()
     wrote = export(tmp_path / "b")
-    counts = f"5 rulesets, {books_count} army books, 1 users, 0 API tokens, 0 sessions and 0 lists"
+    counts = (
+        f"5 rulesets, {books_count} army books, 1 users, 0 API tokens, 0 sessions, 0 event packs, 0 lists "
+        "and 0 submissions"
+    )
     assert wrote == f"Wrote {counts} to {tmp_path / 'b'}\n"
     fresh_database()
     restored = restore(tmp_path / "b")
@@ -335,6 +355,156 @@ def test_a_format_1_backup_still_restores_as_it_did(db, tmp_path):
         "2026-01-03T00:00:00+00:00",
     )
     assert Faction.objects.filter(slug="test-wardens").exists()
+
+
+# -- a variant, an event pack, lists built for it and submissions ---------------------------------
+
+
+def club_list(owner, pack, units: list[str], *, name: str) -> ArmyList:
+    body = {
+        "name": name,
+        "system": "aof-club",
+        "faction": "club-wardens",
+        "points_limit": pack.points_limit,
+        "entries": [{"id": f"e{i}", "unit": unit} for i, unit in enumerate(units)],
+        "event": pack.key,
+    }
+    data, _handle = parse_list_body(body)
+    return services.army_list_create(data=data, owner=owner)
+
+
+@pytest.fixture
+def event_site(db, tmp_path):
+    """A club's variant of Age of Fantasy with a book of its own, a league on it (its own
+    rules), two players' lists built for it and submitted, one list edited since and one
+    list built for no event; backed up into tmp_path / "event-backup", then a fresh database."""
+    engine_cache_clear()
+    variant = ruleset_variant_create(source=Ruleset.objects.get(slug="aof"), slug="aof-club", name="AoF Club Rules")
+    armybook_import(data={**aof_book(), "system": variant.slug, "slug": "club-wardens", "name": "Club Wardens"})
+    organiser = User.objects.create_user("league-organiser", password="a-long-pass-phrase-4")
+    league = {
+        "name": "Club League",
+        "description": "Monthly games.",
+        "ruleset": "aof-club",
+        "points_limit": 600,
+        "deadline": "2031-05-01T18:00:00+02:00",
+        "limit_changes": {"unit_too_expensive": {"percent": 30}},
+        "bans": [{"faction": "club-wardens", "unit": "warden-captain"}],
+        "caps": [{"faction": "club-wardens", "unit": "wardens", "max": 2}],
+    }
+    pack = events.pack_create(organiser=organiser, data=league)
+    players = [User.objects.create_user(name, password="a-long-pass-phrase-5") for name in ("ann", "bo")]
+    lists = [
+        club_list(players[0], pack, ["wardens"], name="Shield Wall"),
+        club_list(players[1], pack, ["warden-captain", "wardens"], name="Captain's Guard"),
+    ]
+    for player, army_list in zip(players, lists, strict=True):
+        events.submission_submit(pack=pack, player=player, army_list=army_list)
+    data, _handle = parse_list_body({**lists[0].as_armylist(), "name": "Shield Wall (changed)"})
+    services.army_list_update(army_list=lists[0], data=data, based_on=lists[0].version)
+    club_list(players[0], pack, [], name="Spare")
+    ArmyList.objects.create(
+        owner=players[1], system="aof-club", faction="club-wardens", book_version="1.0.0", name="Free"
+    )
+    rows = events.submission_rows(pack, list(pack.submissions.order_by("pk")))
+    before = {"rows": [(row.submission.pk, row.valid, row.issues) for row in rows], "pack": pack}
+    folder = tmp_path / "event-backup"
+    export(folder)
+    fresh_database()
+    return {"folder": folder, "before": before}
+
+
+def test_a_site_with_a_variant_a_pack_and_submissions_restores_to_the_same_files(event_site, tmp_path):
+    restore(event_site["folder"])
+    second = tmp_path / "second"
+    export(second)
+    assert read_all(second) == read_all(event_site["folder"])
+    counts = read_all(second)["manifest.json"]["counts"]
+    assert (counts["event packs"], counts["lists"], counts["submissions"]) == (1, 4, 2)
+
+
+def test_the_variant_and_the_book_naming_it_come_back(event_site):
+    restore(event_site["folder"])
+    variant = Ruleset.objects.select_related("base").get(slug="aof-club")
+    assert (variant.base.slug, variant.name) == ("aof", "AoF Club Rules")
+    assert Faction.objects.get(slug="club-wardens").ruleset == variant
+    book, ruleset = engine_book_get(system="aof-club", slug="club-wardens")
+    assert (book.name, ruleset.family) == ("Club Wardens", "aof")
+
+
+def test_the_pack_its_lists_and_its_submissions_come_back_with_their_ids_and_keys(event_site):
+    before = event_site["before"]["pack"]
+    restore(event_site["folder"])
+    pack = events.pack_get(key=before.key)
+    assert (pack.pk, pack.organiser_id, pack.organiser.username) == (before.pk, before.organiser_id, "league-organiser")
+    assert (pack.deadline, pack.points_limit, pack.bans, pack.caps) == (
+        before.deadline,
+        600,
+        [{"faction": "club-wardens", "unit": "warden-captain"}],
+        [{"faction": "club-wardens", "unit": "wardens", "max": 2}],
+    )
+    built = ArmyList.objects.filter(event=pack).order_by("pk")
+    assert [army_list.name for army_list in built] == ["Shield Wall (changed)", "Captain's Guard", "Spare"]
+    submissions = list(pack.submissions.select_related("player", "army_list").order_by("pk"))
+    assert [(s.player.username, s.data["name"], s.army_list.name) for s in submissions] == [
+        ("ann", "Shield Wall", "Shield Wall (changed)"),  # the frozen copy, not the list as edited since
+        ("bo", "Captain's Guard", "Captain's Guard"),
+    ]
+    rows = events.submission_rows(pack, submissions)
+    assert [(row.submission.pk, row.valid, row.issues) for row in rows] == event_site["before"]["rows"]
+    assert [row.valid for row in rows] == [True, False]  # the captain is banned
+
+
+def test_the_next_pack_and_submission_after_restore_get_new_ids(event_site):
+    before = event_site["before"]["pack"]
+    restore(event_site["folder"])
+    kept = list(Submission.objects.values_list("pk", flat=True))
+    data = {"name": "Next League", "ruleset": "aof-club", "points_limit": 600, "deadline": "2031-06-01T18:00:00+00:00"}
+    pack = events.pack_create(organiser=before.organiser, data=data)
+    army_list = club_list(before.organiser, pack, ["wardens"], name="Late Entry")
+    submission = events.submission_submit(pack=pack, player=before.organiser, army_list=army_list)
+    assert pack.pk > before.pk and submission.pk > max(kept)
+
+
+def damage(folder: Path, name: str, change) -> list:
+    """Apply `change` to the records of one file of the backup; the records."""
+    path = folder / name
+    records = json.loads(path.read_text())
+    change(records)
+    path.write_text(json.dumps(records))
+    return records
+
+
+def test_a_pack_whose_organiser_is_missing_is_refused_by_name(event_site):
+    packs = damage(event_site["folder"], "event_packs.json", lambda packs: packs[0].update(organiser=999999))
+    where = rf'event_packs\.json, pack {packs[0]["id"]} \("{packs[0]["key"]}"\)'
+    refused(event_site["folder"], rf"{where}: its organiser, user 999999, is not in users\.json")
+
+
+def test_a_pack_with_rules_of_the_wrong_shape_is_refused_by_name(event_site):
+    damage(event_site["folder"], "event_packs.json", lambda packs: packs[0].update(bans={"club-wardens": "captain"}))
+    refused(event_site["folder"], r"event_packs\.json, pack \d+ \(.*\): bans should be a list")
+
+
+def test_a_damaged_submission_is_refused_by_name(event_site):
+    change = lambda submissions: submissions[1]["data"].update(entries="all of them")  # noqa: E731
+    number = damage(event_site["folder"], "submissions.json", change)[1]["id"]
+    refused(event_site["folder"], rf"submissions\.json, submission {number}: its list is not armylist/1")
+
+
+def test_a_submission_to_a_pack_not_in_the_backup_is_refused(event_site):
+    damage(event_site["folder"], "submissions.json", lambda submissions: submissions[0].update(pack="gone"))
+    refused(event_site["folder"], r'submissions\.json, submission \d+: its event pack "gone" is not in')
+
+
+def test_a_list_built_for_a_pack_not_in_the_backup_is_refused(event_site):
+    damage(event_site["folder"], "lists.json", lambda lists: lists[0].update(event="gone"))
+    refused(event_site["folder"], r'lists\.json: list \d+ is built for event pack "gone"')
+
+
+def test_a_pack_record_missing_a_field_is_refused_by_file_and_record(event_site):
+    damage(event_site["folder"], "event_packs.json", lambda packs: packs[0].pop("deadline"))
+    refused(event_site["folder"], r"event_packs\.json is corrupt: record 1 has no deadline")
 
 
 # -- bad input changes nothing and says what is wrong ---------------------------------------------

@@ -1,9 +1,9 @@
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from armybuilder.api import event_files, views
 from armybuilder.api import event_views as events
 from armybuilder.api import list_views as lists
-from armybuilder.api import views
 
 systems = views.SystemViewSet
 factions = views.FactionViewSet
@@ -39,6 +39,9 @@ event_packs = [
     path("<str:key>/", events.EventDetailView.as_view(), name="event-detail"),
     path("<str:key>/submissions/", events.SubmissionsView.as_view(), name="event-submissions"),
     path("<str:key>/submissions/<int:pk>/", events.SubmissionDetailView.as_view(), name="event-submission"),
+    # The event's files, for its organiser and staff.
+    path("<str:key>/roster.pdf", event_files.EventRosterView.as_view(), name="event-roster-export"),
+    path("<str:key>/submissions.csv", event_files.EventSubmissionsCsvView.as_view(), name="event-submissions-export"),
 ]
 
 urlpatterns = [

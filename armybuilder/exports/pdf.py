@@ -1,6 +1,7 @@
-"""PDF exports of a list — unit cards, roster sheet, rules reference — and the quick
-reference of a ruleset, served from the lists API (`export/cards.pdf`, ...) and from
-`/rules/<system>/reference.pdf`.
+"""PDF exports of a list — unit cards, roster sheet, rules reference —, the quick
+reference of a ruleset and an event's combined roster, served from the lists API
+(`export/cards.pdf`, ...), from `/rules/<system>/reference.pdf` and from the event's
+`roster.pdf` (the web page's and the API's).
 
 Everything a PDF shows is loaded first (`pdf_data.printout_get`); the renderers in the
 `pdf_*` modules only draw. Files are cached (Django's cache) under a key holding the
@@ -19,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import astuple, dataclass, replace
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -29,11 +31,14 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadReque
 from django.http.request import split_domain_port, validate_host
 
 from armybuilder.exports.pdf_cards import LAYOUTS, UnitCardsPdf
-from armybuilder.exports.pdf_data import Printout, printout_get
+from armybuilder.exports.pdf_data import Printout, event_printout_get, printout_get
+from armybuilder.exports.pdf_event import EventRosterPdf
 from armybuilder.exports.pdf_reference import RulesReferencePdf
 from armybuilder.exports.pdf_roster import RosterPdf
 from armybuilder.exports.pdf_style import PAPERS
-from armybuilder.lists.models import ArmyList
+from armybuilder.lists import events
+from armybuilder.lists.event_rules import pack_stamp
+from armybuilder.lists.models import ArmyList, EventPack, Submission
 from armybuilder.stamps import source_hash
 from factions.models import Ruleset
 from factions.selectors import book_handle_get
@@ -56,12 +61,10 @@ class PrintOptions:
 
 def print_options(params: dict[str, Any]) -> PrintOptions:
     """The printing options of a query string; ValueError names a bad one."""
-    paper = str(params.get("paper", "a4")).lower()
+    paper = paper_option(params)
     layout = str(params.get("layout", "sheet")).lower()
     combine = str(params.get("combine", "")).lower()
     rules = str(params.get("rules", "")).lower()
-    if paper not in PAPERS:
-        raise ValueError(f'paper must be one of {", ".join(PAPERS)}, not "{paper}"')
     if layout not in LAYOUTS:
         raise ValueError(f'layout must be one of {", ".join(LAYOUTS)}, not "{layout}"')
     if combine not in TRUE + FALSE:
@@ -126,6 +129,33 @@ def list_pdf_response(army_list: ArmyList, kind: str, params: dict[str, str]) ->
         data = render_list_pdf(printout, kind, options)
         cache.set(key, data, CACHE_SECONDS)
     return _pdf_response(data, f"{file_stem(army_list.name)}-{FILE_SUFFIXES[kind]}.pdf")
+
+
+def event_roster_response(pack: EventPack, submissions: Sequence[Submission], *, paper: str) -> HttpResponse:
+    """The combined roster of an event's submissions (load them with their players; the
+    caller has checked that the reader may see them all, and the `paper`). Cached under
+    what it shows: each submission (id, time, player), the pack's rules, name and
+    deadline, the content stamps of the books and rulesets, the paper and the drawing
+    code."""
+    handles = events.submission_handles(submissions)
+    lists = tuple((s.pk, s.submitted_at.isoformat(), s.player.username, s.book_version) for s in submissions)
+    books = tuple(sorted(handle.stamp for handle in handles.values()))
+    pack_parts = (pack.key, pack_stamp(pack), pack.ruleset.content_hash, pack.deadline.isoformat())
+    key = _cache_key("event", *pack_parts, lists, books, paper)
+    data = cache.get(key)
+    if data is None:
+        printout = event_printout_get(pack=pack, submissions=submissions, handles=handles)
+        data = EventRosterPdf(printout, paper=paper).render()
+        cache.set(key, data, CACHE_SECONDS)
+    return _pdf_response(data, f"{file_stem(pack.name)}-rosters.pdf")
+
+
+def paper_option(params: dict[str, Any]) -> str:
+    """The `paper` of a query string; ValueError names a bad one."""
+    paper = str(params.get("paper", "a4")).lower()
+    if paper not in PAPERS:
+        raise ValueError(f'paper must be one of {", ".join(PAPERS)}, not "{paper}"')
+    return paper
 
 
 def ruleset_reference_pdf(request: HttpRequest, system: str) -> HttpResponse:

@@ -33,6 +33,7 @@ from armybuilder.exports.pdf_style import (
     TEXT_MIN,
     CardStyles,
     Style,
+    clip,
     draw_line,
     draw_string,
     fit_size,
@@ -751,14 +752,6 @@ class UnitCardsPdf:
         if right:
             canvas.setFillColor(ERROR if face.card.problems else footer.color)
             draw_string(canvas, x + width, bottom + 1, right, footer.font, footer.size, "right")
-        left = _clip(face.card.footer, footer.font, footer.size, width - right_width - 6)
+        left = clip(face.card.footer, footer.font, footer.size, width - right_width - 6)
         canvas.setFillColor(footer.color)
         draw_string(canvas, x, bottom + 1, left, footer.font, footer.size)
-
-
-def _clip(text: str, font: str, size: float, width: float) -> str:
-    if width_of(text, font, size) <= width:
-        return text
-    while text and width_of(text + "…", font, size) > width:
-        text = text[:-1]
-    return text + "…" if text else ""

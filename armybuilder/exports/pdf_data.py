@@ -1,22 +1,29 @@
 """What the list PDFs show, loaded in one go before any drawing starts.
 
 `printout_get` runs every query (a fixed handful, whatever the size of the list); the
-renderers only read the plain `Printout` it returns.
+renderers only read the plain `Printout` it returns. An event's combined roster is an
+`EventPrintout` (`event_printout_get`): a printout of each submission's frozen copy,
+in a fixed number of queries however many there are.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
+
+from django.utils import timezone
 
 from armybuilder.engine import Validation
 from armybuilder.engine.book import Rule
-from armybuilder.lists import selectors
-from armybuilder.lists.models import ArmyList
+from armybuilder.lists import events, selectors
+from armybuilder.lists.models import ArmyList, EventPack, Submission
+from armybuilder.lists.selectors import ListState
 from factions.models import CoreRule
 from factions.selectors import BookHandle
 
 SPELL_RULES = ("Caster", "Wizard")  # units with these rules cast the faction's spells
+CoreRuleRow = tuple[str, bool, str, str]  # name, rated, section, summary
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +50,7 @@ class Printout:
     validation: Validation
     spells: tuple[tuple[str, int, str], ...]  # (name, cost, text)
     rules: Mapping[str, RuleText]  # core and faction rules, by name
-    share_url: str
+    share_url: str  # "" for a submission's frozen copy, which has no page of its own (no QR code)
 
     @property
     def title(self) -> str:
@@ -58,8 +65,26 @@ def printout_get(*, army_list: ArmyList, share_url: str, handle: BookHandle | No
     """Load the list's printout: its validation, the book's spells and rules and the
     ruleset's core rules. `handle` is the list's book handle (None: the book is gone)."""
     state = selectors.army_list_load(army_list, handle=handle)
+    return printout_of(state, core_rules=core_rules_get(systems={army_list.system}), share_url=share_url)
+
+
+def core_rules_get(*, systems: set[str]) -> dict[str, list[CoreRuleRow]]:
+    """The core rules of these rulesets, {slug: [(name, rated, section, summary)]}, in one query."""
+    rows = CoreRule.objects.filter(ruleset__slug__in=systems).values_list(
+        "ruleset__slug", "name", "rated", "section", "summary"
+    )
+    found: dict[str, list[CoreRuleRow]] = {system: [] for system in systems}
+    for system, *rule in rows:
+        found[system].append(tuple(rule))
+    return found
+
+
+def printout_of(state: ListState, *, core_rules: dict[str, list[CoreRuleRow]], share_url: str) -> Printout:
+    """The printout of a list already loaded (a saved list, or a submission's frozen copy);
+    `core_rules` as core_rules_get gives them, for the list's ruleset at least. No queries."""
+    army_list = state.army_list
     title, faction_name = state.ruleset.title, state.faction_name
-    core = CoreRule.objects.filter(ruleset__slug=army_list.system).values_list("name", "rated", "section", "summary")
+    core = core_rules.get(army_list.system, [])
     rules = {name: RuleText(name, rated, summary, f"{title} — {section}") for name, rated, section, summary in core}
     for name, (rated, text) in (state.book.rules if state.book else {}).items():
         rules[name] = RuleText(name, rated, text, f"{faction_name} army book")
@@ -77,6 +102,56 @@ def printout_get(*, army_list: ArmyList, share_url: str, handle: BookHandle | No
         spells=tuple(state.book.spells if state.book else ()),
         rules=rules,
         share_url=share_url,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SubmittedRoster:
+    """One submission as an event's combined roster prints it."""
+
+    player: str
+    submitted_at: datetime  # in the site's time zone
+    printout: Printout
+
+
+@dataclass(frozen=True, slots=True)
+class EventPrintout:
+    """An event pack and the printout of every list submitted to it."""
+
+    name: str
+    ruleset_title: str
+    uses_points: bool
+    points_limit: int | None
+    deadline: datetime  # in the site's time zone
+    submissions: tuple[SubmittedRoster, ...]
+
+
+def event_printout_get(
+    *, pack: EventPack, submissions: Sequence[Submission], handles: dict[tuple[str, str], BookHandle]
+) -> EventPrintout:
+    """Load the combined roster of an event: each submission's frozen copy checked
+    against the pack's rules now (load the submissions with their players, and `handles`
+    with events.submission_handles). One query for the core rules, and a fixed handful
+    for each book not yet in the cache; none per submission."""
+    states = [
+        events.submission_state(submission=submission, handle=handles.get(events.book_of(submission)), pack=pack)
+        for submission in submissions
+    ]
+    core = core_rules_get(systems={state.army_list.system for state in states})
+    return EventPrintout(
+        name=pack.name,
+        ruleset_title=pack.ruleset.title,
+        uses_points=pack.ruleset.uses_points,
+        points_limit=pack.points_limit,
+        deadline=timezone.localtime(pack.deadline),
+        submissions=tuple(
+            SubmittedRoster(
+                submission.player.username,
+                timezone.localtime(submission.submitted_at),
+                printout_of(state, core_rules=core, share_url=""),  # a frozen copy: no share link
+            )
+            for submission, state in zip(submissions, states, strict=True)
+        ),
     )
 
 

@@ -13,8 +13,9 @@ from dataclasses import dataclass, replace
 from reportlab.graphics import renderPDF
 from reportlab.graphics.barcode.qr import QrCodeWidget
 from reportlab.graphics.shapes import Drawing
+from reportlab.lib.colors import Color
 
-from armybuilder.engine.results import EntryResult, Issue
+from armybuilder.engine.results import EntryResult, Issue, Validation
 from armybuilder.exports import pdf_style
 from armybuilder.exports.pdf_data import Printout
 from armybuilder.exports.pdf_layout import Flow
@@ -31,6 +32,7 @@ from armybuilder.exports.pdf_style import (
     OK,
     PAGE_FOOTER,
     PAPERS,
+    PLAYER,
     POINTS,
     QR_CAPTION,
     QR_LINK,
@@ -50,6 +52,7 @@ from armybuilder.exports.pdf_style import (
 )
 
 MARGIN = 36
+FOOTER_ROOM = 14  # kept under the flowing text for the page footer
 QR_SIZE = 92
 QR_COLUMN = 112  # the QR code, its caption and the link under it
 SEVERITY_COLOURS = {"error": ERROR, "warning": WARNING}
@@ -64,9 +67,77 @@ class Column:
     align: str = "left"
 
 
-class RosterPdf:
-    def __init__(self, printout: Printout, *, paper: str = "a4"):
+class TablePages:
+    """Pages around a table, as the roster and an event's cover draw them: a header on the
+    first page, a running head on the others, a footer with the page's number on each,
+    and the table's head row again at the top of every page the table goes on to.
+
+    A subclass sets `canvas`, `page_size`, `width` and `columns`, draws its header in
+    `_draw_header()` (returning its height) and says `_running_head()` and `_footer()`."""
+
+    first_page = 1  # the number printed on the first page
+    _in_table = False
+
+    def _draw_header(self) -> float:
+        raise NotImplementedError
+
+    def _running_head(self) -> str:
+        raise NotImplementedError
+
+    def _footer(self) -> str:
+        raise NotImplementedError
+
+    def _new_flow(self, canvas) -> Flow:
+        margins = (MARGIN, MARGIN, MARGIN, MARGIN + FOOTER_ROOM)
+        return Flow(canvas, page_size=self.page_size, margins=margins, on_page=self._on_page)
+
+    def _on_page(self, number: int) -> float:
+        self._draw_footer(number)
+        offset = self._draw_header() if number == 1 else self._draw_running_head()
+        if self._in_table:
+            row = self._head_row()
+            row.draw(MARGIN, self.page_size[1] - MARGIN - offset, self.width)
+            offset += row.height
+        return offset
+
+    def _draw_footer(self, number: int) -> None:
+        canvas, style = self.canvas, PAGE_FOOTER
+        canvas.setFillColor(style.color)
+        page = f"page {self.first_page + number - 1}"
+        pdf_style.draw_string(canvas, self.page_size[0] - MARGIN, MARGIN, page, style.font, style.size, "right")
+        room = self.width - pdf_style.width_of(page, style.font, style.size) - 12
+        footer = pdf_style.clip(self._footer(), style.font, style.size, room)
+        pdf_style.draw_string(canvas, MARGIN, MARGIN, footer, style.font, style.size)
+
+    def _draw_running_head(self) -> float:
+        text = self._running_head()
+        style = RUNNING_HEAD.sized(pdf_style.fit_size(text, RUNNING_HEAD.font, RUNNING_HEAD.size, self.width, TEXT_MIN))
+        pdf_style.draw_line(
+            self.canvas, [(text, style.font)], MARGIN, self.page_size[1] - MARGIN - style.size, style.size, style.color
+        )
+        return style.leading + 8
+
+    def _head_row(self) -> TableRow:
+        cells = [[([(column.title, TABLE_HEAD.font)], TABLE_HEAD)] for column in self.columns]
+        return TableRow(self, cells, TABLE_HEAD.leading + 4, shade=False, head=True)
+
+    def _cell(self, spans: list[tuple[str, str]], style: Style, column: str) -> CellLines:
+        width = next(c.width for c in self.columns if c.title == column) - 6
+        return [(line, style) for line in pdf_style.wrap_spans(spans, style.size, width)]
+
+
+class RosterPdf(TablePages):
+    """The roster of one list. A submission's roster names its `player` (and when they
+    submitted) above the list, and has no QR code when the printout has no share link: a
+    frozen copy has no page of its own."""
+
+    def __init__(
+        self, printout: Printout, *, paper: str = "a4", player: str = "", submitted: str = "", footer: str = ""
+    ):
         self.printout = printout
+        self.player = player
+        self.submitted = submitted
+        self.footer = footer or "Armybuilder roster"
         self.page_size = PAPERS[paper]
         self.width = self.page_size[0] - 2 * MARGIN
         columns = [
@@ -80,59 +151,47 @@ class RosterPdf:
             columns.append(Column("Pts", 40, "right"))
         rest = self.width - sum(column.width for column in columns)
         self.columns = [Column(c.title, c.width or rest, c.align) for c in columns]
-        self._in_table = False
 
     def render(self) -> bytes:
         buffer = io.BytesIO()
-        self.canvas = pdf_style.new_canvas(
+        canvas = pdf_style.new_canvas(
             buffer,
             pagesize=self.page_size,
             title=f"{self.printout.title} — roster",
             subject=f"{self.printout.ruleset_title} · {self.printout.faction_name}",
         )
-        self.flow = Flow(
-            self.canvas, page_size=self.page_size, margins=(MARGIN, MARGIN, MARGIN, MARGIN + 14), on_page=self._on_page
-        )
+        self.draw(canvas)
+        canvas.save()
+        return buffer.getvalue()
+
+    def draw(self, canvas, *, first_page: int = 1) -> int:
+        """Draw the roster on `canvas`, starting on its current page (an empty one) and
+        numbering pages from `first_page` (an event's roster holds many lists); returns
+        how many pages it took."""
+        self.canvas = canvas
+        self.first_page = first_page
+        self.flow = self._new_flow(canvas)
         self._draw_entries()
         self._draw_validation()
         self._draw_chart()
         self._draw_notes()
-        self.canvas.save()
-        return buffer.getvalue()
+        return self.flow.pages
 
     # -- page furniture ----------------------------------------------------------------
-    def _on_page(self, number: int) -> float:
-        self._draw_footer(number)
-        offset = self._draw_header() if number == 1 else self._draw_running_head()
-        if self._in_table:
-            row = self._head_row()
-            row.draw(MARGIN, self.page_size[1] - MARGIN - offset, self.width)
-            offset += row.height
-        return offset
+    def _footer(self) -> str:
+        return self.footer
 
-    def _draw_footer(self, number: int) -> None:
-        canvas, style = self.canvas, PAGE_FOOTER
-        canvas.setFillColor(style.color)
-        pdf_style.draw_string(canvas, MARGIN, MARGIN, "Armybuilder roster", style.font, style.size)
-        pdf_style.draw_string(
-            canvas, self.page_size[0] - MARGIN, MARGIN, f"page {number}", style.font, style.size, "right"
-        )
-
-    def _draw_running_head(self) -> float:
+    def _running_head(self) -> str:
         text = f"{self.printout.title} — roster (continued)"
-        style = RUNNING_HEAD.sized(pdf_style.fit_size(text, RUNNING_HEAD.font, RUNNING_HEAD.size, self.width, TEXT_MIN))
-        pdf_style.draw_line(
-            self.canvas, [(text, style.font)], MARGIN, self.page_size[1] - MARGIN - style.size, style.size, style.color
-        )
-        return style.leading + 8
+        return f"{self.player} — {text}" if self.player else text
 
     def _draw_header(self) -> float:
         """Title block on the left, the QR code of the share link on the right;
         returns its height."""
         printout, canvas = self.printout, self.canvas
         top = self.page_size[1] - MARGIN
-        room = self.width - QR_COLUMN
-        y = top
+        room = self.width - QR_COLUMN if printout.share_url else self.width
+        y = self._draw_player(top, room) if self.player else top
         size = pdf_style.fit_size(printout.title, TITLE.font, TITLE.size, room, TITLE_MIN)
         for line in pdf_style.wrap(printout.title, TITLE.font, size, room):
             pdf_style.draw_line(canvas, [(line, TITLE.font)], MARGIN, y - size, size, TITLE.color)
@@ -152,8 +211,21 @@ class RosterPdf:
         for line in pdf_style.wrap(status, STATUS.font, STATUS.size, room):
             pdf_style.draw_line(canvas, [(line, STATUS.font)], MARGIN, y - STATUS.size, STATUS.size, colour)
             y -= STATUS.leading
-        qr_bottom = self._draw_qr(self.page_size[0] - MARGIN - QR_COLUMN, top)
-        return top - min(y, qr_bottom) + 14
+        if printout.share_url:
+            y = min(y, self._draw_qr(self.page_size[0] - MARGIN - QR_COLUMN, top))
+        return top - y + 14
+
+    def _draw_player(self, top: float, room: float) -> float:
+        """The player's name over the list's, and when they submitted it; returns where
+        the list's name goes."""
+        spans = [("Player: ", PLAYER.font), (self.player, BOLD)]
+        if self.submitted:
+            spans.append((f" · submitted {self.submitted}", PLAYER.font))
+        y = top
+        for line in pdf_style.wrap_spans(spans, PLAYER.size, room):
+            pdf_style.draw_line(self.canvas, line, MARGIN, y - PLAYER.size, PLAYER.size, PLAYER.color)
+            y -= PLAYER.leading
+        return y - 4
 
     def _draw_qr(self, x: float, top: float) -> float:
         canvas = self.canvas
@@ -198,24 +270,10 @@ class RosterPdf:
         models = sum(result.models for result in entries)
         return f"{units} {'unit' if units == 1 else 'units'} · {models} {'model' if models == 1 else 'models'}"
 
-    def _status(self) -> tuple[str, object]:
-        issues = self.printout.validation.issues
-        errors = sum(1 for issue in issues if issue.severity == "error")
-        warnings = len(issues) - errors
-        counted = ", ".join(
-            f"{n} {word}{'' if n == 1 else 's'}" for n, word in ((errors, "error"), (warnings, "warning")) if n
-        )
-        if errors:
-            return f"Not legal: {counted}", ERROR
-        if warnings:
-            return f"Legal, with {counted}", WARNING
-        return "Legal list: no issues", OK
+    def _status(self) -> tuple[str, Color]:
+        return list_status(self.printout.validation)
 
     # -- the entries table ------------------------------------------------------------------
-    def _head_row(self) -> _Row:
-        cells = [[([(column.title, TABLE_HEAD.font)], TABLE_HEAD)] for column in self.columns]
-        return _Row(self, cells, TABLE_HEAD.leading + 4, shade=False, head=True)
-
     def _draw_entries(self) -> None:
         results = self.printout.validation.entries
         labels = {result.entry.id: result.label for result in results}
@@ -234,7 +292,7 @@ class RosterPdf:
         total = total or f"Total: {self._count_text()}"
         flow.block(BODY_BOLD.leading + 6, lambda x, top, width: self._draw_total(total, x, top, width))
 
-    def _entry_row(self, number: int, result: EntryResult, labels: dict[str, str]) -> _Row:
+    def _entry_row(self, number: int, result: EntryResult, labels: dict[str, str]) -> TableRow:
         entry, unit = result.entry, result.unit
         name: list[tuple[str, str]] = [(result.label, BODY_BOLD.font)]
         if entry.name and unit is not None:
@@ -266,11 +324,7 @@ class RosterPdf:
             values["Notes"] += self._cell([(_sentence(issue.message), BOLD)], replace(BODY_BOLD, color=colour), "Notes")
         cells = [values[column.title] for column in self.columns]
         height = max(sum(style.leading for _line, style in cell) for cell in cells) + 5
-        return _Row(self, cells, height)
-
-    def _cell(self, spans: list[tuple[str, str]], style: Style, column: str) -> CellLines:
-        width = next(c.width for c in self.columns if c.title == column) - 6
-        return [(line, style) for line in pdf_style.wrap_spans(spans, style.size, width)]
+        return TableRow(self, cells, height)
 
     def _draw_total(self, text: str, x: float, top: float, width: float) -> None:
         self.canvas.setStrokeColor(LINE)
@@ -351,23 +405,24 @@ class RosterPdf:
                 self.flow.text(paragraph.strip(), BODY, after=2)
 
 
-class _Row:
-    """A table row: a list of cells, each a list of wrapped lines with their styles."""
+class TableRow:
+    """A table row: a list of cells, each a list of wrapped lines with their styles. The
+    `table` is the document drawing it: it has the `canvas` and the `columns`."""
 
-    def __init__(self, roster: RosterPdf, cells: list[CellLines], height: float, *, shade=False, head=False):
-        self.roster = roster
+    def __init__(self, table: TablePages, cells: list[CellLines], height: float, *, shade=False, head=False):
+        self.table = table
         self.cells = cells
         self.height = height
         self.shade = shade
         self.head = head
 
     def draw(self, x: float, top: float, width: float) -> None:
-        canvas = self.roster.canvas
+        canvas = self.table.canvas
         if self.shade or self.head:
             canvas.setFillColor(SHADE)
             canvas.rect(x, top - self.height, width, self.height, stroke=0, fill=1)
         left = x
-        for column, cell in zip(self.roster.columns, self.cells, strict=True):
+        for column, cell in zip(self.table.columns, self.cells, strict=True):
             y = top - 2.5
             for line, style in cell:
                 if column.align == "right":
@@ -382,6 +437,28 @@ class _Row:
         canvas.setStrokeColor(LINE)
         canvas.setLineWidth(0.6 if self.head else 0.3)
         canvas.line(x, top - self.height, x + width, top - self.height)
+
+
+def issue_counts(validation: Validation) -> tuple[int, int]:
+    """(errors, warnings) of a validation."""
+    errors = sum(1 for issue in validation.issues if issue.severity == "error")
+    return errors, len(validation.issues) - errors
+
+
+def counted_issues(errors: int, warnings: int) -> str:
+    """ "2 errors, 1 warning"; empty for none."""
+    counts = ((errors, "error"), (warnings, "warning"))
+    return ", ".join(f"{n} {word}{'' if n == 1 else 's'}" for n, word in counts if n)
+
+
+def list_status(validation: Validation) -> tuple[str, Color]:
+    """What the roster says of a list's validation, and in which colour."""
+    errors, warnings = issue_counts(validation)
+    if errors:
+        return f"Not legal: {counted_issues(errors, warnings)}", ERROR
+    if warnings:
+        return f"Legal, with {counted_issues(errors, warnings)}", WARNING
+    return "Legal list: no issues", OK
 
 
 def _sentence(message: str) -> str:

@@ -168,6 +168,8 @@ TABLE_HEAD = Style(BOLD, 7.5, MUTED)
 PAGE_FOOTER = Style(REGULAR, 6.5, MUTED)
 POINTS = Style(BOLD, 14)  # the roster's "1495 / 1500 pts"
 STATUS = Style(BOLD, 10.5)  # the roster's "Legal list", coloured by the outcome
+PLAYER = Style(REGULAR, 12, ACCENT)  # an event's roster: "Player: alice" over the list's name
+SUMMARY = Style(BOLD, 12)  # an event's cover: how many lists, how many legal
 QR_CAPTION = Style(BOLD, 7, MUTED)
 QR_LINK = Style(REGULAR, 6, MUTED)
 TEXT_MIN = 6  # table cells, chart labels, stat boxes: nothing printed is smaller than 6 pt
@@ -316,6 +318,15 @@ def _break_word(word: str, font: str, size: float, first: float, width: float) -
         piece += char
     pieces.append(piece)
     return pieces
+
+
+def clip(text: str, font: str, size: float, width: float) -> str:
+    """`text` cut to `width` with "…" (a footer that must leave room for the page number)."""
+    if width_of(text, font, size) <= width:
+        return text
+    while text and width_of(text + "…", font, size) > width:
+        text = text[:-1]
+    return text + "…" if text else ""
 
 
 def line_width(line: Line, size: float) -> float:

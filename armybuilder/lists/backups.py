@@ -10,8 +10,13 @@
     DIR/tokens.json                    API tokens
     DIR/sessions.json                  unexpired sessions: who is signed in, and the visitor id
                                        that ties a visitor to their lists
+    DIR/event_packs.json               event packs: every field, with the key, id and organiser id
     DIR/lists.json                     every saved list (armylist/1 plus id, owner id, visitor,
-                                       share key, version, book version, times)
+                                       share key, version, book version, times; `event`, the
+                                       key of the pack it is built for)
+    DIR/submissions.json               lists submitted to event packs: the frozen copy
+                                       (armylist/1), with ids, the pack's key, the player's id
+                                       and the time it was submitted
 
 `backup_export` writes it from one consistent snapshot; `backup_import` reads and checks
 it, then restores it, all or nothing, into a migrated database that has no users and no
@@ -21,7 +26,8 @@ server needs the old key for its visitors and users to stay signed in.
 Backups in the first format (armybuilder-backup/1: books, users and lists only) still
 restore as they did: users and lists numbered from 1 in the order of the backup. The
 second format (/2) also kept revision counters of books and rulesets, which caches were
-keyed by then; they are passed over (caches are keyed by content stamps now).
+keyed by then; they are passed over (caches are keyed by content stamps now). It had no
+event packs or submissions.
 """
 
 from __future__ import annotations
@@ -42,7 +48,8 @@ from django.db.models import Model
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from armybuilder.lists.models import ArmyList
+from armybuilder.lists.format import check_list_shape, first_error
+from armybuilder.lists.models import ArmyList, EventPack, Submission
 from factions.armybook import ArmyBookError
 from factions.catalogue import RULESET_FIELDS
 from factions.models import Faction, Ruleset
@@ -50,7 +57,7 @@ from factions.selectors import faction_book, faction_get_with_book, ruleset_reco
 from factions.services import armybook_import, ruleset_write
 
 FORMAT = "armybuilder-backup/3"
-FORMAT_2 = "armybuilder-backup/2"  # as /3, with revision counters (passed over)
+FORMAT_2 = "armybuilder-backup/2"  # as /3, with revision counters (passed over), without events
 FORMAT_1 = "armybuilder-backup/1"
 USER_FIELDS = ("username", "email", "password", "first_name", "last_name", "is_staff", "is_superuser", "is_active")
 LIST_FIELDS = (
@@ -66,6 +73,31 @@ LIST_FIELDS = (
     "version",
     "book_version",
 )
+PACK_FIELDS = (
+    "key",
+    "name",
+    "description",
+    "ruleset",
+    "points_limit",
+    "deadline",
+    "factions",
+    "limit_changes",
+    "limits_removed",
+    "limits_added",
+    "bans",
+    "caps",
+    "version",
+)
+PACK_JSON_FIELDS = {
+    "factions": list,
+    "limit_changes": dict,
+    "limits_removed": list,
+    "limits_added": list,
+    "bans": list,
+    "caps": list,
+}
+SUBMISSION_FIELDS = ("id", "pack", "player", "army_list", "data", "book_version", "submitted_at")
+EVENT_FILES = ("event_packs.json", "submissions.json")
 
 # The keys each record of a file must have, to refuse a damaged backup before writing.
 RECORD_KEYS = {
@@ -75,8 +107,11 @@ RECORD_KEYS = {
     "users.json": ("id", *USER_FIELDS, "date_joined", "last_login", "groups", "permissions"),
     "tokens.json": ("key", "user", "created"),
     "sessions.json": ("session_key", "session_data", "expire_date"),
+    "event_packs.json": ("id", "organiser", *PACK_FIELDS, "created", "updated"),
     "lists.json": ("id", "owner", *LIST_FIELDS, "created", "updated"),
+    "submissions.json": SUBMISSION_FIELDS,
 }
+RECORD_KEYS_2 = {name: keys for name, keys in RECORD_KEYS.items() if name not in EVENT_FILES}
 RECORD_KEYS_1 = {
     "users.json": (*USER_FIELDS, "date_joined"),
     "lists.json": ("owner", *LIST_FIELDS, "created", "updated"),
@@ -171,6 +206,20 @@ def _export(folder: Path) -> dict[str, int]:
     ]
     _write(folder / "sessions.json", sessions)
 
+    packs = [
+        {
+            "id": pack.pk,
+            "organiser": pack.organiser_id,
+            **{field: getattr(pack, field) for field in PACK_FIELDS},
+            "ruleset": pack.ruleset.slug,
+            "deadline": _when(pack.deadline),
+            "created": _when(pack.created),
+            "updated": _when(pack.updated),
+        }
+        for pack in EventPack.objects.select_related("ruleset").order_by("pk")
+    ]
+    _write(folder / "event_packs.json", packs)
+
     lists = [
         {
             **army_list.as_armylist(),
@@ -187,6 +236,20 @@ def _export(folder: Path) -> dict[str, int]:
     ]
     _write(folder / "lists.json", lists)
 
+    submissions = [
+        {
+            "id": submission.pk,
+            "pack": submission.pack.key,
+            "player": submission.player_id,
+            "army_list": submission.army_list_id,
+            "data": submission.data,
+            "book_version": submission.book_version,
+            "submitted_at": _when(submission.submitted_at),
+        }
+        for submission in Submission.objects.select_related("pack").order_by("pk")
+    ]
+    _write(folder / "submissions.json", submissions)
+
     counts = {
         "rulesets": len(rulesets),
         "books": len(factions),
@@ -194,7 +257,9 @@ def _export(folder: Path) -> dict[str, int]:
         "users": len(users),
         "tokens": len(tokens),
         "sessions": len(sessions),
+        "event packs": len(packs),
         "lists": len(lists),
+        "submissions": len(submissions),
     }
     # Written last: a backup cut short has no manifest and is refused as a whole.
     _write(folder / "manifest.json", {"format": FORMAT, "counts": counts})
@@ -215,7 +280,9 @@ class _Backup:
     users: list[dict[str, Any]]
     tokens: list[dict[str, Any]]
     sessions: list[dict[str, Any]]
+    packs: list[dict[str, Any]]
     lists: list[dict[str, Any]]
+    submissions: list[dict[str, Any]]
 
 
 def _load(folder: Path, name: str) -> Any:
@@ -257,7 +324,7 @@ def _read_backup(folder: Path) -> _Backup:
             f'{folder} is not an Armybuilder backup this version reads (format "{found}"; '
             f"it reads {FORMAT}, {FORMAT_2} and {FORMAT_1})"
         )
-    keys = RECORD_KEYS_1 if found == FORMAT_1 else RECORD_KEYS
+    keys = {FORMAT_1: RECORD_KEYS_1, FORMAT_2: RECORD_KEYS_2}.get(found, RECORD_KEYS)
     records = {name: _records(folder, name, keys[name]) for name in keys}
     backup = _Backup(
         folder=folder,
@@ -269,7 +336,9 @@ def _read_backup(folder: Path) -> _Backup:
         users=records["users.json"],
         tokens=records.get("tokens.json", []),
         sessions=records.get("sessions.json", []),
+        packs=records.get("event_packs.json", []),
         lists=records["lists.json"],
+        submissions=records.get("submissions.json", []),
     )
     if found == FORMAT_1:
         backup = _from_format_1(backup)
@@ -293,19 +362,26 @@ def _from_format_1(backup: _Backup) -> _Backup:
     return _Backup(**{**backup.__dict__, "users": users, "lists": lists})
 
 
-def _check_counts(backup: _Backup, counts: Any) -> None:
-    """A backup missing files or records (a partial copy) is refused, saying what is short."""
-    if not isinstance(counts, dict):
-        raise BackupError(f"{backup.folder / 'manifest.json'} is corrupt: it has no counts")
-    held = {
+def _held(backup: _Backup) -> dict[str, int]:
+    """How many of each thing the backup holds, as its manifest counts them."""
+    return {
         "rulesets": len(backup.rulesets),
         "books": len(backup.books),
         "groups": len(backup.groups),
         "users": len(backup.users),
         "tokens": len(backup.tokens),
         "sessions": len(backup.sessions),
+        "event packs": len(backup.packs),
         "lists": len(backup.lists),
+        "submissions": len(backup.submissions),
     }
+
+
+def _check_counts(backup: _Backup, counts: Any) -> None:
+    """A backup missing files or records (a partial copy) is refused, saying what is short."""
+    if not isinstance(counts, dict):
+        raise BackupError(f"{backup.folder / 'manifest.json'} is corrupt: it has no counts")
+    held = _held(backup)
     short = [f"{counts[k]} {k} but holds {n}" for k, n in held.items() if k in counts and counts[k] != n]
     if short:
         raise BackupError(f"{backup.folder} is incomplete: its manifest counts {'; '.join(short)}")
@@ -343,7 +419,9 @@ def backup_import(*, folder: Path, dry_run: bool = False) -> dict[str, int]:
             _restore_rulesets(backup)
             faction_ids_kept = _restore_books(backup)
             _restore_accounts(backup)
+            _restore_packs(backup)
             _restore_lists(backup)
+            _restore_submissions(backup)
             if dry_run:
                 transaction.set_rollback(True)
             else:
@@ -353,14 +431,7 @@ def backup_import(*, folder: Path, dry_run: bool = False) -> dict[str, int]:
         raise BackupError(f"{folder} does not restore: the database refused it ({exc})") from exc
     except (KeyError, TypeError, ValueError) as exc:
         raise BackupError(f"{folder} does not restore: a record is damaged ({exc!r})") from exc
-    return {
-        "rulesets": len(backup.rulesets),
-        "books": len(backup.books),
-        "users": len(backup.users),
-        "tokens": len(backup.tokens),
-        "sessions": len(backup.sessions),
-        "lists": len(backup.lists),
-    }
+    return {name: count for name, count in _held(backup).items() if name != "groups"}
 
 
 def _restore_rulesets(backup: _Backup) -> None:
@@ -459,25 +530,110 @@ def _restore_accounts(backup: _Backup) -> None:
     )
 
 
+def _restore_packs(backup: _Backup) -> None:
+    """The event packs with their keys, ids and organisers; a pack naming a ruleset or a
+    user the backup does not have, or with rules of the wrong shape, is refused by name."""
+    user_ids = {data["id"] for data in backup.users}
+    rulesets = {ruleset.slug: ruleset for ruleset in Ruleset.objects.all()}
+    packs = []
+    for data in backup.packs:
+        where = f'event_packs.json, pack {data["id"]} ("{data["key"]}")'
+        deadline = _datetime(data["deadline"], where)
+        _refuse_if(
+            where,
+            (data["organiser"] not in user_ids, f"its organiser, user {data['organiser']}, is not in users.json"),
+            (data["ruleset"] not in rulesets, f'no ruleset "{data["ruleset"]}" in rulesets.json'),
+            (deadline is None, "it has no deadline"),
+            *(
+                (not isinstance(data[name], kind), f"{name} should be {_KIND_WORDS[kind]}")
+                for name, kind in PACK_JSON_FIELDS.items()
+            ),
+        )
+        fields = {field: data[field] for field in PACK_FIELDS if field not in ("ruleset", "deadline")}
+        ruleset = rulesets[data["ruleset"]]
+        packs.append(
+            EventPack(id=data["id"], organiser_id=data["organiser"], ruleset=ruleset, deadline=deadline, **fields)
+        )
+    EventPack.objects.bulk_create(packs)
+    _put_back_times(EventPack, packs, backup.packs, "event_packs.json, pack")
+
+
+_KIND_WORDS = {dict: "an object", list: "a list"}
+
+
+def _refuse_if(where: str, *checks: tuple[bool, str]) -> None:
+    """Refuse the record at `where` with the first problem whose check holds."""
+    for wrong, problem in checks:
+        if wrong:
+            raise BackupError(f"{where}: {problem}")
+
+
+def _put_back_times(model: type[Model], rows: list[Model], records: list[dict[str, Any]], what: str) -> None:
+    """bulk_create stamps auto_now and auto_now_add fields with today; bulk_update leaves
+    the backup's times as they are given."""
+    for row, data in zip(rows, records, strict=True):
+        row.created = _datetime(data["created"], f"{what} {data['id']}")
+        row.updated = _datetime(data["updated"], f"{what} {data['id']}")
+    model.objects.bulk_update(rows, ["created", "updated"])
+
+
 def _restore_lists(backup: _Backup) -> None:
     user_ids = {data["id"] for data in backup.users}
+    pack_keys = {data["key"] for data in backup.packs}
     for data in backup.lists:
         if data["owner"] is not None and data["owner"] not in user_ids:
             raise BackupError(f"lists.json: list {data['id']} belongs to user {data['owner']}, not in users.json")
+        if data.get("event") is not None and data["event"] not in pack_keys:
+            event = data["event"]
+            raise BackupError(
+                f'lists.json: list {data["id"]} is built for event pack "{event}", not in event_packs.json'
+            )
     lists = ArmyList.objects.bulk_create(
-        ArmyList(id=data["id"], owner_id=data["owner"], **{f: data[f] for f in LIST_FIELDS}) for data in backup.lists
+        ArmyList(id=data["id"], owner_id=data["owner"], event_id=data.get("event"), **{f: data[f] for f in LIST_FIELDS})
+        for data in backup.lists
     )
-    # auto_now/auto_now_add stamped today: put the original times back.
-    for army_list, data in zip(lists, backup.lists, strict=True):
-        army_list.created = _datetime(data["created"], f"lists.json, list {data['id']}")
-        army_list.updated = _datetime(data["updated"], f"lists.json, list {data['id']}")
-    ArmyList.objects.bulk_update(lists, ["created", "updated"])
+    _put_back_times(ArmyList, lists, backup.lists, "lists.json, list")
+
+
+def _restore_submissions(backup: _Backup) -> None:
+    """The frozen copies, as they were submitted (their validations are worked out again
+    when next shown); one naming a pack, a player or a list the backup does not have, or
+    holding a list that is not armylist/1, is refused by name."""
+    packs = dict(EventPack.objects.values_list("key", "id"))
+    user_ids = {data["id"] for data in backup.users}
+    list_ids = {data["id"] for data in backup.lists}
+    submissions = []
+    for data in backup.submissions:
+        where = f"submissions.json, submission {data['id']}"
+        _clean, problems = check_list_shape(data["data"])
+        _refuse_if(
+            where,
+            (data["pack"] not in packs, f'its event pack "{data["pack"]}" is not in event_packs.json'),
+            (data["player"] not in user_ids, f"its player, user {data['player']}, is not in users.json"),
+            (
+                data["army_list"] not in (None, *list_ids),
+                f"it was copied from list {data['army_list']}, not in lists.json",
+            ),
+            (bool(problems), f"its list is not armylist/1 ({first_error(problems) if problems else ''})"),
+        )
+        submissions.append(
+            Submission(
+                id=data["id"],
+                pack_id=packs[data["pack"]],
+                player_id=data["player"],
+                army_list_id=data["army_list"],
+                data=data["data"],
+                book_version=data["book_version"],
+                submitted_at=_datetime(data["submitted_at"], where),
+            )
+        )
+    Submission.objects.bulk_create(submissions)
 
 
 def _reset_sequences(*, faction_ids_kept: bool) -> None:
     """Rows restored with their ids leave PostgreSQL's id sequences behind: move them on,
     so that the next user or list gets a new id (SQLite needs nothing)."""
-    models: list[type[Model]] = [get_user_model(), ArmyList]
+    models: list[type[Model]] = [get_user_model(), ArmyList, EventPack, Submission]
     if faction_ids_kept:
         models.append(Faction)
     statements = connection.ops.sequence_reset_sql(no_style(), models)

@@ -23,11 +23,17 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from armybuilder.engine import Book, RulesetSpec, Validation
+from armybuilder.engine import Book, Issue, RulesetSpec, Validation
 from armybuilder.lists.event_rules import RULE_FIELDS, RuleLine, rule_lines
 from armybuilder.lists.format import MAX_POINTS
 from armybuilder.lists.models import ArmyList, EventPack, Submission
-from armybuilder.lists.selectors import army_list_validate, event_pack_get, validation_stamp
+from armybuilder.lists.selectors import (
+    ListState,
+    RulesetName,
+    army_list_validate,
+    event_pack_get,
+    validation_stamp,
+)
 from factions.limits import limit_param_problems
 from factions.models import ForceOrgLimit, Ruleset
 from factions.selectors import (
@@ -79,6 +85,15 @@ def packs_of(user: AbstractBaseUser) -> QuerySet[EventPack]:
 def can_manage(pack: EventPack, user: AbstractBaseUser) -> bool:
     """Whether `user` may change the pack and see every submission: its organiser, or staff."""
     return user.is_authenticated and (user.is_staff or pack.organiser_id == user.pk)
+
+
+def managed_pack_get(*, key: str, user: AbstractBaseUser) -> EventPack:
+    """The pack of this key, for its organiser and staff; EventPack.DoesNotExist for
+    anyone else too, as for a pack that is not there (nothing tells a stranger it is)."""
+    pack = pack_get(key=key)
+    if not can_manage(pack, user):
+        raise EventPack.DoesNotExist(f'no event pack "{key}" that this user manages')
+    return pack
 
 
 def submissions_visible(pack: EventPack, user: AbstractBaseUser) -> QuerySet[Submission]:
@@ -444,18 +459,28 @@ class SubmissionRow:
         return self.validation["issues"]
 
 
+def book_of(submission: Submission) -> tuple[str, str]:
+    """(system, faction) of the submitted list: the key of its book's handle."""
+    return submission.data["system"], submission.data["faction"]
+
+
+def submission_handles(submissions: Sequence[Submission]) -> dict[tuple[str, str], BookHandle]:
+    """The handles of the books the submissions name, {(system, slug): handle}, in one query."""
+    return book_handles_get(pairs={book_of(submission) for submission in submissions})
+
+
 def submission_rows(pack: EventPack, submissions: Sequence[Submission]) -> list[SubmissionRow]:
     """Each submission with its validation against the pack's rules now, in a fixed
     number of queries however many there are: one for the books' handles and, when some
     stored validations are stale (the pack, a book or the engine changed), one to store
     them. A submission's validation is kept under a stamp of what it was worked out from."""
-    handles = book_handles_get(pairs={(s.data["system"], s.data["faction"]) for s in submissions})
+    handles = submission_handles(submissions)
     rows, stale = [], []
     for submission in submissions:
-        handle = handles.get((submission.data["system"], submission.data["faction"]))
+        handle = handles.get(book_of(submission))
         stamp = validation_stamp(submission.submitted_at.isoformat(), handle, pack)
         if submission.validation is None or submission.validation_stamp != stamp:
-            validation = _submission_validation(submission, handle, pack)
+            validation = submission_validation(submission=submission, handle=handle, pack=pack).as_dict()
             submission.validation, submission.validation_stamp = validation, stamp
             stale.append(submission)
         name = submission.data["faction"]
@@ -467,9 +492,43 @@ def submission_rows(pack: EventPack, submissions: Sequence[Submission]) -> list[
     return rows
 
 
-def _submission_validation(submission: Submission, handle: BookHandle | None, pack: EventPack) -> dict[str, Any]:
+def submission_validation(*, submission: Submission, handle: BookHandle | None, pack: EventPack) -> Validation:
+    """The frozen list checked against the pack's rules now; no query with the book's
+    handle when the book is cached. A book gone from the catalogue is the one issue."""
     if handle is None:
         message = f'The army book "{submission.data["faction"]}" is no longer in the catalogue'
-        issue = {"code": "unknown_faction", "severity": "error", "entry": None, "message": message, "rule": pack.name}
-        return Validation(False, 0, submission.data["points_limit"], [], []).as_dict() | {"issues": [issue]}
-    return army_list_validate(data=submission.data, handle=handle, pack=pack).as_dict()
+        issue = Issue(code="unknown_faction", severity="error", message=message, entry=None, rule=pack.name)
+        return Validation(False, 0, submission.data["points_limit"], [], [issue])
+    return army_list_validate(data=submission.data, handle=handle, pack=pack)
+
+
+def frozen_list(submission: Submission) -> ArmyList:
+    """The submitted copy as an unsaved list, for the code that reads and prints saved
+    lists (never saved: the submission keeps it)."""
+    data = submission.data
+    return ArmyList(
+        owner_id=submission.player_id,
+        name=data["name"],
+        system=data["system"],
+        faction=data["faction"],
+        book_version=submission.book_version,
+        points_limit=data["points_limit"],
+        force_org=data.get("force_org", True),
+        notes=data.get("notes", ""),
+        entries=data["entries"],
+        event_id=data.get("event"),
+    )
+
+
+def submission_state(*, submission: Submission, handle: BookHandle | None, pack: EventPack) -> ListState:
+    """The submission as the list's own pages and files read a saved list: its frozen copy
+    checked against the pack's rules now, with the book and names it was read against.
+    No query when the book is cached (a fixed handful to build it once)."""
+    army_list = frozen_list(submission)
+    validation = submission_validation(submission=submission, handle=handle, pack=pack)
+    if handle is None:
+        ruleset = pack.ruleset
+        names = RulesetName(ruleset.slug, ruleset.title, ruleset.uses_points, ruleset.family)
+        return ListState(army_list, validation, names, army_list.faction, None, None, pack)
+    book, ruleset = engine_book_get(system=handle.system, slug=handle.slug, handle=handle)
+    return ListState(army_list, validation, ruleset, book.name, book, handle.version, pack)

@@ -1,7 +1,13 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from armybuilder.web import accounts, builder, pages
+from armybuilder.web import accounts, builder, event_files, pages
+
+# An event's files, for its organiser and staff.
+event_files_urls = [
+    path("events/<str:key>/roster.pdf", event_files.event_roster_pdf, name="event-roster-pdf"),
+    path("events/<str:key>/submissions.csv", event_files.event_submissions_csv, name="event-submissions-csv"),
+]
 
 urlpatterns = [
     path("", builder.start, name="start"),
@@ -20,4 +26,5 @@ urlpatterns = [
     path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     path("s/<str:key>/", pages.shared_list, name="shared-list-page"),
     path("s/<str:key>/copy/", builder.copy_shared, name="copy-shared"),
+    *event_files_urls,
 ]

@@ -1,5 +1,6 @@
 """Back up everything the site holds into a new folder (see lists/backups.py): rulesets,
-army books, accounts, API tokens, sessions and saved lists, with their ids."""
+army books, accounts, API tokens, sessions, event packs, saved lists and submissions,
+with their ids."""
 
 from pathlib import Path
 
@@ -9,7 +10,10 @@ from armybuilder.lists.backups import BackupError, backup_export
 
 
 class Command(BaseCommand):
-    help = "Write every ruleset, army book, user, API token, session and list as JSON files into DIR (new or empty)."
+    help = (
+        "Write every ruleset, army book, user, API token, session, event pack, list and submission "
+        "as JSON files into DIR (new or empty)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("folder", type=Path, metavar="DIR")
@@ -23,7 +27,7 @@ class Command(BaseCommand):
 
 
 def describe(counts: dict[str, int]) -> str:
-    """ "5 rulesets, 13 army books, 2 users, 1 API tokens, 3 sessions and 4 lists" """
+    """ "5 rulesets, 13 army books, 2 users, 1 API tokens, 3 sessions, 1 event packs, 4 lists and 2 submissions" """
     names = {"books": "army books", "tokens": "API tokens"}
     parts = [f"{n} {names.get(k, k)}" for k, n in counts.items() if k != "groups"]
     return ", ".join(parts[:-1]) + " and " + parts[-1]

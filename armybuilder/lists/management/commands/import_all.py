@@ -11,8 +11,8 @@ from armybuilder.lists.management.commands.export_all import describe
 
 class Command(BaseCommand):
     help = (
-        "Restore rulesets, army books, users, API tokens, sessions and lists from DIR (made by export_all) "
-        "into a database with no users and no lists; all or nothing."
+        "Restore rulesets, army books, users, API tokens, sessions, event packs, lists and submissions "
+        "from DIR (made by export_all) into a database with no users and no lists; all or nothing."
     )
 
     def add_arguments(self, parser):

@@ -1,0 +1,80 @@
+"""An event's files in the API (shared/spec/api.md): the combined roster of every list
+submitted to a pack, as a PDF, and the submissions as a CSV, for the pack's organiser
+and staff. To anyone else the pack is not there: a 404, never a 403."""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.request import Request
+from rest_framework.views import APIView
+
+from armybuilder.api.schema import error
+from armybuilder.api.serializers import FieldErrorsSerializer
+from armybuilder.exports import pdf
+from armybuilder.exports.event_csv import HEADER, submissions_csv_response
+from armybuilder.exports.pdf_style import PAPERS
+from armybuilder.lists import events
+from armybuilder.lists.models import EventPack
+
+NOT_MANAGED = error(
+    "No event pack with this key among those the caller organises (staff see every pack): "
+    "to a player or a stranger the pack's files are not there."
+)
+PAPER = OpenApiParameter("paper", str, OpenApiParameter.QUERY, enum=list(PAPERS), description="Default a4")
+
+
+def _managed_pack(request: Request, key: str) -> EventPack:
+    try:
+        return events.managed_pack_get(key=key, user=request.user)
+    except EventPack.DoesNotExist:
+        raise NotFound() from None
+
+
+class EventRosterView(APIView):
+    """Every submission's roster in one PDF, after a cover listing them all."""
+
+    @extend_schema(
+        operation_id="events_roster_retrieve",
+        parameters=[PAPER],
+        responses={
+            (200, "application/pdf"): OpenApiResponse(
+                OpenApiTypes.BINARY,
+                description="A cover (the event, its ruleset and points, the deadline, a table of every "
+                "submission) and then each submission's roster, each from a new page",
+            ),
+            400: OpenApiResponse(
+                FieldErrorsSerializer,
+                description="`paper` is not a4 or letter; or the request could not be read (a NUL character).",
+            ),
+            404: NOT_MANAGED,
+        },
+    )
+    def get(self, request: Request, key: str) -> HttpResponse:
+        pack = _managed_pack(request, key)
+        try:
+            paper = pdf.paper_option(request.query_params.dict())
+        except ValueError as exc:
+            raise ValidationError({"paper": [str(exc)]}) from None
+        submissions = list(events.submissions_visible(pack, request.user))
+        return pdf.event_roster_response(pack, submissions, paper=paper)
+
+
+class EventSubmissionsCsvView(APIView):
+    """The submissions as CSV, one row each, checked against the pack's rules now."""
+
+    @extend_schema(
+        operation_id="events_submissions_retrieve",
+        responses={
+            (200, "text/csv"): OpenApiResponse(
+                OpenApiTypes.STR, description=f"Columns: {', '.join(HEADER)} (ISO 8601, with its time zone)"
+            ),
+            404: NOT_MANAGED,
+        },
+    )
+    def get(self, request: Request, key: str) -> HttpResponse:
+        pack = _managed_pack(request, key)
+        rows = events.submission_rows(pack, list(events.submissions_visible(pack, request.user)))
+        return submissions_csv_response(pack, rows)

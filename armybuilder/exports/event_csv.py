@@ -1,0 +1,69 @@
+"""An event's submissions as a CSV file, one row each, for the organiser's spreadsheet.
+
+Columns: player, army, points, points limit, valid (yes/no), errors, warnings, the issues'
+messages joined with "; ", and when the list was submitted (ISO 8601, to the second). Written with
+Python's csv module, so that a comma, a quote or a line break in a name stays in its
+cell. A cell that a spreadsheet would read as a formula (it starts with =, +, -, @ or a
+tab) gets a leading apostrophe: a player's name is never run as one.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+
+from django.http import HttpResponse
+
+from armybuilder.exports.pdf import attachment, file_stem
+from armybuilder.lists.events import SubmissionRow
+from armybuilder.lists.models import EventPack
+
+HEADER = (
+    "player",
+    "army",
+    "points",
+    "points limit",
+    "valid",
+    "errors",
+    "warnings",
+    "issues",
+    "submitted at",
+)
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def submissions_csv(rows: Sequence[SubmissionRow]) -> str:
+    """The CSV text of the submissions (events.submission_rows gives the rows)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")  # RFC 4180
+    writer.writerow(HEADER)
+    for row in rows:
+        validation = row.validation
+        errors = sum(1 for issue in row.issues if issue["severity"] == "error")
+        limit = validation["points_limit"]
+        writer.writerow(
+            (
+                _text(row.submission.player.username),
+                _text(row.faction_name),
+                validation["total_points"],
+                "" if limit is None else limit,
+                "yes" if row.valid else "no",
+                errors,
+                len(row.issues) - errors,
+                _text("; ".join(issue["message"] for issue in row.issues)),
+                row.submission.submitted_at.isoformat(timespec="seconds"),
+            )
+        )
+    return out.getvalue()
+
+
+def submissions_csv_response(pack: EventPack, rows: Sequence[SubmissionRow]) -> HttpResponse:
+    """The CSV as a download named after the event."""
+    response = HttpResponse(submissions_csv(rows), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = attachment(f"{file_stem(pack.name)}-submissions.csv")
+    return response
+
+
+def _text(value: str) -> str:
+    return f"'{value}" if value.startswith(FORMULA_STARTS) else value

@@ -1,0 +1,40 @@
+"""An event's files for its organiser (and staff): the combined roster of every list
+submitted, as a PDF, and the submissions as a CSV. To anyone else the pack's files are
+not there: a 404, as for a pack that does not exist."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.views.decorators.http import require_GET
+
+from armybuilder.exports import pdf
+from armybuilder.exports.event_csv import submissions_csv_response
+from armybuilder.lists import events
+from armybuilder.lists.models import EventPack
+
+
+def _managed_pack(request: HttpRequest, key: str) -> EventPack:
+    try:
+        return events.managed_pack_get(key=key, user=request.user)
+    except EventPack.DoesNotExist:
+        raise Http404("No such event among those you organise.") from None
+
+
+@require_GET
+def event_roster_pdf(request: HttpRequest, key: str) -> HttpResponse:
+    """Every submission's roster in one file, after a cover listing them (`?paper=letter`)."""
+    pack = _managed_pack(request, key)
+    try:
+        paper = pdf.paper_option(request.GET.dict())
+    except ValueError as exc:
+        return HttpResponseBadRequest(str(exc), content_type="text/plain; charset=utf-8")
+    submissions = list(events.submissions_visible(pack, request.user))
+    return pdf.event_roster_response(pack, submissions, paper=paper)
+
+
+@require_GET
+def event_submissions_csv(request: HttpRequest, key: str) -> HttpResponse:
+    """One row per submission: player, army, points, whether it is legal, its issues."""
+    pack = _managed_pack(request, key)
+    rows = events.submission_rows(pack, list(events.submissions_visible(pack, request.user)))
+    return submissions_csv_response(pack, rows)
