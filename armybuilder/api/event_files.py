@@ -37,7 +37,7 @@ class EventRosterView(APIView):
     """Every submission's roster in one PDF, after a cover listing them all."""
 
     @extend_schema(
-        operation_id="events_roster_retrieve",
+        operation_id="events_roster_pdf",
         parameters=[PAPER],
         responses={
             (200, "application/pdf"): OpenApiResponse(
@@ -66,7 +66,7 @@ class EventSubmissionsCsvView(APIView):
     """The submissions as CSV, one row each, checked against the pack's rules now."""
 
     @extend_schema(
-        operation_id="events_submissions_retrieve",
+        operation_id="events_submissions_csv",
         responses={
             (200, "text/csv"): OpenApiResponse(
                 OpenApiTypes.STR, description=f"Columns: {', '.join(HEADER)} (ISO 8601, with its time zone)"
