@@ -33,15 +33,13 @@ shared_lists = [
     path("clone/", lists.SharedCloneView.as_view(), name="shared-clone"),
     path("export/<str:kind>", lists.SharedExportView.as_view(), name="shared-export"),
 ]
-# Event packs by their key, and the lists submitted to them.
-event_packs = [
-    path("", events.EventsView.as_view(), name="event-list"),
-    path("<str:key>/", events.EventDetailView.as_view(), name="event-detail"),
-    path("<str:key>/submissions/", events.SubmissionsView.as_view(), name="event-submissions"),
-    path("<str:key>/submissions/<int:pk>/", events.SubmissionDetailView.as_view(), name="event-submission"),
-    # The event's files, for its organiser and staff.
-    path("<str:key>/roster.pdf", event_files.EventRosterView.as_view(), name="event-roster-export"),
-    path("<str:key>/submissions.csv", event_files.EventSubmissionsCsvView.as_view(), name="event-submissions-export"),
+# An event pack by its key, the lists submitted to it, and its files (for its organiser and staff).
+event_pack = [
+    path("", events.EventDetailView.as_view(), name="event-detail"),
+    path("submissions/", events.SubmissionsView.as_view(), name="event-submissions"),
+    path("submissions/<int:pk>/", events.SubmissionDetailView.as_view(), name="event-submission"),
+    path("roster.pdf", event_files.EventRosterView.as_view(), name="event-roster-export"),
+    path("submissions.csv", event_files.EventSubmissionsCsvView.as_view(), name="event-submissions-export"),
 ]
 
 urlpatterns = [
@@ -51,7 +49,8 @@ urlpatterns = [
     path("auth/token/", views.TokenView.as_view(), name="auth-token"),
     path("lists/", include(own_lists)),
     path("shared/<str:key>/", include(shared_lists)),
-    path("events/", include(event_packs)),
+    path("events/", events.EventsView.as_view(), name="event-list"),
+    path("events/<str:key>/", include(event_pack)),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
 ]

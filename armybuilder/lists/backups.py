@@ -48,6 +48,8 @@ from django.db.models import Model
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from armybuilder.lists import events
+from armybuilder.lists.event_rules import RULE_FIELDS
 from armybuilder.lists.format import check_list_shape, first_error
 from armybuilder.lists.models import ArmyList, EventPack, Submission
 from factions.armybook import ArmyBookError
@@ -73,29 +75,8 @@ LIST_FIELDS = (
     "version",
     "book_version",
 )
-PACK_FIELDS = (
-    "key",
-    "name",
-    "description",
-    "ruleset",
-    "points_limit",
-    "deadline",
-    "factions",
-    "limit_changes",
-    "limits_removed",
-    "limits_added",
-    "bans",
-    "caps",
-    "version",
-)
-PACK_JSON_FIELDS = {
-    "factions": list,
-    "limit_changes": dict,
-    "limits_removed": list,
-    "limits_added": list,
-    "bans": list,
-    "caps": list,
-}
+PACK_FIELDS = ("key", *events.PACK_FIELDS, "version")
+PACK_JSON_FIELDS = {field: dict if field == "limit_changes" else list for field in RULE_FIELDS}
 SUBMISSION_FIELDS = ("id", "pack", "player", "army_list", "data", "book_version", "submitted_at")
 EVENT_FILES = ("event_packs.json", "submissions.json")
 
