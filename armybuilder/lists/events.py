@@ -19,7 +19,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import BooleanField, ExpressionWrapper, Q, QuerySet
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -370,15 +370,33 @@ def _family(system: str) -> str:
     return ruleset.family if ruleset else system
 
 
+def lists_to_submit(*, pack: EventPack, user: AbstractBaseUser) -> QuerySet[ArmyList]:
+    """The user's lists a pack may take: those of its game (its ruleset, the ruleset it
+    is a variant of, or another variant of that), the ones built for the pack first."""
+    family = pack.ruleset.family
+    systems = Ruleset.objects.filter(Q(slug=family) | Q(base__slug=family)).values("slug")
+    built_here = Q(event_id=pack.key)
+    return (
+        ArmyList.objects.filter(owner=user, system__in=systems)
+        .annotate(built_here=ExpressionWrapper(built_here, output_field=BooleanField()))
+        .order_by("-built_here", "-updated", "-id")
+    )
+
+
 @transaction.atomic
 def submission_submit(
     *, pack: EventPack, player: AbstractBaseUser, army_list: ArmyList, now: datetime | None = None
 ) -> Submission:
     """Enter a frozen copy of `army_list` (the player's own) for the pack, replacing the
-    player's earlier submission. SubmissionsClosed after the deadline."""
+    player's earlier submission. SubmissionsClosed after the deadline; EventError for a
+    list of another game."""
     now = now or timezone.now()
     if not is_open(pack, now):
         raise SubmissionsClosed(f"Submissions to {pack.name} closed at {pack.deadline:%Y-%m-%d %H:%M %Z}.")
+    if pack.ruleset.family != _family(army_list.system):
+        raise EventError(
+            {"army_list": [f"{pack.name} is played with {pack.ruleset.title}; this list is for another game."]}
+        )
     data = {**army_list.as_armylist(), "event": pack.key}
     submission, _made = Submission.objects.update_or_create(
         pack=pack,

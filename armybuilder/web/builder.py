@@ -16,8 +16,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from armybuilder import ratelimit
 from armybuilder.exports import pdf
-from armybuilder.lists import selectors, services
-from armybuilder.lists.models import ArmyList
+from armybuilder.lists import events, selectors, services
+from armybuilder.lists.models import ArmyList, EventPack
 from armybuilder.lists.visitors import list_owner, own_list, own_lists
 from armybuilder.web import forms, fragments, presenters
 from armybuilder.web.fragments import FORM_HEAD
@@ -154,10 +154,20 @@ def builder_context(request: HttpRequest, army_list: ArmyList, selected: str | N
         "share_url": request.build_absolute_uri(army_list.share_path),
         "pdf_kinds": pdf.PDF_KINDS,
         "form_head": FORM_HEAD,
+        **_event_context(request, state.event),
     }
     context["units_html"] = fragments.units_html(book, engine_ruleset, core, context)
     context["entries_html"] = fragments.entries_html(book, entries, chosen, context)
     return context
+
+
+def _event_context(request: HttpRequest, pack: EventPack | None) -> dict[str, Any]:
+    """The event a list is built for: its name, deadline and rules in words (worked out
+    only for a list built for one: a list for no event costs nothing more)."""
+    if pack is None:
+        return {}
+    link = request.build_absolute_uri(pack.path)
+    return {"event": events.pack_view(pack), "event_open": events.is_open(pack), "event_link": link}
 
 
 @require_GET

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from armybuilder.web import accounts, builder, pages
+from armybuilder.web import accounts, builder, events, pages
 
 urlpatterns = [
     path("", builder.start, name="start"),
@@ -12,7 +12,15 @@ urlpatterns = [
     path("lists/<int:pk>/act/", builder.builder_action, name="builder-action"),
     path("lists/<int:pk>/clone/", builder.clone_list, name="clone-list"),
     path("lists/<int:pk>/delete/", builder.delete_list, name="delete-list"),
+    path("lists/<int:pk>/event/", events.list_event, name="list-event"),
     path("rules/<slug:system>/", builder.rules_page, name="rules"),
+    path("events/", events.pack_list, name="events"),
+    path("events/new/", events.pack_new, name="event-new"),
+    path("events/<str:key>/", events.pack_page, name="event"),
+    path("events/<str:key>/build/", events.pack_build, name="event-build"),
+    path("events/<str:key>/submit/", events.pack_submit, name="event-submit"),
+    path("events/<str:key>/edit/", events.pack_edit, name="event-edit"),
+    path("events/<str:key>/delete/", events.pack_delete, name="event-delete"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
