@@ -200,7 +200,11 @@ class LimitForm(EditForm):
         return {"limit_changes": limit_changes, "limits_removed": removed}
 
     def done(self) -> str:
-        return f"Saved the limit “{self.rulebook_words}”."
+        numbers = {key: self.cleaned_data[key] for key in self.numbers}
+        words = describe_limit(self.limit.kind, {**self.limit.params, **numbers})
+        if self.cleaned_data["unused"]:
+            return f"Saved: “{words}” is not used at this event."
+        return f"Saved: {words}."
 
     def where(self) -> str:
         return f"#limit-{self.limit.code}"
