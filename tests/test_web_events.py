@@ -162,6 +162,12 @@ def test_anonymous_makers_and_submitters_go_to_the_log_in_page(pack, clients, pa
     assert ArmyList.objects.count() == 1
 
 
+def test_the_new_pack_page_sends_a_visitor_to_log_in_first(wardens, clients):
+    response = clients["anonymous"].get("/events/new/")
+    assert response.status_code == 302 and response["Location"] == "/accounts/login/?next=/events/new/"
+    assert clients["other"].get("/events/new/").status_code == 200
+
+
 def test_the_events_page_lists_a_user_s_packs_and_asks_a_visitor_to_log_in(pack, clients, people):
     mine = text_of(clients["organiser"].get("/events/"))
     assert "New event pack" in mine and pack.path in mine and "Age of Fantasy 3.2.0" in mine and "open" in mine
@@ -171,6 +177,19 @@ def test_the_events_page_lists_a_user_s_packs_and_asks_a_visitor_to_log_in(pack,
     assert pack.path in text_of(clients["staff"].get("/events/"))
     visitor = text_of(clients["anonymous"].get("/events/"))
     assert pack.path not in visitor and 'href="/accounts/login/?next=/events/"' in visitor
+
+
+@pytest.mark.parametrize("role", ["organiser", "staff", "submitter", "other"])
+def test_anyone_signed_in_submits_their_own_list_and_again_replacing_it(pack, clients, people, role):
+    for name in ("First try", "Second try"):
+        army_list = make_list(people[role], ["wardens-0"], event=pack, name=name)
+        response = clients[role].post(f"{pack.path}submit/", {"army_list": army_list.pk}, follow=True)
+        assert f"Submitted {name} to Club Night." in text_of(response)
+    mine = Submission.objects.get(player=people[role])
+    assert mine.data["name"] == "Second try"
+    own = text_of(clients[role].get(pack.path)).split('id="your-submission"', 1)[1].split("</section>", 1)[0]
+    assert "Second try" in own and "✔ valid" in own and "Submit again" in text_of(clients[role].get(pack.path))
+    assert Submission.objects.count() == (1 if role == "submitter" else 2)
 
 
 def test_a_player_may_not_submit_someone_else_s_list(pack, clients, people):

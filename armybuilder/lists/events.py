@@ -19,7 +19,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import BooleanField, ExpressionWrapper, Q, QuerySet
+from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -375,10 +375,12 @@ def lists_to_submit(*, pack: EventPack, user: AbstractBaseUser) -> QuerySet[Army
     is a variant of, or another variant of that), the ones built for the pack first."""
     family = pack.ruleset.family
     systems = Ruleset.objects.filter(Q(slug=family) | Q(base__slug=family)).values("slug")
-    built_here = Q(event_id=pack.key)
+    # A list for no event has no event key: a plain comparison would be NULL, which
+    # databases sort differently; so 1 for built here, 0 for anything else.
+    built_here = Case(When(event_id=pack.key, then=Value(1)), default=Value(0), output_field=IntegerField())
     return (
         ArmyList.objects.filter(owner=user, system__in=systems)
-        .annotate(built_here=ExpressionWrapper(built_here, output_field=BooleanField()))
+        .annotate(built_here=built_here)
         .order_by("-built_here", "-updated", "-id")
     )
 

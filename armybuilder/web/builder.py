@@ -25,7 +25,8 @@ from factions.models import Faction, Ruleset
 from factions.selectors import core_rule_summaries
 
 
-def _own_list(request: HttpRequest, pk: int) -> ArmyList:
+def own_list_or_404(request: HttpRequest, pk: int) -> ArmyList:
+    """The caller's list; anyone else's is a 404, as if it were not there."""
     try:
         return own_list(request, pk)
     except ArmyList.DoesNotExist:
@@ -105,14 +106,14 @@ def import_list(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def clone_list(request: HttpRequest, pk: int) -> HttpResponse:
-    copy = services.army_list_clone(army_list=_own_list(request, pk), **list_owner(request))
+    copy = services.army_list_clone(army_list=own_list_or_404(request, pk), **list_owner(request))
     messages.success(request, f"Made {copy.name}.")
     return redirect("builder", pk=copy.pk)
 
 
 @require_http_methods(["GET", "POST"])
 def delete_list(request: HttpRequest, pk: int) -> HttpResponse:
-    army_list = _own_list(request, pk)
+    army_list = own_list_or_404(request, pk)
     if request.method == "POST":
         services.army_list_delete(army_list=army_list)
         messages.success(request, f"Deleted {army_list.name or 'the list'}.")
@@ -172,7 +173,7 @@ def _event_context(request: HttpRequest, pack: EventPack | None) -> dict[str, An
 
 @require_GET
 def builder(request: HttpRequest, pk: int) -> HttpResponse:
-    army_list = _own_list(request, pk)
+    army_list = own_list_or_404(request, pk)
     context = builder_context(request, army_list, request.GET.get("entry"))
     if request.headers.get("X-Live") == "1":  # the page opening an upgrade editor in place
         return _live(request, "builder/_workspace.html", context)
@@ -195,7 +196,7 @@ def builder_action(request: HttpRequest, pk: int) -> HttpResponse:
     """One change to the list, sent as a form post. Answers with a redirect to the
     builder, or with the re-rendered workspace when the page asked for it (X-Live);
     a change that cannot be made, or was made from an old version, leaves a message."""
-    army_list = _own_list(request, pk)
+    army_list = own_list_or_404(request, pk)
     form = forms.action_form(request.POST, army_list.as_armylist())
     if form.has_error("action"):
         return HttpResponseBadRequest(forms.UNKNOWN_ACTION)

@@ -65,6 +65,8 @@ def problem_messages(problem: Any) -> list[str]:
 
 
 class EventForm(Form):
+    """A form of the event pages, which shows the service's errors as its own."""
+
     def add_event_errors(self, errors: dict[str, Any]) -> None:
         """The service's field errors (EventError.errors) on this form: on the field of
         the same name, else on the form as a whole."""
@@ -273,17 +275,24 @@ class ArmiesForm(EditForm):
 
 
 class ArmyRuleForm(EditForm):
-    """A rule about one army's units or upgrades: the army is a hidden field."""
+    """A rule about one army's units or upgrades: the army is a hidden field, and
+    `picks` the field choosing one of its units (or upgrades)."""
 
     faction = forms.CharField(widget=forms.HiddenInput)
+    picks = "unit"
 
     def __init__(self, data: Any = None, *, pack: EventPack, view: events.PackView, book: Book | None):
         super().__init__(data, pack=pack, view=view)
         self.book = book
         self.fields["faction"].initial = book.slug if book else ""
+        if book is not None:
+            self.fields[self.picks].label = self.label(book.name)
+            self.fields[self.picks].widget.choices = self.choices()
 
-    @property
-    def units(self) -> list[tuple[str, str]]:
+    def label(self, army: str) -> str:
+        raise NotImplementedError
+
+    def choices(self) -> list[tuple[str, str]]:
         return sorted(((unit.id, unit.name) for unit in self.book.units.values()), key=lambda pair: pair[1])
 
     def where(self) -> str:
@@ -291,57 +300,61 @@ class ArmyRuleForm(EditForm):
 
 
 class BanForm(ArmyRuleForm):
-    """A unit or an upgrade of one army banned at the event (`banned`: which of the two)."""
+    """A unit (`picks="unit"`) or an upgrade (`picks="option"`) of one army banned at the event."""
 
-    banned = ""
-    already = ""
+    NOUNS = {"unit": ("a unit", "unit"), "option": ("an upgrade", "upgrade")}
+    unit = forms.CharField(widget=forms.Select)
+    option = forms.CharField(widget=forms.Select)
 
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
-        if not self.errors and self.ban() in self.pack.bans:
-            raise ValidationError(self.already)
-        return cleaned
+    def __init__(self, data: Any = None, *, picks: str, **kwargs: Any):
+        self.picks = picks
+        self.rule = f"ban-{picks}"
+        self.article, self.noun = self.NOUNS[picks]
+        super().__init__(data, **kwargs)
+        del self.fields["option" if picks == "unit" else "unit"]
+        self.fields[picks].error_messages["required"] = f"Pick the {self.noun} to ban."
 
-    def ban(self) -> dict[str, str]:
-        return {"faction": self.cleaned_data["faction"], self.banned: self.cleaned_data[self.banned]}
-
-    def changes(self) -> dict[str, Any]:
-        return {"bans": [*self.pack.bans, self.ban()]}
-
-
-class BanUnitForm(BanForm):
-    rule = "ban-unit"
-    banned = "unit"
-    already = "That unit is banned already."
-    unit = forms.CharField(error_messages={"required": "Pick the unit to ban."})
-
-    def done(self) -> str:
-        return "Banned the unit."
-
-
-class BanOptionForm(BanForm):
-    rule = "ban-option"
-    banned = "option"
-    already = "That upgrade is banned already."
-    option = forms.CharField(error_messages={"required": "Pick the upgrade to ban."})
+    def label(self, army: str) -> str:
+        return f"Ban {self.article} of {army}"
 
     @property
-    def options(self) -> list[tuple[str, str]]:
-        """Each upgrade of the army once, with the first unit that takes it."""
+    def button(self) -> str:
+        return f"Ban the {self.noun}"
+
+    def choices(self) -> list[tuple[str, str]]:
+        """The army's units; or each of its upgrades once, with the first unit that takes it."""
+        if self.picks == "unit":
+            return super().choices()
         found: dict[str, str] = {}
         for unit in sorted(self.book.units.values(), key=lambda unit: unit.name):
             for option_id, (section, option) in unit.options.items():
                 found.setdefault(option_id, f"{option.label} ({unit.name}: {section.label})")
         return sorted(found.items(), key=lambda pair: pair[1])
 
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if not self.errors and self.ban() in self.pack.bans:
+            raise ValidationError(f"That {self.noun} is banned already.")
+        return cleaned
+
+    def ban(self) -> dict[str, str]:
+        return {"faction": self.cleaned_data["faction"], self.picks: self.cleaned_data[self.picks]}
+
+    def changes(self) -> dict[str, Any]:
+        return {"bans": [*self.pack.bans, self.ban()]}
+
     def done(self) -> str:
-        return "Banned the upgrade."
+        return f"Banned the {self.noun}."
 
 
 class CapForm(ArmyRuleForm):
     rule = "cap"
-    unit = forms.CharField(error_messages={"required": "Pick the unit to cap."})
+    button = "Cap the unit"
+    unit = forms.CharField(widget=forms.Select, error_messages={"required": "Pick the unit to cap."})
     max = forms.IntegerField(label="At most", initial=1, error_messages={"invalid": "A whole number from 0 to 100."})
+
+    def label(self, army: str) -> str:
+        return f"Cap a unit of {army}"
 
     def changes(self) -> dict[str, Any]:
         faction, unit = self.cleaned_data["faction"], self.cleaned_data["unit"]
@@ -390,8 +403,8 @@ class EditForms:
     limits: list[LimitForm]
     add_limit: AddLimitForm
     armies: ArmiesForm
-    ban_unit: BanUnitForm
-    ban_option: BanOptionForm
+    ban_unit: BanForm
+    ban_option: BanForm
     cap: CapForm
     remove: RemoveForm
     army_books: list[Book]  # the armies whose units the ban and cap forms offer
@@ -443,8 +456,8 @@ def edit_forms(data: Any, *, pack: EventPack, view: events.PackView, army: str |
         limits=[LimitForm(bound("limit", limit.code), limit=limit, **common) for limit in view.ruleset.limits],
         add_limit=AddLimitForm(bound("add-limit"), **common),
         armies=ArmiesForm(bound("armies"), **common),
-        ban_unit=BanUnitForm(bound("ban-unit"), book=book, **common),
-        ban_option=BanOptionForm(bound("ban-option"), book=book, **common),
+        ban_unit=BanForm(bound("ban-unit"), picks="unit", book=book, **common),
+        ban_option=BanForm(bound("ban-option"), picks="option", book=book, **common),
         cap=CapForm(bound("cap"), book=book, **common),
         remove=RemoveForm(bound("remove"), **common),
         army_books=books,

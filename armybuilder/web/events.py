@@ -16,8 +16,8 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from armybuilder.lists import events, services
-from armybuilder.lists.models import ArmyList, EventPack
-from armybuilder.lists.visitors import list_owner, own_list
+from armybuilder.lists.models import EventPack
+from armybuilder.lists.visitors import list_owner
 from armybuilder.web import builder, event_forms, fragments
 
 
@@ -34,13 +34,6 @@ def _managed_pack(request: HttpRequest, key: str) -> EventPack:
     if not events.can_manage(pack, request.user):
         raise Http404("No event pack has this link.")
     return pack
-
-
-def _own_list(request: HttpRequest, pk: int) -> ArmyList:
-    try:
-        return own_list(request, pk)
-    except ArmyList.DoesNotExist:
-        raise Http404("No such list among yours.") from None
 
 
 # -- the packs of a user, a new pack ---------------------------------------------------------
@@ -127,7 +120,7 @@ def pack_submit(request: HttpRequest, key: str) -> HttpResponse:
         return redirect_to_login(pack.path)
     form = event_forms.SubmitForm(request.POST)
     if form.is_valid():
-        army_list = _own_list(request, form.cleaned_data["army_list"])
+        army_list = builder.own_list_or_404(request, form.cleaned_data["army_list"])
         try:
             events.submission_submit(pack=pack, player=request.user, army_list=army_list)
         except events.SubmissionsClosed as closed:
@@ -165,19 +158,20 @@ def pack_edit(request: HttpRequest, key: str) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def pack_delete(request: HttpRequest, key: str) -> HttpResponse:
+    """Asks first (GET), then deletes the pack and its submissions (POST)."""
     pack = _managed_pack(request, key)
-    if request.method == "POST":
-        events.pack_delete(pack=pack)
-        messages.success(request, f"Deleted {pack.name}.")
-        return redirect("events")
-    return render(request, "events/delete.html", {"pack": pack, "submissions": pack.submissions.count()})
+    if request.method == "GET":
+        return render(request, "events/delete.html", {"pack": pack, "submissions": pack.submissions.count()})
+    events.pack_delete(pack=pack)
+    messages.success(request, f"Deleted {pack.name}.")
+    return redirect("events")
 
 
 # -- the builder's "Event" field -------------------------------------------------------------
 @require_POST
 def list_event(request: HttpRequest, pk: int) -> HttpResponse:
     """Build a list for the event whose link or key was pasted in, or for none."""
-    army_list = _own_list(request, pk)
+    army_list = builder.own_list_or_404(request, pk)
     form = event_forms.ListEventForm(request.POST)
     if form.is_valid():
         pack = form.cleaned_data["pack"]
