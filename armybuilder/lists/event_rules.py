@@ -83,12 +83,19 @@ def rule_lines(pack: EventPack, ruleset: RulesetSpec, books: dict[str, Book]) ->
     if pack.factions:
         names = ", ".join(_book_name(books, slug) for slug in pack.factions)
         lines.append(RuleLine(f"Only these armies may enter: {names}", EVENT_SOURCE))
-    for ban in pack.bans:
-        lines.append(RuleLine(f"Not allowed: {_banned_name(books, ban)}", EVENT_SOURCE))
-    for cap in pack.caps:
-        unit = _unit_name(books, cap["faction"], cap["unit"])
-        lines.append(RuleLine(f"At most {cap['max']} {unit} ({_book_name(books, cap['faction'])})", EVENT_SOURCE))
+    lines += [RuleLine(ban_words(ban, books), EVENT_SOURCE) for ban in pack.bans]
+    lines += [RuleLine(cap_words(cap, books), EVENT_SOURCE) for cap in pack.caps]
     return lines
+
+
+def ban_words(ban: dict[str, Any], books: dict[str, Book]) -> str:
+    """A ban in words, the unit or upgrade by its name in the army's book."""
+    return f"Not allowed: {_banned_name(books, ban)}"
+
+
+def cap_words(cap: dict[str, Any], books: dict[str, Book]) -> str:
+    unit = _unit_name(books, cap["faction"], cap["unit"])
+    return f"At most {cap['max']} {unit} ({_book_name(books, cap['faction'])})"
 
 
 def _points_words(pack: EventPack) -> str:

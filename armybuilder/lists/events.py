@@ -19,7 +19,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -411,6 +411,21 @@ def army_list_enter(*, army_list: ArmyList, pack: EventPack | None) -> ArmyList:
 def _family(system: str) -> str:
     ruleset = Ruleset.objects.select_related("base").filter(slug=system).first()
     return ruleset.family if ruleset else system
+
+
+def lists_to_submit(*, pack: EventPack, user: AbstractBaseUser) -> QuerySet[ArmyList]:
+    """The user's lists a pack may take: those of its game (its ruleset, the ruleset it
+    is a variant of, or another variant of that), the ones built for the pack first."""
+    family = pack.ruleset.family
+    systems = Ruleset.objects.filter(Q(slug=family) | Q(base__slug=family)).values("slug")
+    # A list for no event has no event key: a plain comparison would be NULL, which
+    # databases sort differently; so 1 for built here, 0 for anything else.
+    built_here = Case(When(event_id=pack.key, then=Value(1)), default=Value(0), output_field=IntegerField())
+    return (
+        ArmyList.objects.filter(owner=user, system__in=systems)
+        .annotate(built_here=built_here)
+        .order_by("-built_here", "-updated", "-id")
+    )
 
 
 @transaction.atomic

@@ -16,8 +16,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from armybuilder import ratelimit
 from armybuilder.exports import pdf
-from armybuilder.lists import selectors, services
-from armybuilder.lists.models import ArmyList
+from armybuilder.lists import events, selectors, services
+from armybuilder.lists.models import ArmyList, EventPack
 from armybuilder.lists.visitors import list_owner, own_list, own_lists
 from armybuilder.web import forms, fragments, presenters
 from armybuilder.web.fragments import FORM_HEAD
@@ -25,7 +25,8 @@ from factions.models import Faction, Ruleset
 from factions.selectors import core_rule_summaries, ruleset_get
 
 
-def _own_list(request: HttpRequest, pk: int) -> ArmyList:
+def own_list_or_404(request: HttpRequest, pk: int) -> ArmyList:
+    """The caller's list; anyone else's is a 404, as if it were not there."""
     try:
         return own_list(request, pk)
     except ArmyList.DoesNotExist:
@@ -105,14 +106,14 @@ def import_list(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def clone_list(request: HttpRequest, pk: int) -> HttpResponse:
-    copy = services.army_list_clone(army_list=_own_list(request, pk), **list_owner(request))
+    copy = services.army_list_clone(army_list=own_list_or_404(request, pk), **list_owner(request))
     messages.success(request, f"Made {copy.name}.")
     return redirect("builder", pk=copy.pk)
 
 
 @require_http_methods(["GET", "POST"])
 def delete_list(request: HttpRequest, pk: int) -> HttpResponse:
-    army_list = _own_list(request, pk)
+    army_list = own_list_or_404(request, pk)
     if request.method == "POST":
         services.army_list_delete(army_list=army_list)
         messages.success(request, f"Deleted {army_list.name or 'the list'}.")
@@ -154,15 +155,25 @@ def builder_context(request: HttpRequest, army_list: ArmyList, selected: str | N
         "share_url": request.build_absolute_uri(army_list.share_path),
         "pdf_kinds": pdf.PDF_KINDS,
         "form_head": FORM_HEAD,
+        **_event_context(request, state.event),
     }
     context["units_html"] = fragments.units_html(book, engine_ruleset, core, context)
     context["entries_html"] = fragments.entries_html(book, entries, chosen, context)
     return context
 
 
+def _event_context(request: HttpRequest, pack: EventPack | None) -> dict[str, Any]:
+    """The event a list is built for: its name, deadline and rules in words (worked out
+    only for a list built for one: a list for no event costs nothing more)."""
+    if pack is None:
+        return {}
+    link = request.build_absolute_uri(pack.path)
+    return {"event": events.pack_view(pack), "event_open": events.is_open(pack), "event_link": link}
+
+
 @require_GET
 def builder(request: HttpRequest, pk: int) -> HttpResponse:
-    army_list = _own_list(request, pk)
+    army_list = own_list_or_404(request, pk)
     context = builder_context(request, army_list, request.GET.get("entry"))
     if request.headers.get("X-Live") == "1":  # the page opening an upgrade editor in place
         return _live(request, "builder/_workspace.html", context)
@@ -185,7 +196,7 @@ def builder_action(request: HttpRequest, pk: int) -> HttpResponse:
     """One change to the list, sent as a form post. Answers with a redirect to the
     builder, or with the re-rendered workspace when the page asked for it (X-Live);
     a change that cannot be made, or was made from an old version, leaves a message."""
-    army_list = _own_list(request, pk)
+    army_list = own_list_or_404(request, pk)
     form = forms.action_form(request.POST, army_list.as_armylist())
     if form.has_error("action"):
         return HttpResponseBadRequest(forms.UNKNOWN_ACTION)

@@ -1,12 +1,17 @@
 from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import include, path
 
-from armybuilder.web import accounts, builder, event_files, pages
+from armybuilder.web import accounts, builder, event_files, events, pages
 
-# An event's files, for its organiser and staff.
-event_files_urls = [
-    path("events/<str:key>/roster.pdf", event_files.event_roster_pdf, name="event-roster-pdf"),
-    path("events/<str:key>/submissions.csv", event_files.event_submissions_csv, name="event-submissions-csv"),
+# An event pack by its key: its page, building and submitting for it, managing it, its files.
+event_pack = [
+    path("", events.pack_page, name="event"),
+    path("build/", events.pack_build, name="event-build"),
+    path("submit/", events.pack_submit, name="event-submit"),
+    path("edit/", events.pack_edit, name="event-edit"),
+    path("delete/", events.pack_delete, name="event-delete"),
+    path("roster.pdf", event_files.event_roster_pdf, name="event-roster-pdf"),
+    path("submissions.csv", event_files.event_submissions_csv, name="event-submissions-csv"),
 ]
 
 urlpatterns = [
@@ -18,7 +23,11 @@ urlpatterns = [
     path("lists/<int:pk>/act/", builder.builder_action, name="builder-action"),
     path("lists/<int:pk>/clone/", builder.clone_list, name="clone-list"),
     path("lists/<int:pk>/delete/", builder.delete_list, name="delete-list"),
+    path("lists/<int:pk>/event/", events.list_event, name="list-event"),
     path("rules/<slug:system>/", builder.rules_page, name="rules"),
+    path("events/", events.pack_list, name="events"),
+    path("events/new/", events.pack_new, name="event-new"),
+    path("events/<str:key>/", include(event_pack)),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
@@ -26,5 +35,4 @@ urlpatterns = [
     path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     path("s/<str:key>/", pages.shared_list, name="shared-list-page"),
     path("s/<str:key>/copy/", builder.copy_shared, name="copy-shared"),
-    *event_files_urls,
 ]

@@ -1,0 +1,188 @@
+"""The event pages: the packs a user organises or entered, a new pack, a pack's page (its
+rules for anyone with the link; building and submitting lists for a signed-in player;
+every submission, checked, for its organiser and staff), its edit and delete pages, and
+the builder's "Event" field.
+
+Who may do what is lists/events.py's (`can_manage`, `submissions_visible`); a pack one
+may not manage answers 404, as if it were not there, never 403."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from armybuilder.lists import events, services
+from armybuilder.lists.models import EventPack
+from armybuilder.lists.visitors import list_owner
+from armybuilder.web import builder, event_forms, fragments
+
+
+def _pack(key: str) -> EventPack:
+    try:
+        return events.pack_get(key=key)
+    except EventPack.DoesNotExist:
+        raise Http404("No event pack has this link.") from None
+
+
+def _managed_pack(request: HttpRequest, key: str) -> EventPack:
+    """The pack, for its organiser and staff; for anyone else it is not there."""
+    pack = _pack(key)
+    if not events.can_manage(pack, request.user):
+        raise Http404("No event pack has this link.")
+    return pack
+
+
+# -- the packs of a user, a new pack ---------------------------------------------------------
+@require_GET
+def pack_list(request: HttpRequest) -> HttpResponse:
+    """The packs the user organises, then those they entered (staff: every other pack)."""
+    packs = list(events.packs_of(request.user))
+    organised = [pack for pack in packs if pack.organiser_id == request.user.pk]
+    others = [pack for pack in packs if pack.organiser_id != request.user.pk]
+    context = {
+        "organised": [(pack, events.is_open(pack)) for pack in organised],
+        "others": [(pack, events.is_open(pack)) for pack in others],
+    }
+    return render(request, "events/list.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def pack_new(request: HttpRequest) -> HttpResponse:
+    form = event_forms.PackForm(request.POST or None)
+    if form.is_valid():
+        try:
+            pack = events.pack_create(organiser=request.user, data=form.pack_data())
+        except events.EventError as exc:
+            form.add_event_errors(exc.errors)
+        else:
+            messages.success(request, f"Made {pack.name}. Share this page's link with the players.")
+            return redirect(pack.path)
+    return render(request, "events/new.html", {"form": form}, status=400 if form.errors else 200)
+
+
+# -- a pack's page ---------------------------------------------------------------------------
+@require_GET
+def pack_page(request: HttpRequest, key: str) -> HttpResponse:
+    return _pack_page(request, _pack(key))
+
+
+def _pack_page(request: HttpRequest, pack: EventPack, *, build=None, submit=None, status: int = 200) -> HttpResponse:
+    """The pack's rules; a signed-in player's forms and own submission; for its organiser
+    and staff every submission, checked (a fixed number of queries however many)."""
+    view, user = events.pack_view(pack), request.user
+    armies = sorted(view.books.values(), key=lambda book: book.name)
+    armies = [book for book in armies if not pack.factions or book.slug in pack.factions]
+    rows = events.submission_rows(pack, list(events.submissions_visible(pack, user)))
+    context = {
+        "pack": pack,
+        "rules": view.rules,
+        "open": events.is_open(pack),
+        "manage": events.can_manage(pack, user),
+        "rows": rows,
+        "own": next((row for row in rows if row.submission.player_id == user.pk), None),
+        "armies": armies,
+    }
+    if user.is_authenticated:
+        names = {slug: book.name for slug, book in view.books.items()}
+        lists = events.lists_to_submit(pack=pack, user=user)
+        context["lists"] = [(army_list, names.get(army_list.faction, army_list.faction)) for army_list in lists]
+        context["build"] = build or event_forms.BuildForm(pack=pack, armies=armies)
+        context["submit"] = submit or event_forms.SubmitForm()
+    return render(request, "events/pack.html", context, status=status)
+
+
+@require_POST
+def pack_build(request: HttpRequest, key: str) -> HttpResponse:
+    """A new list of one of the armies the pack takes, built for it, open in the builder."""
+    pack = _pack(key)
+    if not request.user.is_authenticated:
+        return redirect_to_login(pack.path)
+    view = events.pack_view(pack)
+    armies = [book for book in view.books.values() if not pack.factions or book.slug in pack.factions]
+    form = event_forms.BuildForm(request.POST, pack=pack, armies=armies)
+    if not form.is_valid():
+        return _pack_page(request, pack, build=form, status=400)
+    army_list = services.army_list_create(data=form.cleaned_data["list"], **list_owner(request))
+    messages.success(request, f"This list is built for {pack.name}: it is checked against the event's rules.")
+    return redirect("builder", pk=army_list.pk)
+
+
+@require_POST
+def pack_submit(request: HttpRequest, key: str) -> HttpResponse:
+    """Submit one of the player's lists (someone else's list is a 404), until the deadline."""
+    pack = _pack(key)
+    if not request.user.is_authenticated:
+        return redirect_to_login(pack.path)
+    form = event_forms.SubmitForm(request.POST)
+    if form.is_valid():
+        army_list = builder.own_list_or_404(request, form.cleaned_data["army_list"])
+        try:
+            events.submission_submit(pack=pack, player=request.user, army_list=army_list)
+        except events.SubmissionsClosed as closed:
+            messages.error(request, str(closed))
+            return redirect(pack.path)
+        except events.EventError as exc:
+            form.add_event_errors(exc.errors)
+        else:
+            messages.success(request, f"Submitted {army_list.name or 'your list'} to {pack.name}.")
+            return redirect(pack.path)
+    return _pack_page(request, pack, submit=form, status=400)
+
+
+# -- managing a pack -------------------------------------------------------------------------
+@require_http_methods(["GET", "POST"])
+def pack_edit(request: HttpRequest, key: str) -> HttpResponse:
+    """The pack's details and each of its rules, every one a small form of its own."""
+    pack = _managed_pack(request, key)
+    view = events.pack_view(pack)
+    forms = event_forms.edit_forms(request.POST or None, pack=pack, view=view, army=request.GET.get("army"))
+    posted = forms.posted
+    if request.method == "POST" and posted is None:
+        return HttpResponseBadRequest("Unknown change.")
+    if posted is not None and posted.is_valid():
+        try:
+            events.pack_update(pack=pack, data=posted.changes())
+        except events.EventError as exc:
+            posted.add_event_errors(exc.errors)
+        else:
+            messages.success(request, posted.done())
+            return redirect(f"{pack.path}edit/{posted.where()}")
+    context = {"pack": pack, "forms": forms, "rules": view.rules}
+    return render(request, "events/edit.html", context, status=400 if posted is not None else 200)
+
+
+@require_http_methods(["GET", "POST"])
+def pack_delete(request: HttpRequest, key: str) -> HttpResponse:
+    """Asks first (GET), then deletes the pack and its submissions (POST)."""
+    pack = _managed_pack(request, key)
+    if request.method == "GET":
+        return render(request, "events/delete.html", {"pack": pack, "submissions": pack.submissions.count()})
+    events.pack_delete(pack=pack)
+    messages.success(request, f"Deleted {pack.name}.")
+    return redirect("events")
+
+
+# -- the builder's "Event" field -------------------------------------------------------------
+@require_POST
+def list_event(request: HttpRequest, pk: int) -> HttpResponse:
+    """Build a list for the event whose link or key was pasted in, or for none."""
+    army_list = builder.own_list_or_404(request, pk)
+    form = event_forms.ListEventForm(request.POST)
+    if form.is_valid():
+        pack = form.cleaned_data["pack"]
+        try:
+            events.army_list_enter(army_list=army_list, pack=pack)
+        except events.EventError as exc:
+            form.add_event_errors(exc.errors)
+        else:
+            words = f"built for {pack.name}" if pack else "no longer built for an event"
+            messages.success(request, f"This list is {words}.")
+            return redirect("builder", pk=army_list.pk)
+    context = {**builder.builder_context(request, army_list, None), "event_form": form}  # its errors by the field
+    page = render(request, "builder/builder.html", context, status=400)
+    return fragments.with_form_heads(request, page, army_list)
