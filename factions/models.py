@@ -70,19 +70,27 @@ class ForceOrgLimit(models.Model):
       unit_cap      unit, max                    -> at most max copies of that unit
     """
 
-    class Kind(models.TextChoices):
-        PER_POINTS = "per_points", "count per points"
-        MAX_COUNT = "max_count", "maximum count"
-        MIN_COUNT = "min_count", "minimum count"
-        COPIES = "copies", "copies of one unit"
-        UNIT_SHARE = "unit_share", "share of the points per unit"
-        FORMATION = "formation", "legal formation sizes"
-        COMMAND_GROUP = "command_group", "command groups"
-        GAME_SIZE = "game_size", "designed game size"
-        COMPOSITION = "composition", "composition card"
-        FACTIONS = "factions", "armies allowed"
-        BANNED = "banned", "units or options banned"
-        UNIT_CAP = "unit_cap", "at most so many of a unit"
+    # (value, label): the kinds the rulebooks' limits need, then those of clubs and events
+    # (a variant's own rows, or an event pack's).
+    RULEBOOK_KINDS = (
+        ("per_points", "count per points"),
+        ("max_count", "maximum count"),
+        ("min_count", "minimum count"),
+        ("copies", "copies of one unit"),
+        ("unit_share", "share of the points per unit"),
+        ("formation", "legal formation sizes"),
+        ("command_group", "command groups"),
+        ("game_size", "designed game size"),
+        ("composition", "composition card"),
+    )
+    EVENT_KINDS = (
+        ("factions", "armies allowed"),
+        ("banned", "units or options banned"),
+        ("unit_cap", "at most so many of a unit"),
+    )
+    Kind = models.TextChoices(
+        "Kind", [(value.upper(), (value, label)) for value, label in (*RULEBOOK_KINDS, *EVENT_KINDS)]
+    )
 
     class Severity(models.TextChoices):
         ERROR = "error"

@@ -19,23 +19,8 @@ from django.apps import apps
 from django.db import models
 from django.db.backends.base.operations import BaseDatabaseOperations
 
+from factions import models as catalogue
 from factions.armybook import MAX_DEPTH, SCHEMA_PATH, ArmyBookError
-from factions.models import (
-    CompositionCard,
-    CompositionGroup,
-    CoreRule,
-    Equipment,
-    Faction,
-    FactionRule,
-    ForceOrgLimit,
-    Gain,
-    Package,
-    Ruleset,
-    Spell,
-    Unit,
-    UpgradeOption,
-    UpgradeSection,
-)
 from factions.services import armybook_import
 from tests.conftest import aof_book, arena_book
 from tests.mutations import set_at
@@ -45,47 +30,47 @@ SCHEMA: dict[str, Any] = json.loads(SCHEMA_PATH.read_text())
 # Every column the importer fills from a book, and where in an armybook/1 document its
 # value is ("[]": any item of a list).
 COLUMNS: dict[tuple[type[models.Model], str], str] = {
-    (Faction, "slug"): "slug",
-    (Faction, "name"): "name",
-    (Faction, "version"): "version",
-    (Faction, "armyforge_id"): "armyforge_id",
-    (FactionRule, "name"): "rules[].name",
-    (Spell, "name"): "spells[].name",
-    (Spell, "cost"): "spells[].cost",
-    (Package, "uid"): "packages[].id",
-    (UpgradeSection, "uid"): "packages[].sections[].id",
-    (UpgradeSection, "label"): "packages[].sections[].label",
-    (UpgradeSection, "variant"): "packages[].sections[].variant",
-    (UpgradeSection, "affects_type"): "packages[].sections[].affects.type",
-    (UpgradeSection, "affects_value"): "packages[].sections[].affects.value",
-    (UpgradeSection, "select_type"): "packages[].sections[].select.type",
-    (UpgradeSection, "select_value"): "packages[].sections[].select.value",
-    (UpgradeSection, "select_per"): "packages[].sections[].select.per",
-    (UpgradeOption, "uid"): "packages[].sections[].options[].id",
-    (UpgradeOption, "label"): "packages[].sections[].options[].label",
-    (UpgradeOption, "cost"): "packages[].sections[].options[].cost",
-    (UpgradeOption, "command"): "packages[].sections[].options[].command",
-    (Gain, "kind"): "packages[].sections[].options[].gains[].kind",
-    (Gain, "name"): "packages[].sections[].options[].gains[].name",
-    (Unit, "uid"): "units[].id",
-    (Unit, "name"): "units[].name",
-    (Unit, "type"): "units[].type",
-    (Unit, "size"): "units[].size",
-    (Unit, "cost"): "units[].cost",
-    (Equipment, "name"): "units[].equipment[].name",
-    (Equipment, "count"): "units[].equipment[].count",
-    (Equipment, "range"): "units[].equipment[].range",
-    (Equipment, "attacks"): "units[].equipment[].attacks",  # a number is stored as its digits
-    (CompositionCard, "models_min"): "composition.models.min",
-    (CompositionCard, "models_max"): "composition.models.max",
-    (CompositionGroup, "label"): "composition.groups[].label",
-    (CompositionGroup, "min"): "composition.groups[].min",
-    (CompositionGroup, "max"): "composition.groups[].max",
+    (catalogue.Faction, "slug"): "slug",
+    (catalogue.Faction, "name"): "name",
+    (catalogue.Faction, "version"): "version",
+    (catalogue.Faction, "armyforge_id"): "armyforge_id",
+    (catalogue.FactionRule, "name"): "rules[].name",
+    (catalogue.Spell, "name"): "spells[].name",
+    (catalogue.Spell, "cost"): "spells[].cost",
+    (catalogue.Package, "uid"): "packages[].id",
+    (catalogue.UpgradeSection, "uid"): "packages[].sections[].id",
+    (catalogue.UpgradeSection, "label"): "packages[].sections[].label",
+    (catalogue.UpgradeSection, "variant"): "packages[].sections[].variant",
+    (catalogue.UpgradeSection, "affects_type"): "packages[].sections[].affects.type",
+    (catalogue.UpgradeSection, "affects_value"): "packages[].sections[].affects.value",
+    (catalogue.UpgradeSection, "select_type"): "packages[].sections[].select.type",
+    (catalogue.UpgradeSection, "select_value"): "packages[].sections[].select.value",
+    (catalogue.UpgradeSection, "select_per"): "packages[].sections[].select.per",
+    (catalogue.UpgradeOption, "uid"): "packages[].sections[].options[].id",
+    (catalogue.UpgradeOption, "label"): "packages[].sections[].options[].label",
+    (catalogue.UpgradeOption, "cost"): "packages[].sections[].options[].cost",
+    (catalogue.UpgradeOption, "command"): "packages[].sections[].options[].command",
+    (catalogue.Gain, "kind"): "packages[].sections[].options[].gains[].kind",
+    (catalogue.Gain, "name"): "packages[].sections[].options[].gains[].name",
+    (catalogue.Unit, "uid"): "units[].id",
+    (catalogue.Unit, "name"): "units[].name",
+    (catalogue.Unit, "type"): "units[].type",
+    (catalogue.Unit, "size"): "units[].size",
+    (catalogue.Unit, "cost"): "units[].cost",
+    (catalogue.Equipment, "name"): "units[].equipment[].name",
+    (catalogue.Equipment, "count"): "units[].equipment[].count",
+    (catalogue.Equipment, "range"): "units[].equipment[].range",
+    (catalogue.Equipment, "attacks"): "units[].equipment[].attacks",  # a number is stored as its digits
+    (catalogue.CompositionCard, "models_min"): "composition.models.min",
+    (catalogue.CompositionCard, "models_max"): "composition.models.max",
+    (catalogue.CompositionGroup, "label"): "composition.groups[].label",
+    (catalogue.CompositionGroup, "min"): "composition.groups[].min",
+    (catalogue.CompositionGroup, "max"): "composition.groups[].max",
 }
 # Bounded columns the importer fills itself: positions in the book's lists and the content stamp.
 FILLED_BY_THE_IMPORTER = {"order", "content_hash"}
 # Synced from the rulesets (factions/data), not from army books.
-RULESET_MODELS = {Ruleset, ForceOrgLimit, CoreRule}
+RULESET_MODELS = {catalogue.Ruleset, catalogue.ForceOrgLimit, catalogue.CoreRule}
 
 
 def bounded_columns() -> Iterator[tuple[type[models.Model], models.Field]]:
@@ -402,7 +387,7 @@ def test_staff_import_answers_400_naming_the_path(staff_client, make_book, path,
     assert response.status_code == 400, response.content
     body = response.json()
     assert (body["errors"][0]["path"], words in body["errors"][0]["message"]) == (path, True), body
-    assert not Faction.objects.exists()
+    assert not catalogue.Faction.objects.exists()
 
 
 @pytest.mark.django_db
@@ -430,7 +415,7 @@ def test_staff_upload_nested_10000_deep_is_400(staff_client):
     assert response.status_code == 400
     message = f"not valid JSON: nested more than {MAX_DEPTH} levels deep (an army book needs about 12)"
     assert response.json() == {"detail": message, "errors": [{"path": "", "message": message}], "warnings": []}
-    assert not Faction.objects.exists()
+    assert not catalogue.Faction.objects.exists()
 
 
 @pytest.mark.django_db
@@ -443,7 +428,7 @@ def test_staff_upload_with_a_lone_surrogate_is_400(staff_client):
         "errors": [{"path": "units[0].name", "message": message}],
         "warnings": [],
     }
-    assert not Faction.objects.exists()
+    assert not catalogue.Faction.objects.exists()
 
 
 @pytest.mark.django_db
@@ -453,7 +438,7 @@ def test_staff_body_nested_deeper_than_a_book_is_400(staff_client):
     )
     assert response.status_code == 400
     assert "levels deep" in response.json()["detail"]
-    assert not Faction.objects.exists()
+    assert not catalogue.Faction.objects.exists()
 
 
 @pytest.mark.django_db
@@ -465,5 +450,5 @@ def test_books_at_the_bounds_import(make_aof_book):
     book["units"][1]["equipment"][1]["range"] = 200
     book["units"][1]["name"] = "N" * 120
     armybook_import(data=book)
-    stored = Equipment.objects.get(unit__uid="wardens", order=0)
+    stored = catalogue.Equipment.objects.get(unit__uid="wardens", order=0)
     assert (stored.attacks, stored.count, stored.unit.name) == ("100", 1000, "N" * 120)

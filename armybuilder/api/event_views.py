@@ -267,6 +267,15 @@ class EventDetailView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+SUBMIT_ANSWERS = {
+    201: SubmissionOutSerializer,
+    400: FIELD_ERRORS,
+    401: SIGN_IN,
+    404: error("No event pack has this key, or the list is not one of the caller's."),
+    409: error("The pack's deadline has passed: it takes no more submissions (the answer says when it closed)."),
+}
+
+
 class SubmissionsView(APIView):
     """A pack's submissions: its organiser and staff see all, a player their own."""
 
@@ -283,15 +292,7 @@ class SubmissionsView(APIView):
     @extend_schema(
         auth=SIGNED_IN,
         request={"application/json": SubmitSerializer},
-        responses={
-            201: SubmissionOutSerializer,
-            400: FIELD_ERRORS,
-            401: SIGN_IN,
-            404: error("No event pack has this key, or the list is not one of the caller's."),
-            409: error(
-                "The pack's deadline has passed: it takes no more submissions (the answer says when it closed)."
-            ),
-        },
+        responses=SUBMIT_ANSWERS,
         description="Submit a frozen copy of one of the caller's lists, replacing their earlier submission.",
     )
     def post(self, request: Request, key: str) -> Response:

@@ -34,13 +34,15 @@ shared_lists = [
     path("export/<str:kind>", lists.SharedExportView.as_view(), name="shared-export"),
 ]
 # An event pack by its key, the lists submitted to it, and its files (for its organiser and staff).
-event_pack = [
-    path("", events.EventDetailView.as_view(), name="event-detail"),
-    path("submissions/", events.SubmissionsView.as_view(), name="event-submissions"),
-    path("submissions/<int:pk>/", events.SubmissionDetailView.as_view(), name="event-submission"),
-    path("roster.pdf", event_files.EventRosterView.as_view(), name="event-roster-export"),
-    path("submissions.csv", event_files.EventSubmissionsCsvView.as_view(), name="event-submissions-export"),
-]
+# (address below the pack's, view, name)
+EVENT_PACK = (
+    ("", events.EventDetailView, "event-detail"),
+    ("submissions/", events.SubmissionsView, "event-submissions"),
+    ("submissions/<int:pk>/", events.SubmissionDetailView, "event-submission"),
+    ("roster.pdf", event_files.EventRosterView, "event-roster-export"),
+    ("submissions.csv", event_files.EventSubmissionsCsvView, "event-submissions-export"),
+)
+event_pack = [path(route, view.as_view(), name=name) for route, view, name in EVENT_PACK]
 
 urlpatterns = [
     *catalogue,

@@ -71,6 +71,20 @@ def _integer(value: Any, *, low: int, high: int) -> list[str]:
     return []
 
 
+def _check_boolean(errors: Errors, data: dict[str, Any], key: str) -> None:
+    if key in data and not isinstance(data[key], bool):
+        errors[key] = [NOT_A_BOOLEAN]
+
+
+def _check_optional_string(
+    errors: Errors, data: dict[str, Any], key: str, *, max_length: int, blank: bool = False
+) -> None:
+    """A string field that may be left out or null."""
+    value = data.get(key)
+    if value is not None and (problems := _string(value, max_length=max_length, blank=blank)):
+        errors[key] = problems
+
+
 def _plain_entry(entry: Any) -> dict[str, Any] | None:
     """The common case, a well-formed entry, checked in one pass; None if anything
     looks off, and then _entry works out what exactly."""
@@ -133,14 +147,9 @@ def _entry_in_detail(entry: Any) -> tuple[dict[str, Any] | None, Errors]:
                 option_errors[key] = problems
         if option_errors:
             errors["options"] = option_errors
-    if "combined" in entry and not isinstance(entry["combined"], bool):
-        errors["combined"] = [NOT_A_BOOLEAN]
-    joined_to = entry.get("joined_to")
-    if joined_to is not None and (problems := _string(joined_to, max_length=100)):
-        errors["joined_to"] = problems
-    name = entry.get("name")
-    if name is not None and (problems := _string(name, max_length=200, blank=True)):
-        errors["name"] = problems
+    _check_boolean(errors, entry, "combined")
+    _check_optional_string(errors, entry, "joined_to", max_length=100)
+    _check_optional_string(errors, entry, "name", max_length=200, blank=True)
     if errors:
         return None, errors
     return {
@@ -148,8 +157,8 @@ def _entry_in_detail(entry: Any) -> tuple[dict[str, Any] | None, Errors]:
         "unit": entry["unit"],
         "options": options,
         "combined": entry.get("combined", False),
-        "joined_to": joined_to,
-        "name": name,
+        "joined_to": entry.get("joined_to"),
+        "name": entry.get("name"),
     }, {}
 
 
@@ -172,11 +181,8 @@ def check_list_shape(data: Any) -> tuple[dict[str, Any] | None, Errors]:
         errors["points_limit"] = [REQUIRED]
     elif data["points_limit"] is not None and (problems := _integer(data["points_limit"], low=1, high=MAX_POINTS)):
         errors["points_limit"] = problems
-    if "force_org" in data and not isinstance(data["force_org"], bool):
-        errors["force_org"] = [NOT_A_BOOLEAN]
-    event = data.get("event")
-    if event is not None and (problems := _string(event, max_length=32)):
-        errors["event"] = problems
+    _check_boolean(errors, data, "force_org")
+    _check_optional_string(errors, data, "event", max_length=32)
 
     entries: list[dict[str, Any]] = []
     raw_entries = data.get("entries")
@@ -212,8 +218,8 @@ def check_list_shape(data: Any) -> tuple[dict[str, Any] | None, Errors]:
         "notes": data.get("notes", ""),
         "entries": entries,
     }
-    if event is not None:
-        clean["event"] = event
+    if data.get("event") is not None:
+        clean["event"] = data["event"]
     return clean, {}
 
 

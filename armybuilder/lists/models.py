@@ -11,6 +11,9 @@ import secrets
 from django.conf import settings
 from django.db import models
 
+# A list's columns that armylist/1 holds as they are.
+ARMYLIST_FIELDS = ("name", "system", "faction", "points_limit", "force_org", "notes", "entries")
+
 
 def new_share_key() -> str:
     """A 192-bit random key for the share link, separate from the id."""
@@ -117,16 +120,7 @@ class ArmyList(models.Model):
 
     def as_armylist(self) -> dict:
         """The list in armylist/1 form (`event`, the key of its event pack, when it has one)."""
-        data = {
-            "format": "armylist/1",
-            "name": self.name,
-            "system": self.system,
-            "faction": self.faction,
-            "points_limit": self.points_limit,
-            "force_org": self.force_org,
-            "notes": self.notes,
-            "entries": self.entries,
-        }
+        data = {"format": "armylist/1", **{field: getattr(self, field) for field in ARMYLIST_FIELDS}}
         if self.event_id is not None:
             data["event"] = self.event_id
         return data

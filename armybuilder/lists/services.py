@@ -11,15 +11,13 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from armybuilder.lists.models import ArmyList, new_share_key
+from armybuilder.lists.models import ARMYLIST_FIELDS, ArmyList, new_share_key
 from factions.selectors import book_handle_get
-
-LIST_FIELDS = ("name", "system", "faction", "points_limit", "force_org", "notes", "entries")
 
 
 def _fields(data: dict[str, Any]) -> dict[str, Any]:
     """A checked armylist/1 document's columns (its event pack by key, None for none)."""
-    return {**{field: data[field] for field in LIST_FIELDS}, "event_id": data.get("event")}
+    return {**{field: data[field] for field in ARMYLIST_FIELDS}, "event_id": data.get("event")}
 
 
 class VersionConflict(Exception):

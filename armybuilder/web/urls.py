@@ -1,18 +1,7 @@
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import path
 
 from armybuilder.web import accounts, builder, event_files, events, pages
-
-# An event pack by its key: its page, building and submitting for it, managing it, its files.
-event_pack = [
-    path("", events.pack_page, name="event"),
-    path("build/", events.pack_build, name="event-build"),
-    path("submit/", events.pack_submit, name="event-submit"),
-    path("edit/", events.pack_edit, name="event-edit"),
-    path("delete/", events.pack_delete, name="event-delete"),
-    path("roster.pdf", event_files.event_roster_pdf, name="event-roster-pdf"),
-    path("submissions.csv", event_files.event_submissions_csv, name="event-submissions-csv"),
-]
 
 urlpatterns = [
     path("", builder.start, name="start"),
@@ -27,7 +16,13 @@ urlpatterns = [
     path("rules/<slug:system>/", builder.rules_page, name="rules"),
     path("events/", events.pack_list, name="events"),
     path("events/new/", events.pack_new, name="event-new"),
-    path("events/<str:key>/", include(event_pack)),
+    path("events/<str:key>/", events.pack_page, name="event"),
+    path("events/<str:key>/build/", events.pack_build, name="event-build"),
+    path("events/<str:key>/submit/", events.pack_submit, name="event-submit"),
+    path("events/<str:key>/edit/", events.pack_edit, name="event-edit"),
+    path("events/<str:key>/delete/", events.pack_delete, name="event-delete"),
+    path("events/<str:key>/roster.pdf", event_files.event_roster_pdf, name="event-roster-pdf"),
+    path("events/<str:key>/submissions.csv", event_files.event_submissions_csv, name="event-submissions-csv"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

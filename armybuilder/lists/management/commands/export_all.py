@@ -10,10 +10,7 @@ from armybuilder.lists.backups import BackupError, backup_export
 
 
 class Command(BaseCommand):
-    help = (
-        "Write every ruleset, army book, user, API token, session, event pack, list and submission "
-        "as JSON files into DIR (new or empty)."
-    )
+    help = "Write everything the site holds (see lists/backups.py) as JSON files into DIR, new or empty."
 
     def add_arguments(self, parser):
         parser.add_argument("folder", type=Path, metavar="DIR")
