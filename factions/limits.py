@@ -50,7 +50,8 @@ def describe_limit(kind: str, params: dict[str, Any]) -> str:
     if kind == "command_group":
         if params.get("scope") == "army":
             return f"At most {params['max']} model in the whole army may take a command-group upgrade"
-        return f"Each unit may take each command-group upgrade at most {params['max']} time(s)"
+        times = "once" if params["max"] == 1 else f"{params['max']} times"
+        return f"Each unit may take each command-group upgrade at most {times}"
     if kind == "game_size":
         if "max" in params:
             return f"Games above {params['max']} pts go beyond what the rules were written for"

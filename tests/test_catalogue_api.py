@@ -76,7 +76,7 @@ def test_system_detail_has_limits_in_words_and_core_rules(api_client):
         ),
         ("unit_too_expensive", "No single unit may cost more than 35% of the points limit"),
         ("too_many_units", "At most 1 unit per 150 pts"),
-        ("duplicate_command_group", "Each unit may take each command-group upgrade at most 1 time(s)"),
+        ("duplicate_command_group", "Each unit may take each command-group upgrade at most once"),
     ]
     assert body["limits"][0]["rule"] == "Age of Fantasy 3.2.0 — Force Organisation"
     assert body["limits"][0]["params"] == {"counts": "heroes", "per": 500}

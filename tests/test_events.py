@@ -97,7 +97,7 @@ def test_the_pack_s_rules_in_words_each_with_its_source(pack):
     assert ("At most 1 hero per 500 pts", "rulebook: Force Organisation") in lines
     assert ("At most 1 Wardens (Test Wardens)", "event rule") in lines
     changed = next(line for line in view.rules if "30%" in line.text)
-    assert changed.changed == "rulebook: Force Organisation: No single unit may cost more than 35% of the points limit"
+    assert changed.changed == "No single unit may cost more than 35% of the points limit (rulebook: Force Organisation)"
 
 
 @pytest.mark.parametrize(

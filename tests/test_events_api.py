@@ -410,3 +410,32 @@ def test_a_deadline_in_any_zone_is_kept_in_utc(people, wardens):
     assert client_for(people["organiser"]).get(f"{EVENTS}{response.json()['key']}/").json()["deadline"] == (
         "2999-06-09T13:53:51+00:00"
     )
+
+
+def test_the_readme_s_worked_example_makes_the_pack_it_describes(db, user_client):
+    """The README's example body, as written, organises a pack whose rule refuses the Hill
+    Giant Mercenary with the words the README gives."""
+    import json as json_module
+    import re
+    from pathlib import Path
+
+    from factions.services import bundled_books_load
+
+    bundled_books_load()
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    example = readme[readme.index("**A worked example.**") :]
+    body = json_module.loads(re.search(r"-d '(\{.*?\})'", example, re.S).group(1))
+    response = user_client.post("/api/events/", body, format="json")
+    assert response.status_code == 201, response.content
+    key = response.json()["key"]
+    listed = {
+        "system": "aof",
+        "faction": "human-empire",
+        "points_limit": 500,
+        "entries": [{"id": "g", "unit": "hired-giant"}],
+        "event": key,
+    }
+    issues = user_client.post("/api/validate/", listed, format="json").json()["issues"]
+    found = [i for i in issues if i["code"] == "unit_too_expensive"]
+    assert [i["rule"] for i in found] == ["Club Night — event rule"]
+    assert found[0]["message"] in " ".join(example.split())

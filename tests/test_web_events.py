@@ -276,7 +276,7 @@ def test_each_rule_is_changed_by_its_own_form(pack, clients):
     page = text_of(org.get(pack.path))
     for words in (
         "No single unit may cost more than 25% of the points limit",
-        "Instead of rulebook: Force Organisation: No single unit may cost more than 35% of the points limit",
+        "Instead of: No single unit may cost more than 35% of the points limit (rulebook: Force Organisation)",
         "Not used: At most 1 unit per 150 pts",
         "At most 1 hero <span",
         "Only these armies may enter: Test Wardens",

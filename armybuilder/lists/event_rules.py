@@ -61,7 +61,7 @@ class RuleLine:
 
     text: str
     source: str  # "rulebook: Force Organisation", or "event rule"
-    changed: str = ""  # for a rule the event changed or dropped: what the rulebook says
+    changed: str = ""  # for a rule the event changed or dropped: what the rulebook says, and where
 
 
 def rule_lines(pack: EventPack, ruleset: RulesetSpec, books: dict[str, Book]) -> list[RuleLine]:
@@ -73,10 +73,10 @@ def rule_lines(pack: EventPack, ruleset: RulesetSpec, books: dict[str, Book]) ->
         said = describe_limit(limit.kind, dict(limit.params))
         source = f"{'rulebook' if ruleset.family == ruleset.slug else ruleset.title}: {limit.section}"
         if limit.code in pack.limits_removed:
-            lines.append(RuleLine(f"Not used: {said}", EVENT_SOURCE, changed=f"{source}: {said}"))
+            lines.append(RuleLine(f"Not used: {said}", EVENT_SOURCE, changed=f"{said} ({source})"))
         elif limit.code in pack.limit_changes:
             params = {**limit.params, **pack.limit_changes[limit.code]}
-            lines.append(RuleLine(describe_limit(limit.kind, params), EVENT_SOURCE, changed=f"{source}: {said}"))
+            lines.append(RuleLine(describe_limit(limit.kind, params), EVENT_SOURCE, changed=f"{said} ({source})"))
         else:
             lines.append(RuleLine(said, source))
     lines += [RuleLine(describe_limit(row["kind"], row["params"]), EVENT_SOURCE) for row in pack.limits_added]
