@@ -48,4 +48,5 @@ def _files(paths: Iterable[Path]) -> list[Path]:
     return found
 
 
-ENGINE = ("armybuilder/engine",)  # what a validation is worked out by
+# What a validation is worked out by: the engine, and how a list and its event reach it.
+VALIDATION = ("armybuilder/engine", "armybuilder/lists/selectors.py", "armybuilder/lists/event_rules.py")

@@ -68,8 +68,26 @@ def describe_limit(kind: str, params: dict[str, Any]) -> str:
     return f"{kind} {params}"
 
 
+MOST = 1_000_000  # no limit needs a number above a million (points, models, percent...)
+PARAMETERS = {
+    "per_points": {"counts", "types", "per", "base", "minimum"},
+    "max_count": {"counts", "types", "max"},
+    "min_count": {"counts", "types", "min"},
+    "copies": {"base", "per"},
+    "unit_share": {"percent"},
+    "formation": {"sizes"},
+    "command_group": {"scope", "max"},
+    "game_size": {"min", "max"},
+    "composition": set(),
+    "factions": {"allowed"},
+    "banned": {"units", "options"},
+    "unit_cap": {"unit", "max"},
+}
+ID_LENGTH = 100  # the longest unit, option, book or type name a parameter may hold
+
+
 def _whole(value: Any, least: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= least
+    return isinstance(value, int) and not isinstance(value, bool) and least <= value <= MOST
 
 
 def limit_param_problems(kind: str, params: Any) -> list[str]:
@@ -78,6 +96,8 @@ def limit_param_problems(kind: str, params: Any) -> list[str]:
     check lists against."""
     if not isinstance(params, dict):
         return ['parameters must be an object, e.g. {"per": 500}']
+    if kind in PARAMETERS and (unknown := sorted(set(params) - PARAMETERS[kind])):
+        return [f"a {kind} limit has no parameter {', '.join(repr(key) for key in unknown)}"]
     problems = []
 
     def need(key: str, least: int, *, optional: bool = False) -> None:
@@ -85,15 +105,14 @@ def limit_param_problems(kind: str, params: Any) -> list[str]:
             if not optional:
                 problems.append(f'"{key}" is required for a {kind} limit')
         elif not _whole(params[key], least):
-            problems.append(f'"{key}" must be a whole number of at least {least}, not {params[key]!r}')
+            problems.append(f'"{key}" must be a whole number from {least} to {MOST:,}, not {_short(params[key])}')
 
     def counted() -> None:
         counts = params.get("counts", "units")
         if counts not in ("heroes", "units", "types"):
-            problems.append(f'"counts" must be heroes, units or types, not {counts!r}')
+            problems.append(f'"counts" must be heroes, units or types, not {_short(counts)}')
         if counts == "types":
-            types = params.get("types")
-            if not isinstance(types, list) or not types or not all(isinstance(t, str) and t for t in types):
+            if not _names(params.get("types")):
                 problems.append('"types" must list the unit types counted, e.g. ["monster", "chariot"]')
 
     if kind == "per_points":
@@ -116,7 +135,7 @@ def limit_param_problems(kind: str, params: Any) -> list[str]:
             problems.append('"percent" must be at most 100')
     elif kind == "formation":
         sizes = params.get("sizes")
-        if not isinstance(sizes, list) or not sizes or not all(_whole(s, 1) for s in sizes):
+        if not isinstance(sizes, list) or not 0 < len(sizes) <= 100 or not all(_whole(s, 1) for s in sizes):
             problems.append('"sizes" must list the legal unit sizes, e.g. [3, 5, 6, 10]')
     elif kind == "command_group":
         need("max", 0)
@@ -144,4 +163,13 @@ def limit_param_problems(kind: str, params: Any) -> list[str]:
 
 
 def _names(value: Any) -> bool:
-    return isinstance(value, list) and bool(value) and all(isinstance(v, str) and v for v in value)
+    return (
+        isinstance(value, list)
+        and 0 < len(value) <= 1000
+        and all(isinstance(v, str) and 0 < len(v) <= ID_LENGTH for v in value)
+    )
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -394,7 +394,7 @@ def test_an_event_pack_saved_in_the_admin_is_checked_as_the_site_checks_one(admi
     response = admin_client_with_book.post(url, form)
     page = response.content.decode()
     assert response.status_code == 200
-    assert "must be a whole number of at least 1" in page and "No unit &quot;dragon&quot; in Test Wardens" in page
+    assert "must be a whole number from 1 to 1,000,000" in page and "No unit &quot;dragon&quot; in Test Wardens" in page
     assert not EventPack.objects.exists()
     form.update(limit_changes='{"unit_too_expensive": {"percent": 30}}', bans="[]")
     assert admin_client_with_book.post(url, form).status_code == 302

@@ -101,3 +101,12 @@ def test_a_list_of_another_ruleset_is_told_which_the_event_plays():
         "Event rule: the event is played with AoF Club Rules 3.2.0, but this list is for Age of Fantasy 3.2.0"
     )
     assert check(EventRules(name="Club Night", ruleset="aof", ruleset_title="Age of Fantasy 3.2.0"), []).valid
+
+
+def test_turning_force_organisation_off_does_not_leave_the_event_s_rules():
+    dragon = [{"id": "d", "unit": "dragon"}]
+    club = event_ruleset(ruleset("aof"), CLUB, "test")
+    off = validate_list(BOOK, club, army("aof", 1500, dragon, force_org=False))
+    assert "unit_too_expensive" in codes(off)
+    heroes = [{"id": f"c{i}", "unit": "captain"} for i in range(4)]
+    assert "too_many_heroes" in codes(validate_list(BOOK, club, army("aof", 1500, heroes, force_org=False)))

@@ -233,3 +233,77 @@ def test_a_list_not_built_for_the_event_is_entered_with_the_event_s_ruleset_and_
     with pytest.raises(events.EventError) as caught:
         events.submission_submit(pack=regiments, player=player, army_list=make_list(player, ["wardens"]))
     assert "this list is for another game" in str(caught.value.errors["list"])
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"limit_changes": {"too_many_heroes": {"per": 10**20}}}, "limit_changes"),
+        ({"limits_added": [{"code": "x", "kind": "max_count", "params": {"max": 1, "colour": "red"}}]}, "limits_added"),
+        (
+            {"limits_added": [{"code": "x", "kind": "max_count", "params": {"max": 1, "note": "\ud800"}}]},
+            "limits_added",
+        ),
+        (
+            {
+                "limits_added": [
+                    {
+                        "code": "x",
+                        "kind": "max_count",
+                        "params": {"max": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]},
+                    }
+                ]
+            },
+            "limits_added",
+        ),
+        ({"name": "Club\x00Night"}, "name"),
+    ],
+)
+def test_rule_values_the_site_could_not_store_or_hash_are_field_errors(wardens, organiser, changes, field):
+    """A number beyond the limits' range, an unknown parameter, a lone surrogate, deep
+    nesting or a NUL: each a field error, and no pack (every page reading it would fail)."""
+    from armybuilder.lists.models import EventPack
+
+    with pytest.raises(events.EventError) as caught:
+        events.pack_create(organiser=organiser, data=pack_data(**changes))
+    assert field in caught.value.errors, caught.value.errors
+    assert not EventPack.objects.exists()
+
+
+def test_a_list_of_a_variant_s_own_book_is_not_entered_for_its_base_s_event(pack, player):
+    """A book imported for the variant is not one the event's ruleset uses: the list is
+    refused rather than read against the base's book of the same slug."""
+    from factions.models import Ruleset
+    from factions.services import armybook_import, ruleset_variant_create
+    from tests.conftest import aof_book
+
+    ruleset_variant_create(source=Ruleset.objects.get(slug="aof"), slug="aof-club", name="AoF Club Rules")
+    own = aof_book()
+    own["system"], own["name"] = "aof-club", "Club Wardens"
+    armybook_import(data=own)
+    data, _handle = parse_list_body(
+        {"system": "aof-club", "faction": "test-wardens", "points_limit": 355, "entries": []}
+    )
+    club_list = services.army_list_create(data=data, owner=player)
+    for attempt in (
+        lambda: events.army_list_enter(army_list=club_list, pack=pack),
+        lambda: events.submission_submit(pack=pack, player=player, army_list=club_list),
+    ):
+        with pytest.raises(events.EventError) as caught:
+            attempt()
+        assert "army book is not one of Age of Fantasy 3.2.0" in str(caught.value.errors)
+
+
+def test_rules_that_no_longer_apply_are_left_out_of_the_next_change(pack, wardens):
+    """A limit the ruleset has dropped since (a variant re-imported, say) does not block
+    every later change to the pack: it is left out; one sent anew is still refused."""
+    from factions.models import ForceOrgLimit
+
+    both = {"unit_too_expensive": {"percent": 30}, "too_many_heroes": {"per": 1000}}
+    events.pack_update(pack=pack, data={"limit_changes": both})
+    ForceOrgLimit.objects.filter(ruleset__slug="aof", code="too_many_heroes").delete()
+    changed = events.pack_update(pack=events.pack_get(key=pack.key), data={"name": "Club Night II"})
+    assert changed.name == "Club Night II"
+    assert changed.limit_changes == {"unit_too_expensive": {"percent": 30}}
+    with pytest.raises(events.EventError):
+        events.pack_update(pack=changed, data={"limit_changes": {"too_many_heroes": {"per": 1000}}})

@@ -203,7 +203,7 @@ def test_a_pack_in_json(people, pack):
     assert {
         "text": "No single unit may cost more than 30% of the points limit",
         "source": "event rule",
-        "changed": "rulebook: Force Organisation: No single unit may cost more than 35% of the points limit",
+        "changed": "No single unit may cost more than 35% of the points limit (rulebook: Force Organisation)",
     } in pack["rules"]
     assert pack["can_manage"] is True
     assert client_for(people["other"]).get(f"{EVENTS}{pack['key']}/").json()["can_manage"] is False
@@ -439,3 +439,25 @@ def test_the_readme_s_worked_example_makes_the_pack_it_describes(db, user_client
     found = [i for i in issues if i["code"] == "unit_too_expensive"]
     assert [i["rule"] for i in found] == ["Club Night — event rule"]
     assert found[0]["message"] in " ".join(example.split())
+
+
+def test_a_share_link_does_not_hand_out_the_event_s_link(wardens, user_client, user):
+    from datetime import timedelta
+
+    from django.utils import timezone
+    from rest_framework.test import APIClient
+
+    from armybuilder.lists import events
+
+    deadline = (timezone.now() + timedelta(days=3)).isoformat()
+    pack = events.pack_create(
+        organiser=user, data={"name": "Club Night", "ruleset": "aof", "points_limit": 500, "deadline": deadline}
+    )
+    body = {"system": "aof", "faction": "test-wardens", "points_limit": 500, "entries": [], "event": pack.key}
+    made = user_client.post("/api/lists/", body, format="json").json()
+    assert made["event"] == pack.key
+    key = made["share_url"].rstrip("/").rsplit("/", 1)[-1]
+    stranger = APIClient()
+    assert "event" not in stranger.get(f"/api/shared/{key}/").json()
+    assert "event" not in stranger.get(f"/api/shared/{key}/export/json").json()
+    assert pack.key not in stranger.get(f"/s/{key}/").content.decode()

@@ -311,6 +311,16 @@ def test_a_rule_is_removed_and_a_changed_limit_goes_back_to_the_rulebook(pack, c
             "Write the parameters as JSON",
         ),
         ({"rule": "add-limit", "kind": "max_count", "params": "{}", "section": ""}, "add-limit", '"max" is required'),
+        (
+            {"rule": "add-limit", "kind": "max_count", "params": "[" * 50_000, "section": ""},
+            "add-limit",
+            "Write the parameters as JSON",
+        ),
+        (
+            {"rule": "limit", "code": "too_many_heroes", "per": "100000000000000000000"},
+            "limit-too_many_heroes",
+            '"per" must be a whole number from 1 to 1,000,000',
+        ),
         ({"rule": "remove", "what": "bans", "index": "3"}, "bans", "not there any more"),
         ({"rule": "basics", **pack_form(deadline="soon")}, "basics", "A date and a time"),
     ],

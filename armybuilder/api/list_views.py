@@ -94,7 +94,7 @@ def list_payload(
     if not shared:
         payload["id"] = army_list.pk
     payload["version"] = army_list.version
-    payload.update(army_list.as_armylist())
+    payload.update(army_list.as_armylist(with_event=not shared))
     if not shared:
         payload["share_url"] = share_url(request, army_list)
     payload["book_version"] = army_list.book_version
@@ -123,14 +123,16 @@ def export_kinds() -> tuple[str, ...]:
     return (*TEXT_KINDS, *pdf.PDF_KINDS)
 
 
-def export_response(army_list: ArmyList, kind: str, params: dict[str, str] | None = None) -> HttpResponse:
+def export_response(
+    army_list: ArmyList, kind: str, params: dict[str, str] | None = None, *, shared: bool = False
+) -> HttpResponse:
     if kind in pdf.PDF_KINDS:
         return pdf.list_pdf_response(army_list, kind, params or {})
     if kind not in TEXT_KINDS:
         raise NotFound(f'No export "{kind}"; available: {", ".join(export_kinds())}.')
     stem = file_stem(army_list.name)
     if kind == "json":
-        return json_download(army_list.as_armylist(), f"{stem}.json")
+        return json_download(army_list.as_armylist(with_event=not shared), f"{stem}.json")
     state = selectors.army_list_load(army_list)
     text = list_text(
         name=army_list.name,
@@ -359,4 +361,4 @@ class SharedExportView(APIView):
         responses={**EXPORTS, 404: NOT_SHARED},
     )
     def get(self, request: Request, key: str, kind: str) -> HttpResponse:
-        return export_response(_shared_list(key), kind, _export_params(request))
+        return export_response(_shared_list(key), kind, _export_params(request), shared=True)

@@ -49,14 +49,16 @@ class EventRules:
 
 
 def event_ruleset(ruleset: RulesetSpec, rules: EventRules, faction: str) -> RulesetSpec:
-    """The ruleset a list of `faction` entered for the event is checked against."""
+    """The ruleset a list of `faction` entered for the event is checked against. An event
+    plays with all its limits: a list turning force organisation off (which the rulebook
+    leaves to the players) is still held to them."""
     limits: list[Limit] = []
     for limit in ruleset.limits:
         if limit.code in rules.removed:
             continue
         if limit.code in rules.changes:
             limit = replace(limit, params={**limit.params, **rules.changes[limit.code]}, event=rules.name)
-        limits.append(limit)
+        limits.append(replace(limit, optional=False))
     limits.extend(replace(limit, event=rules.name) for limit in rules.added)
     own = event_rows(rules, faction)
     return replace(ruleset, limits=(*limits, *own))

@@ -39,14 +39,15 @@ from armybuilder.exports.pdf_style import PAPERS
 from armybuilder.lists import events
 from armybuilder.lists.event_rules import pack_stamp
 from armybuilder.lists.models import ArmyList, EventPack, Submission
-from armybuilder.stamps import source_hash
+from armybuilder.lists.selectors import event_pack_get
+from armybuilder.stamps import VALIDATION, source_hash
 from factions.models import Ruleset
 from factions.selectors import book_handle_get
 
 PDF_KINDS: tuple[str, ...] = ("cards.pdf", "roster.pdf", "reference.pdf")
 FILE_SUFFIXES = {"cards.pdf": "cards", "roster.pdf": "roster", "reference.pdf": "rules"}
 CACHE_SECONDS = 6 * 60 * 60
-DRAWN_BY = ("armybuilder/exports", "armybuilder/engine")  # a change here is a new key for every file
+DRAWN_BY = ("armybuilder/exports", *VALIDATION)  # a change here is a new key for every file
 TRUE, FALSE = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
 
 
@@ -117,11 +118,14 @@ def list_pdf_response(army_list: ArmyList, kind: str, params: dict[str, str]) ->
         return HttpResponseBadRequest(str(exc), content_type="text/plain; charset=utf-8")
     handle = book_handle_get(system=army_list.system, slug=army_list.faction)
     book = handle.cache_key if handle else None
+    # A list entered for an event is checked against the event's rules as they are now.
+    pack = event_pack_get(key=army_list.event_id) if army_list.event_id else None
+    event = pack_stamp(pack) if pack is not None else None
     # Only the roster prints the share link (its QR code): the other files do not vary with it.
     printed = (url,) if kind == "roster.pdf" else ()
     drawing = replace(options, base_url="")
     key = _cache_key(
-        "list", kind, army_list.pk, army_list.version, army_list.share_key, book, astuple(drawing), printed
+        "list", kind, army_list.pk, army_list.version, army_list.share_key, book, event, astuple(drawing), printed
     )
     data = cache.get(key)
     if data is None:

@@ -586,7 +586,7 @@ def _restore_submissions(backup: _Backup) -> None:
     submissions = []
     for data in backup.submissions:
         where = f"submissions.json, submission {data['id']}"
-        _clean, problems = check_list_shape(data["data"])
+        clean, problems = check_list_shape(data["data"])
         _refuse_if(
             where,
             (data["pack"] not in packs, f'its event pack "{data["pack"]}" is not in event_packs.json'),
@@ -603,7 +603,7 @@ def _restore_submissions(backup: _Backup) -> None:
                 pack_id=packs[data["pack"]],
                 player_id=data["player"],
                 army_list_id=data["army_list"],
-                data=data["data"],
+                data={**(clean or {}), "event": data["pack"]},  # checked, and entered for its pack
                 book_version=data["book_version"],
                 submitted_at=_datetime(data["submitted_at"], where),
             )

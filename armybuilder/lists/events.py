@@ -12,6 +12,7 @@ call it, and adapt `EventError` (field errors, as plain data) at their edges.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -34,10 +35,12 @@ from armybuilder.lists.selectors import (
     event_pack_get,
     validation_stamp,
 )
+from factions.armybook import Problem, check_storable
 from factions.limits import limit_param_problems
 from factions.models import ForceOrgLimit, Ruleset
 from factions.selectors import (
     BookHandle,
+    book_handle_get,
     book_handles_get,
     engine_book_get,
     faction_list,
@@ -161,11 +164,19 @@ def pack_create(*, organiser: AbstractBaseUser, data: dict[str, Any]) -> EventPa
 
 @transaction.atomic
 def pack_update(*, pack: EventPack, data: dict[str, Any]) -> EventPack:
-    """Change the fields of the pack `data` names (the rest stay as they are)."""
+    """Change the fields of the pack `data` names. The rest stay as they are, but for
+    rules that no longer apply (a limit its ruleset has dropped since, a unit gone from
+    its book, or anything the ruleset `data` moves it to does not have): those are left
+    out rather than refusing every change until they are mended."""
     if not isinstance(data, dict):
         check_pack(data)  # (names what is wrong with it)
     current = {field: getattr(pack, field) for field in PACK_FIELDS}
     current["ruleset"] = pack.ruleset.slug
+    ruleset = Ruleset.objects.filter(slug=data.get("ruleset", current["ruleset"])).first()
+    if ruleset is not None:
+        checks = _rule_checks(ruleset)
+        for field in set(RULE_FIELDS) - set(data):
+            current[field] = _still_holding(current[field], checks[field])
     clean = check_pack({**current, **data})
     for field, value in clean.items():
         setattr(pack, field, value)
@@ -186,6 +197,8 @@ def check_pack(data: Any) -> dict[str, Any]:
     and options the ruleset has."""
     if not isinstance(data, dict):
         raise EventError({"non_field_errors": [f'Expected an object but got type "{type(data).__name__}".']})
+    if unstorable := check_storable(data):  # before anything walks it: too deep, NUL, lone surrogates
+        raise EventError(_by_field(unstorable))
     errors: dict[str, Any] = {key: ["Unknown field."] for key in data if key not in PACK_FIELDS}
     clean: dict[str, Any] = {}
     for key, most, blank in (("name", 120, False), ("description", 2000, True)):
@@ -204,6 +217,15 @@ def check_pack(data: Any) -> dict[str, Any]:
     if errors:
         raise EventError(errors)
     return clean
+
+
+def _by_field(problems: list[Problem]) -> dict[str, list[str]]:
+    """Problems found anywhere in a body, under the field they are in."""
+    errors: dict[str, list[str]] = {}
+    for problem in problems:
+        field = re.split(r"[.\[]", problem.path, maxsplit=1)[0] or "non_field_errors"
+        errors.setdefault(field, []).append(f"{problem.path}: {problem.message}" if problem.path else problem.message)
+    return errors
 
 
 def _text_problems(value: Any, most: int, blank: bool) -> list[str]:
@@ -263,19 +285,31 @@ def _deadline(value: Any, errors: dict[str, Any]) -> datetime | None:
         return None
 
 
-def _rules(data: dict[str, Any], ruleset: Ruleset, errors: dict[str, Any]) -> dict[str, Any]:
-    """The event's rules, each row checked against the ruleset's limits and books."""
+def _rule_checks(ruleset: Ruleset) -> dict[str, Any]:
+    """{rule field: its check (value -> problems)} against the ruleset's limits and books."""
     limits = {limit.code: limit for limit in ruleset.limits.all()}
     books, _spec = _catalogue(ruleset.slug)
+    return {
+        "factions": lambda v: _faction_problems(v, books),
+        "limit_changes": lambda v: _change_problems(v, limits),
+        "limits_removed": lambda v: _removal_problems(v, limits),
+        "limits_added": lambda v: _addition_problems(v, limits),
+        "bans": lambda v: _ban_problems(v, books),
+        "caps": lambda v: _cap_problems(v, books),
+    }
+
+
+def _still_holding(value: Any, check) -> Any:
+    """The entries of a stored rule field that pass `check` on their own."""
+    if isinstance(value, dict):
+        return {key: item for key, item in value.items() if not check({key: item})}
+    return [item for item in value if not check([item])]
+
+
+def _rules(data: dict[str, Any], ruleset: Ruleset, errors: dict[str, Any]) -> dict[str, Any]:
+    """The event's rules, each row checked against the ruleset's limits and books."""
     clean: dict[str, Any] = {}
-    for field, check in (
-        ("factions", lambda v: _faction_problems(v, books)),
-        ("limit_changes", lambda v: _change_problems(v, limits)),
-        ("limits_removed", lambda v: _removal_problems(v, limits)),
-        ("limits_added", lambda v: _addition_problems(v, limits)),
-        ("bans", lambda v: _ban_problems(v, books)),
-        ("caps", lambda v: _cap_problems(v, books)),
-    ):
+    for field, check in _rule_checks(ruleset).items():
         value = data.get(field, {} if field == "limit_changes" else [])
         kind = dict if field == "limit_changes" else list
         if not isinstance(value, kind):
@@ -395,12 +429,11 @@ def _cap_problems(rows: list[Any], books: dict[str, Book]) -> dict[str, Any]:
 @transaction.atomic
 def army_list_enter(*, army_list: ArmyList, pack: EventPack | None) -> ArmyList:
     """Build the list for `pack` (None: for no event): it takes the event's ruleset when
-    it plays the same game, and the event's points; a list of another game is refused."""
+    it plays the same game with the same army book, and the event's points; any other
+    list is refused (EventError)."""
     if pack is not None:
-        if pack.ruleset.family != _family(army_list.system):
-            raise EventError(
-                {"event": [f"{pack.name} is played with {pack.ruleset.title}; this list is for another game."]}
-            )
+        if problem := _entry_problem(army_list, pack):
+            raise EventError({"event": [problem]})
         army_list.system, army_list.points_limit = pack.ruleset.slug, pack.points_limit
     army_list.event = pack
     army_list.version += 1
@@ -408,9 +441,17 @@ def army_list_enter(*, army_list: ArmyList, pack: EventPack | None) -> ArmyList:
     return army_list
 
 
-def _family(system: str) -> str:
-    ruleset = Ruleset.objects.select_related("base").filter(slug=system).first()
-    return ruleset.family if ruleset else system
+def _entry_problem(army_list: ArmyList, pack: EventPack) -> str | None:
+    """Why the list cannot be entered for the pack: another game, or an army book the
+    event's ruleset does not use (a variant's own book entered for its base's event)."""
+    ruleset = Ruleset.objects.select_related("base").filter(slug=army_list.system).first()
+    if pack.ruleset.family != (ruleset.family if ruleset else army_list.system):
+        return f"{pack.name} is played with {pack.ruleset.title}; this list is for another game."
+    own = book_handle_get(system=army_list.system, slug=army_list.faction)
+    used = book_handle_get(system=pack.ruleset.slug, slug=army_list.faction)
+    if own is not None and (used is None or used.faction_id != own.faction_id):
+        return f"This list's army book is not one of {pack.ruleset.title}: build it with one of the event's armies."
+    return None
 
 
 def lists_to_submit(*, pack: EventPack, user: AbstractBaseUser) -> QuerySet[ArmyList]:
@@ -439,8 +480,8 @@ def submission_submit(
     now = now or timezone.now()
     if not is_open(pack, now):
         raise SubmissionsClosed(f"Submissions to {pack.name} closed at {pack.deadline:%Y-%m-%d %H:%M %Z}.")
-    if pack.ruleset.family != _family(army_list.system):
-        raise EventError({"list": [f"{pack.name} is played with {pack.ruleset.title}; this list is for another game."]})
+    if problem := _entry_problem(army_list, pack):
+        raise EventError({"list": [problem]})
     data = {**army_list.as_armylist(), "system": pack.ruleset.slug, "event": pack.key}
     submission, _made = Submission.objects.update_or_create(
         pack=pack,

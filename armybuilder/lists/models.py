@@ -118,10 +118,11 @@ class ArmyList(models.Model):
         """The share page's address on this site (the share link, without the host)."""
         return f"/s/{self.share_key}/"
 
-    def as_armylist(self) -> dict:
-        """The list in armylist/1 form (`event`, the key of its event pack, when it has one)."""
+    def as_armylist(self, *, with_event: bool = True) -> dict:
+        """The list in armylist/1 form (`event`, the key of its event pack, when it has one
+        and `with_event`: a share link does not hand out the event's link)."""
         data = {"format": "armylist/1", **{field: getattr(self, field) for field in ARMYLIST_FIELDS}}
-        if self.event_id is not None:
+        if self.event_id is not None and with_event:
             data["event"] = self.event_id
         return data
 

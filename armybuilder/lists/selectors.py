@@ -14,7 +14,7 @@ from armybuilder.engine import Book, Issue, RulesetSpec, Validation, list_from_d
 from armybuilder.engine.events import event_ruleset
 from armybuilder.lists.event_rules import event_rules, pack_stamp
 from armybuilder.lists.models import ArmyList, EventPack
-from armybuilder.stamps import ENGINE, source_hash
+from armybuilder.stamps import VALIDATION, source_hash
 from factions.models import Faction, Ruleset
 from factions.selectors import BookHandle, book_handle_get, book_handles_get, engine_book_get
 
@@ -134,7 +134,7 @@ def validation_stamp(version: int | str, handle: BookHandle | None, pack: EventP
     stamps of its book and ruleset, its event's rules and the engine's code."""
     book = handle.stamp if handle else "no-book"
     event = pack_stamp(pack) if pack is not None else "no-event"
-    return f"{version}:{book}:{event}:{source_hash(*ENGINE)}"
+    return f"{version}:{book}:{event}:{source_hash(*VALIDATION)}"
 
 
 def event_packs_of(keys: set[str]) -> dict[str, EventPack]:

@@ -232,7 +232,7 @@ class AddLimitForm(EditForm):
     def clean_params(self) -> dict[str, Any]:
         try:
             params = json.loads(self.cleaned_data["params"])
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested past what the parser follows
             params = None
         if not isinstance(params, dict):
             raise ValidationError('Write the parameters as JSON, e.g. {"counts": "heroes", "max": 1}.')

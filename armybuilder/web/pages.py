@@ -13,13 +13,13 @@ from django.utils.safestring import mark_safe
 from armybuilder.exports import pdf
 from armybuilder.lists import selectors
 from armybuilder.lists.models import ArmyList
-from armybuilder.stamps import source_hash
+from armybuilder.stamps import VALIDATION, source_hash
 from armybuilder.web import presenters
 from armybuilder.web.fragments import csrf_input
 from factions.selectors import core_rule_summaries
 
 # What turns a list into its share page: a change to any of it is a new key for the kept copies.
-SHARE_PAGE_SOURCES = ("templates", "armybuilder/web", "armybuilder/engine")
+SHARE_PAGE_SOURCES = ("templates", "armybuilder/web", *VALIDATION)
 PDF_LABELS = {"cards.pdf": "Unit cards", "roster.pdf": "Roster", "reference.pdf": "Rules reference"}
 
 
