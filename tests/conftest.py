@@ -298,3 +298,22 @@ def wardens(db):
     engine_cache_clear()
     armybook_import(data=aof_book())
     return Faction.objects.get(slug="test-wardens")
+
+
+def wardens_list(owner, units: list[str], *, event=None, points: int = 355, name: str = ""):
+    """A saved Test Wardens list (aof) of `owner` with one entry per unit id, built for the
+    event pack `event` when given (355 pts: a 110 pts unit is 31% of it)."""
+    from armybuilder.lists import services
+    from armybuilder.lists.format import parse_list_body
+
+    body = {
+        "name": name,
+        "system": "aof",
+        "faction": "test-wardens",
+        "points_limit": points,
+        "entries": [{"id": f"e{i}", "unit": unit} for i, unit in enumerate(units)],
+    }
+    if event is not None:
+        body["event"] = event.key
+    data, _handle = parse_list_body(body)
+    return services.army_list_create(data=data, owner=owner)

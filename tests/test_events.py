@@ -12,6 +12,7 @@ from django.utils import timezone
 from armybuilder.lists import events, selectors, services
 from armybuilder.lists.format import ListFormatError, parse_list_body
 from armybuilder.lists.models import ArmyList, Submission
+from tests.conftest import wardens_list as make_list
 
 User = get_user_model()
 
@@ -41,19 +42,6 @@ def player(db):
 @pytest.fixture
 def pack(wardens, organiser):
     return events.pack_create(organiser=organiser, data=pack_data())
-
-
-def make_list(owner, units: list[str], *, event=None, points: int = 355) -> ArmyList:
-    body = {
-        "system": "aof",
-        "faction": "test-wardens",
-        "points_limit": points,
-        "entries": [{"id": f"e{i}", "unit": unit} for i, unit in enumerate(units)],
-    }
-    if event is not None:
-        body["event"] = event.key
-    data, _handle = parse_list_body(body)
-    return services.army_list_create(data=data, owner=owner)
 
 
 def issues_of(army_list: ArmyList) -> list:

@@ -14,9 +14,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from armybuilder.lists import events, services
-from armybuilder.lists.format import parse_list_body
+from armybuilder.lists import events
 from armybuilder.lists.models import ArmyList, EventPack, Submission
+from tests.conftest import wardens_list as make_list
 
 User = get_user_model()
 PASSWORD = "not-a-real-pass-123"
@@ -59,20 +59,6 @@ def client_of(user) -> Client:
 @pytest.fixture
 def clients(people):
     return {role: client_of(user) for role, user in people.items()} | {"anonymous": Client()}
-
-
-def make_list(owner, units: list[str], *, event=None, points: int = 355, name: str = "") -> ArmyList:
-    body = {
-        "name": name,
-        "system": "aof",
-        "faction": "test-wardens",
-        "points_limit": points,
-        "entries": [{"id": f"e{i}", "unit": unit} for i, unit in enumerate(units)],
-    }
-    if event is not None:
-        body["event"] = event.key
-    data, _handle = parse_list_body(body)
-    return services.army_list_create(data=data, owner=owner)
 
 
 @pytest.fixture

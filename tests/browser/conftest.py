@@ -58,3 +58,25 @@ def page(chromium_browser, live_server, books, javascript, request):
     name = request.node.name.replace("/", "_").replace("[", "-").replace("]", "")
     page.screenshot(path=str(OUTPUT / f"{name}.png"), full_page=True)
     context.close()
+
+
+@pytest.fixture
+def open_page(chromium_browser, live_server, books):
+    """A new browser of its own for each call (its own cookies: one per person), at a
+    screen size, with or without JavaScript; closed after the test."""
+    contexts = []
+
+    def open_(viewport, javascript=True):
+        phone = viewport["width"] < 700
+        context = chromium_browser.new_context(
+            viewport=viewport, java_script_enabled=javascript, has_touch=phone, is_mobile=phone
+        )
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.base_url = live_server.url
+        return page
+
+    yield open_
+    for context in contexts:
+        context.close()

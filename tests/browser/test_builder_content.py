@@ -17,23 +17,9 @@ PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture
-def open_page(chromium_browser, live_server, books):
-    contexts = []
-
-    def open_(viewport=DESKTOP, javascript=True):
-        phone = viewport["width"] < 700
-        context = chromium_browser.new_context(
-            viewport=viewport, java_script_enabled=javascript, has_touch=phone, is_mobile=phone
-        )
-        context.set_default_timeout(15_000)
-        contexts.append(context)
-        page = context.new_page()
-        page.base_url = live_server.url
-        return page
-
-    yield open_
-    for context in contexts:
-        context.close()
+def open_page(open_page):
+    """A browser at the desktop size unless told otherwise."""
+    return lambda viewport=DESKTOP, javascript=True: open_page(viewport, javascript)
 
 
 def start(page: Page, system: str, faction: str, points: str | None = None) -> None:

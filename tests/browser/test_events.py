@@ -24,22 +24,9 @@ CONTROLS = (
 
 
 @pytest.fixture
-def person(chromium_browser, live_server, books):
+def person(open_page):
     """A new browser of its own for each person (their own cookies), at a screen size."""
-    contexts = []
-
-    def open_(viewport=DESKTOP):
-        phone = viewport["width"] < 700
-        context = chromium_browser.new_context(viewport=viewport, has_touch=phone, is_mobile=phone)
-        context.set_default_timeout(15_000)
-        contexts.append(context)
-        page = context.new_page()
-        page.base_url = live_server.url
-        return page
-
-    yield open_
-    for context in contexts:
-        context.close()
+    return lambda viewport=DESKTOP: open_page(viewport)
 
 
 def sign_up(page: Page, username: str, then: str) -> None:
