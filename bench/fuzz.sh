@@ -48,6 +48,9 @@ trap 'kill "$GUNICORN" 2>/dev/null || true' EXIT
 for _ in $(seq 1 50); do curl -sf "http://127.0.0.1:$PORT/api/health/" >/dev/null && break; sleep 0.2; done
 
 echo "Schemathesis: every check, seed $SEED, $MAX_TIME s, as the ordinary user $FUZZ_USER"
+# One worker: the run signs in as one user, and two workers sharing that user's event packs
+# can delete a pack the other's scenario has just made, which Schemathesis then reports as
+# "created resource not found" (seen once with two workers; the same seed passes with one).
 .venv/bin/st --config-file bench/schemathesis.toml run "http://127.0.0.1:$PORT/api/schema/?format=json" \
-  --checks all --seed "$SEED" --max-time "$MAX_TIME" --workers 2 \
+  --checks all --seed "$SEED" --max-time "$MAX_TIME" --workers 1 \
   --report junit,pytest --report-dir "$FUZZ_OUT" "$@"
