@@ -7,30 +7,23 @@ from __future__ import annotations
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
+from armybuilder.api.event_views import managed_pack_or_404
 from armybuilder.api.schema import error
 from armybuilder.api.serializers import FieldErrorsSerializer
 from armybuilder.exports import pdf
 from armybuilder.exports.event_csv import HEADER, submissions_csv_response
 from armybuilder.exports.pdf_style import PAPERS
 from armybuilder.lists import events
-from armybuilder.lists.models import EventPack
 
 NOT_MANAGED = error(
     "No event pack with this key among those the caller organises (staff see every pack): "
     "to a player or a stranger the pack's files are not there."
 )
 PAPER = OpenApiParameter("paper", str, OpenApiParameter.QUERY, enum=list(PAPERS), description="Default a4")
-
-
-def _managed_pack(request: Request, key: str) -> EventPack:
-    try:
-        return events.managed_pack_get(key=key, user=request.user)
-    except EventPack.DoesNotExist:
-        raise NotFound() from None
 
 
 class EventRosterView(APIView):
@@ -53,7 +46,7 @@ class EventRosterView(APIView):
         },
     )
     def get(self, request: Request, key: str) -> HttpResponse:
-        pack = _managed_pack(request, key)
+        pack = managed_pack_or_404(request, key)
         try:
             paper = pdf.paper_option(request.query_params.dict())
         except ValueError as exc:
@@ -75,6 +68,6 @@ class EventSubmissionsCsvView(APIView):
         },
     )
     def get(self, request: Request, key: str) -> HttpResponse:
-        pack = _managed_pack(request, key)
+        pack = managed_pack_or_404(request, key)
         rows = events.submission_rows(pack, list(events.submissions_visible(pack, request.user)))
         return submissions_csv_response(pack, rows)

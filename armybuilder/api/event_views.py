@@ -203,12 +203,12 @@ def _pack(key: str) -> EventPack:
         raise NotFound() from None
 
 
-def _managed_pack(request: Request, key: str) -> EventPack:
+def managed_pack_or_404(request: Request, key: str) -> EventPack:
     """The pack, for its organiser and staff; a 404 to anyone else."""
-    pack = _pack(key)
-    if not events.can_manage(pack, request.user):
-        raise NotFound()
-    return pack
+    try:
+        return events.managed_pack_get(key=key, user=request.user)
+    except EventPack.DoesNotExist:
+        raise NotFound() from None
 
 
 def _body(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
@@ -258,12 +258,12 @@ class EventDetailView(APIView):
         "Lists entered for the pack are checked against its new rules from now on.",
     )
     def patch(self, request: Request, key: str) -> Response:
-        pack = events.pack_update(pack=_managed_pack(request, key), data=request.data)
+        pack = events.pack_update(pack=managed_pack_or_404(request, key), data=request.data)
         return Response(pack_payloads(request, [pack])[0])
 
     @extend_schema(responses={204: None, 404: NOT_MANAGED})
     def delete(self, request: Request, key: str) -> Response:
-        events.pack_delete(pack=_managed_pack(request, key))
+        events.pack_delete(pack=managed_pack_or_404(request, key))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -124,6 +124,12 @@ class PackView:
     books: dict[str, Book]
     rules: list[RuleLine]
 
+    @property
+    def armies(self) -> list[Book]:
+        """The books the pack takes (all, when it names none), by name."""
+        books = sorted(self.books.values(), key=lambda book: book.name)
+        return [book for book in books if not self.pack.factions or book.slug in self.pack.factions]
+
 
 def pack_view(pack: EventPack) -> PackView:
     """The pack's rules in words, from the cached engine books of its ruleset."""

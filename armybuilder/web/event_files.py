@@ -4,26 +4,19 @@ not there: a 404, as for a pack that does not exist."""
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.views.decorators.http import require_GET
 
 from armybuilder.exports import pdf
 from armybuilder.exports.event_csv import submissions_csv_response
 from armybuilder.lists import events
-from armybuilder.lists.models import EventPack
-
-
-def _managed_pack(request: HttpRequest, key: str) -> EventPack:
-    try:
-        return events.managed_pack_get(key=key, user=request.user)
-    except EventPack.DoesNotExist:
-        raise Http404("No such event among those you organise.") from None
+from armybuilder.web.events import managed_pack_or_404
 
 
 @require_GET
 def event_roster_pdf(request: HttpRequest, key: str) -> HttpResponse:
     """Every submission's roster in one file, after a cover listing them (`?paper=letter`)."""
-    pack = _managed_pack(request, key)
+    pack = managed_pack_or_404(request, key)
     try:
         paper = pdf.paper_option(request.GET.dict())
     except ValueError as exc:
@@ -35,6 +28,6 @@ def event_roster_pdf(request: HttpRequest, key: str) -> HttpResponse:
 @require_GET
 def event_submissions_csv(request: HttpRequest, key: str) -> HttpResponse:
     """One row per submission: player, army, points, whether it is legal, its issues."""
-    pack = _managed_pack(request, key)
+    pack = managed_pack_or_404(request, key)
     rows = events.submission_rows(pack, list(events.submissions_visible(pack, request.user)))
     return submissions_csv_response(pack, rows)

@@ -446,8 +446,7 @@ def edit_forms(data: Any, *, pack: EventPack, view: events.PackView, army: str |
     def bound(form_rule: str, code: str = "") -> Any:
         return data if rule == form_rule and (not code or data.get("code") == code) else None
 
-    books = sorted(view.books.values(), key=lambda book: book.name)
-    books = [book for book in books if not pack.factions or book.slug in pack.factions] or books
+    books = view.armies or sorted(view.books.values(), key=lambda book: book.name)
     wanted = data.get("faction") if rule in ("ban-unit", "ban-option", "cap") else army
     book = view.books.get(wanted or "") or (books[0] if books else None)
     common = {"pack": pack, "view": view}

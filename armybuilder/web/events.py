@@ -28,12 +28,12 @@ def _pack(key: str) -> EventPack:
         raise Http404("No event pack has this link.") from None
 
 
-def _managed_pack(request: HttpRequest, key: str) -> EventPack:
+def managed_pack_or_404(request: HttpRequest, key: str) -> EventPack:
     """The pack, for its organiser and staff; for anyone else it is not there."""
-    pack = _pack(key)
-    if not events.can_manage(pack, request.user):
-        raise Http404("No event pack has this link.")
-    return pack
+    try:
+        return events.managed_pack_get(key=key, user=request.user)
+    except EventPack.DoesNotExist:
+        raise Http404("No event pack has this link.") from None
 
 
 # -- the packs of a user, a new pack ---------------------------------------------------------
@@ -75,8 +75,7 @@ def _pack_page(request: HttpRequest, pack: EventPack, *, build=None, submit=None
     """The pack's rules; a signed-in player's forms and own submission; for its organiser
     and staff every submission, checked (a fixed number of queries however many)."""
     view, user = events.pack_view(pack), request.user
-    armies = sorted(view.books.values(), key=lambda book: book.name)
-    armies = [book for book in armies if not pack.factions or book.slug in pack.factions]
+    armies = view.armies
     rows = events.submission_rows(pack, list(events.submissions_visible(pack, user)))
     context = {
         "pack": pack,
@@ -102,9 +101,7 @@ def pack_build(request: HttpRequest, key: str) -> HttpResponse:
     pack = _pack(key)
     if not request.user.is_authenticated:
         return redirect_to_login(pack.path)
-    view = events.pack_view(pack)
-    armies = [book for book in view.books.values() if not pack.factions or book.slug in pack.factions]
-    form = event_forms.BuildForm(request.POST, pack=pack, armies=armies)
+    form = event_forms.BuildForm(request.POST, pack=pack, armies=events.pack_view(pack).armies)
     if not form.is_valid():
         return _pack_page(request, pack, build=form, status=400)
     army_list = services.army_list_create(data=form.cleaned_data["list"], **list_owner(request))
@@ -138,7 +135,7 @@ def pack_submit(request: HttpRequest, key: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def pack_edit(request: HttpRequest, key: str) -> HttpResponse:
     """The pack's details and each of its rules, every one a small form of its own."""
-    pack = _managed_pack(request, key)
+    pack = managed_pack_or_404(request, key)
     view = events.pack_view(pack)
     forms = event_forms.edit_forms(request.POST or None, pack=pack, view=view, army=request.GET.get("army"))
     posted = forms.posted
@@ -159,7 +156,7 @@ def pack_edit(request: HttpRequest, key: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def pack_delete(request: HttpRequest, key: str) -> HttpResponse:
     """Asks first (GET), then deletes the pack and its submissions (POST)."""
-    pack = _managed_pack(request, key)
+    pack = managed_pack_or_404(request, key)
     if request.method == "GET":
         return render(request, "events/delete.html", {"pack": pack, "submissions": pack.submissions.count()})
     events.pack_delete(pack=pack)
