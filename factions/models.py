@@ -149,15 +149,34 @@ class CoreRule(models.Model):
         return f"{self.name} ({self.ruleset.slug})"
 
 
+class BookSource(models.TextChoices):
+    """Where a book's versions come from. A book takes versions from its own source only
+    (factions/versions.py): Army Forge's "Human Empire" never overwrites the bundled one."""
+
+    BUNDLED = "bundled", "bundled with the site"
+    ARMYFORGE = "armyforge", "Army Forge"
+    UPLOAD = "upload", "uploaded"
+
+
 class Faction(models.Model):
-    """One army book of one ruleset."""
+    """One army book of one ruleset. Its tables hold the current version (the version
+    imported last), which the admin edits; every version imported is kept as a
+    BookVersion."""
 
     ruleset = models.ForeignKey(Ruleset, on_delete=models.PROTECT, related_name="factions")
     slug = models.SlugField(max_length=80)
     name = models.CharField(max_length=120)
-    version = models.CharField(max_length=40, help_text="The book's own version (semver)")
+    version = models.CharField(max_length=40, help_text="The current version: the one imported last")
     description = models.TextField(null=True, blank=True)
     imported_at = models.DateTimeField(auto_now=True)
+    source = models.CharField(max_length=10, choices=BookSource.choices, default=BookSource.UPLOAD)
+    import_slug = models.SlugField(
+        max_length=80,
+        blank=True,
+        default="",
+        help_text="The slug the book came with, when a book of another source held it and this one was given "
+        "another; empty otherwise",
+    )
     content_hash = models.CharField(
         max_length=32, blank=True, editable=False, help_text="Stamp of the book's content (factions/stamps.py)"
     )
@@ -187,6 +206,56 @@ class Faction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.ruleset.slug})"
+
+
+class BookVersion(models.Model):
+    """One version of an army book as it was imported: its armybook/1 document, kept
+    whole so that lists pinned to it keep their prices, and so that what changed
+    between two versions can be shown. The current version's document follows the
+    admin's edits of the book's tables (stamps.stamp_books writes it)."""
+
+    faction = models.ForeignKey(Faction, on_delete=models.CASCADE, related_name="versions")
+    version = models.CharField(max_length=40, help_text='The book\'s version, "+2" added for other content under a name held')
+    source = models.CharField(max_length=10, choices=BookSource.choices)
+    armyforge_id = models.CharField("Army Forge book id", max_length=40, blank=True, default="")
+    imported_at = models.DateTimeField()
+    units = models.PositiveIntegerField(default=0)
+    content_hash = models.CharField(max_length=32, help_text="Stamp of the document (factions/stamps.py)")
+    document = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="The version as armybook/1; empty only for the current version of a book imported before "
+        "versions were kept, whose tables hold it",
+    )
+
+    class Meta:
+        ordering = ["-imported_at", "-id"]
+        constraints = [models.UniqueConstraint(fields=["faction", "version"], name="book_version_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.faction.name} {self.version}"
+
+
+class ArmyForgeSync(models.Model):
+    """What the last sync from Army Forge that changed or failed something did with one
+    official book (`manage.py sync_armyforge`); a sync that finds nothing new writes
+    nothing."""
+
+    system = models.SlugField(max_length=40)
+    armyforge_id = models.CharField("Army Forge book id", max_length=40)
+    name = models.CharField(max_length=120, blank=True)
+    version = models.CharField(max_length=40, blank=True, help_text="The version Army Forge offered")
+    outcome = models.CharField(max_length=20, help_text="new book, new version, unchanged or failed")
+    detail = models.TextField(blank=True)
+    synced_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["system", "name"]
+        verbose_name = "Army Forge sync"
+        constraints = [models.UniqueConstraint(fields=["system", "armyforge_id"], name="armyforge_sync_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.name or self.armyforge_id} ({self.system}): {self.outcome}"
 
 
 class BookPart(models.Model):

@@ -51,6 +51,12 @@ class EventPack(models.Model):
         default=list, blank=True, help_text='[{"faction": …, "unit": …} or {"faction": …, "option": …}]'
     )
     caps = models.JSONField(default=list, blank=True, help_text='[{"faction": …, "unit": …, "max": N}]')
+    books = models.CharField(
+        max_length=10,
+        choices=[("current", "current"), ("any", "any")],
+        default="current",
+        help_text="current: each list must use its army book's current version; any: players keep theirs",
+    )
     version = models.PositiveIntegerField(default=1, help_text="Bumped on every save")
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
@@ -76,7 +82,9 @@ class ArmyList(models.Model):
     name = models.CharField(max_length=200, blank=True)
     system = models.CharField(max_length=40, help_text="Ruleset slug")
     faction = models.CharField(max_length=80, help_text="Faction slug in that ruleset")
-    book_version = models.CharField(max_length=40, help_text="Version of the army book it was last saved with")
+    book_version = models.CharField(
+        max_length=40, help_text="The version of the army book it is pinned to: its prices and rules"
+    )
     points_limit = models.PositiveIntegerField(null=True, blank=True)
     force_org = models.BooleanField(default=True)
     notes = models.TextField(blank=True)
