@@ -7,6 +7,7 @@ from itertools import count
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Count
 from django.http import HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
@@ -253,18 +254,96 @@ def export_books(modeladmin, request, queryset):
     return response
 
 
+class ReadOnly:
+    """Rows written by imports and syncs only: shown, never edited or deleted here."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+VERSION_FIELDS = ["version", "source", "armyforge_id", "imported_at", "units", "changes"]
+
+
+def _changes_link(version: models.BookVersion) -> str:
+    faction = version.faction
+    if version.version == faction.version:
+        return "current"
+    url = reverse("book-changes", args=[faction.ruleset.slug, faction.slug])
+    return format_html('<a href="{}?from={}&amp;to={}">what changed since</a>', url, version.version, faction.version)
+
+
+class BookVersionInline(ReadOnly, admin.TabularInline):
+    model = models.BookVersion
+    fields = readonly_fields = VERSION_FIELDS
+    extra = 0
+    verbose_name_plural = "versions (newest first; the tables above hold the current one)"
+
+    @admin.display(description="what changed")
+    def changes(self, version: models.BookVersion) -> str:
+        return _changes_link(version)
+
+
+@admin.register(models.BookVersion)
+class BookVersionAdmin(ReadOnly, admin.ModelAdmin):
+    list_display = ["faction", "version", "source", "armyforge_id", "imported_at", "units", "changes"]
+    list_filter = ["source", "faction__ruleset"]
+    search_fields = ["faction__name", "faction__slug", "version", "armyforge_id"]
+    list_select_related = ["faction__ruleset"]
+    exclude = ["document"]
+    readonly_fields = ["faction", "version", "source", "armyforge_id", "imported_at", "units", "content_hash"]
+
+    @admin.display(description="what changed")
+    def changes(self, version: models.BookVersion) -> str:
+        return _changes_link(version)
+
+
+@admin.register(models.ArmyForgeSync)
+class ArmyForgeSyncAdmin(ReadOnly, admin.ModelAdmin):
+    """What the last sync that changed or failed something did with each official book."""
+
+    list_display = ["name", "system", "version", "outcome", "synced_at", "detail"]
+    list_filter = ["system", "outcome"]
+    search_fields = ["name", "armyforge_id", "detail"]
+
+
 @admin.register(models.Faction)
 class FactionAdmin(CatalogueAdmin):
-    list_display = ["name", "ruleset", "slug", "version", "imported_at", "warning_count"]
-    list_filter = ["ruleset"]
-    search_fields = ["name", "slug"]
-    readonly_fields = ["import_warnings_list"]
+    list_display = ["name", "ruleset", "slug", "version", "source", "version_count", "imported_at", "warning_count"]
+    list_filter = ["ruleset", "source"]
+    search_fields = ["name", "slug", "armyforge_id"]
+    readonly_fields = ["source", "import_slug", "last_sync", "import_warnings_list"]
     exclude = ["import_warnings"]
     inlines = [
         inline(models.FactionRule, ["order", "name", "rated", "text"]),
         inline(models.Spell, ["order", "name", "cost", "text"]),
+        BookVersionInline,
     ]
     actions = [export_books]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(version_total=Count("versions", distinct=True))
+
+    @admin.display(description="versions", ordering="version_total")
+    def version_count(self, faction: models.Faction) -> int:
+        return faction.version_total
+
+    @admin.display(description="Last sync from Army Forge")
+    def last_sync(self, faction: models.Faction) -> str:
+        """What the last sync that changed or failed something did with this book."""
+        if not faction.armyforge_id:
+            return "Not an Army Forge book"
+        sync = models.ArmyForgeSync.objects.filter(
+            system=faction.ruleset.slug, armyforge_id=faction.armyforge_id
+        ).first()
+        if sync is None:
+            return "Not synced yet (imported by hand)"
+        return f"{sync.synced_at:%Y-%m-%d %H:%M} UTC: {sync.outcome} {sync.version}. {sync.detail}".strip()
 
     @admin.display(description="import warnings")
     def warning_count(self, faction: models.Faction) -> int:

@@ -215,7 +215,9 @@ class BookVersion(models.Model):
     admin's edits of the book's tables (stamps.stamp_books writes it)."""
 
     faction = models.ForeignKey(Faction, on_delete=models.CASCADE, related_name="versions")
-    version = models.CharField(max_length=40, help_text='The book\'s version, "+2" added for other content under a name held')
+    version = models.CharField(
+        max_length=40, help_text='The book\'s version, "+2" added for other content under a name held'
+    )
     source = models.CharField(max_length=10, choices=BookSource.choices)
     armyforge_id = models.CharField("Army Forge book id", max_length=40, blank=True, default="")
     imported_at = models.DateTimeField()

@@ -13,9 +13,11 @@ from django.db import connection
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from armybuilder.engine.book import Book, RulesetSpec, book_from_dict, ruleset_from_dict
+from armybuilder.stamps import source_hash
 from factions.armybook import RulesetInfo
 from factions.catalogue import CORE_RULE_FIELDS, LIMIT_FIELDS, RULESET_FIELDS
 from factions.models import (
+    BookVersion,
     CompositionCard,
     CoreRule,
     Equipment,
@@ -28,6 +30,8 @@ from factions.models import (
     UpgradeOption,
     UpgradeSection,
 )
+
+CHANGES = ("factions/changes.py",)
 
 
 def ruleset_infos() -> dict[str, RulesetInfo]:
@@ -108,8 +112,10 @@ def ruleset_record(*, ruleset: Ruleset) -> dict[str, Any]:
 
 def faction_list(*, system: str | None = None) -> QuerySet[Faction]:
     """Every army book, or the books a list of `system` may use: its own and, for a
-    variant, those of the ruleset it plays."""
-    factions = Faction.objects.select_related("ruleset").annotate(unit_count=Count("units"))
+    variant, those of the ruleset it plays; each with its units and versions counted."""
+    factions = Faction.objects.select_related("ruleset").annotate(
+        unit_count=Count("units", distinct=True), version_count=Count("versions", distinct=True)
+    )
     if system:
         factions = factions.filter(Q(ruleset__slug=system) | Q(ruleset__variants__slug=system))
     return factions.order_by("ruleset__order", "name")
@@ -269,10 +275,14 @@ _ENGINE_LOCK = threading.Lock()
 
 @dataclass(frozen=True, slots=True)
 class BookHandle:
-    """Enough to find a faction's book in the cache: the content stamps of the book and
-    of the ruleset a list of `system` is checked against (factions/stamps.py), which
-    change when, and only when, what they say changes. For a variant, the book may be
-    one of its base ruleset's."""
+    """Enough to find a version of a faction's book in the cache: the content stamps of
+    that version and of the ruleset a list of `system` is checked against
+    (factions/stamps.py), which change when, and only when, what they say changes. For a
+    variant, the book may be one of its base ruleset's.
+
+    `version` is the version read: the one a list is pinned to, when the book holds it,
+    else the current one. The current version lives in the book's tables
+    (`version_id` None); an older one in its BookVersion's document."""
 
     system: str
     slug: str
@@ -281,6 +291,8 @@ class BookHandle:
     book_stamp: str
     ruleset_stamp: str
     uses_points: bool
+    current_version: str = ""
+    version_id: int | None = None
 
     @property
     def cache_key(self) -> tuple[str, str]:
@@ -290,42 +302,88 @@ class BookHandle:
     def stamp(self) -> str:
         return f"{self.book_stamp}.{self.ruleset_stamp}"
 
+    @property
+    def is_current(self) -> bool:
+        return self.version == self.current_version
 
-def _handles(where: str, params: list[str]) -> list[BookHandle]:
+    def pinned(self, version_id: int, version: str, book_stamp: str) -> BookHandle:
+        """The handle of another version of the same book."""
+        return BookHandle(
+            self.system,
+            self.slug,
+            self.faction_id,
+            version,
+            book_stamp,
+            self.ruleset_stamp,
+            self.uses_points,
+            self.current_version,
+            version_id,
+        )
+
+
+def _handles(where: str, params: list[str], version: str = "") -> list[BookHandle]:
     """Book handles by raw SQL: validation runs on every change in the builder, so this
     skips the ORM's query building (measured at about half the cost of a 50-entry
-    request)."""
-    faction, ruleset = Faction._meta, Ruleset._meta
+    request). With `version`, a book that holds that version (not as its current one)
+    answers with that version's handle."""
+    faction, ruleset, versions = Faction._meta, Ruleset._meta, BookVersion._meta
     sql = (
         f"SELECT r.slug, f.slug, f.id, f.version, f.content_hash, r.content_hash, r.uses_points, "
-        f"f.ruleset_id = r.id FROM {faction.db_table} f JOIN {ruleset.db_table} r "
-        f"ON (r.id = f.ruleset_id OR r.base_id = f.ruleset_id) WHERE {where}"
+        f"f.ruleset_id = r.id, v.id, v.content_hash FROM {faction.db_table} f JOIN {ruleset.db_table} r "
+        f"ON (r.id = f.ruleset_id OR r.base_id = f.ruleset_id) "
+        f"LEFT JOIN {versions.db_table} v ON v.faction_id = f.id AND v.version = %s AND v.version <> f.version "
+        f"AND v.document IS NOT NULL WHERE {where}"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(sql, [version, *params])
         rows = cursor.fetchall()
     # A variant's own book of a slug wins over its base's of the same slug.
     rows.sort(key=lambda row: bool(row[7]))
     found = {(row[0], row[1]): row for row in rows}
-    return [BookHandle(row[0], row[1], row[2], row[3], row[4], row[5], bool(row[6])) for row in found.values()]
+    handles = []
+    for row in found.values():
+        handle = BookHandle(row[0], row[1], row[2], row[3], row[4], row[5], bool(row[6]), row[3])
+        handles.append(handle.pinned(row[8], version, row[9]) if row[8] is not None else handle)
+    return handles
 
 
-def book_handle_get(*, system: str, slug: str) -> BookHandle | None:
-    """The handle of the book of `slug` a list of `system` uses, in one small query."""
-    handles = _handles("r.slug = %s AND f.slug = %s", [system, slug])
+def book_handle_get(*, system: str, slug: str, version: str | None = None) -> BookHandle | None:
+    """The handle of the book of `slug` a list of `system` uses, in one small query: of
+    `version` when the book holds it, else of its current version."""
+    handles = _handles("r.slug = %s AND f.slug = %s", [system, slug], version or "")
     return handles[0] if handles else None
 
 
-def book_handles_get(*, pairs: set[tuple[str, str]]) -> dict[tuple[str, str], BookHandle]:
-    """The handles of several books, {(system, slug): handle}, in one query."""
-    if not pairs:
+BookKey = tuple[str, str, str]  # (system, slug, version: "" for the current one)
+
+
+def book_handles_get(*, books: set[BookKey]) -> dict[BookKey, BookHandle]:
+    """The handles of several books, each of the version asked for when held, else of
+    the current one: {(system, slug, version): handle}, in one query, and one more when
+    some are asked for at a version other than their current one."""
+    if not books:
         return {}
-    systems = sorted({system for system, _slug in pairs})
-    handles = _handles(f"r.slug IN ({', '.join(['%s'] * len(systems))})", systems)
-    return {(h.system, h.slug): h for h in handles if (h.system, h.slug) in pairs}
+    systems = sorted({system for system, _slug, _version in books})
+    current = {(h.system, h.slug): h for h in _handles(f"r.slug IN ({', '.join(['%s'] * len(systems))})", systems)}
+    found = {key: current[key[:2]] for key in books if key[:2] in current}
+    older = {key: handle for key, handle in found.items() if key[2] and key[2] != handle.current_version}
+    if older:
+        rows = BookVersion.objects.filter(
+            faction_id__in={h.faction_id for h in older.values()},
+            version__in={key[2] for key in older},
+            document__isnull=False,
+        ).values_list("faction_id", "version", "id", "content_hash")
+        held = {(faction_id, version): (pk, stamp) for faction_id, version, pk, stamp in rows}
+        for key, handle in older.items():
+            if (handle.faction_id, key[2]) in held:
+                pk, stamp = held[(handle.faction_id, key[2])]
+                found[key] = handle.pinned(pk, key[2], stamp)
+    return found
 
 
-def engine_book_get(*, system: str, slug: str, handle: BookHandle | None = None) -> tuple[Book, RulesetSpec]:
+def engine_book_get(
+    *, system: str, slug: str, handle: BookHandle | None = None, version: str | None = None
+) -> tuple[Book, RulesetSpec]:
     """The engine's book and ruleset for a faction.
 
     Three levels: this process's own copy (no query when the caller has the handle), then
@@ -334,7 +392,7 @@ def engine_book_get(*, system: str, slug: str, handle: BookHandle | None = None)
     handful of queries). The key is the content stamps of the book and its ruleset, so
     a stale copy is never found."""
     if handle is None:
-        handle = book_handle_get(system=system, slug=slug)
+        handle = book_handle_get(system=system, slug=slug, version=version)
         if handle is None:
             raise Faction.DoesNotExist(f'no faction "{slug}" in ruleset "{system}"')
     key = handle.cache_key
@@ -346,9 +404,8 @@ def engine_book_get(*, system: str, slug: str, handle: BookHandle | None = None)
     shared_key = f"engine-book:{handle.stamp}"
     data = cache.get(shared_key)
     if data is None:
-        full = factions_with_book().get(pk=handle.faction_id)
         ruleset = ruleset_get(slug=handle.system)
-        data = (faction_book(faction=full), ruleset_data(ruleset=ruleset))
+        data = (book_document(handle), ruleset_data(ruleset=ruleset))
         cache.set(shared_key, data, timeout=24 * 3600)
     built = (book_from_dict(data[0]), ruleset_from_dict(data[1]))
     with _ENGINE_LOCK:
@@ -356,6 +413,71 @@ def engine_book_get(*, system: str, slug: str, handle: BookHandle | None = None)
         while len(_ENGINE_CACHE) > _ENGINE_CACHE_SIZE:
             _ENGINE_CACHE.popitem(last=False)
     return built
+
+
+def book_versions(*, faction: Faction) -> QuerySet[BookVersion]:
+    """The book's versions, newest first (without their documents)."""
+    return faction.versions.defer("document").order_by("-imported_at", "-id")
+
+
+def book_version_document(*, faction: Faction, version: str) -> dict[str, Any] | None:
+    """The armybook/1 document of a version the book holds (the current one as its tables
+    hold it), or None when it holds no such version."""
+    if version == faction.version:
+        return faction_book(faction=factions_with_book().get(pk=faction.pk))
+    return BookVersion.objects.filter(faction=faction, version=version).values_list("document", flat=True).first()
+
+
+class VersionNotHeld(Exception):
+    """A version the book does not hold; `field` names where it was asked for."""
+
+    def __init__(self, field: str, faction: Faction, version: str):
+        self.field, self.version = field, version
+        held = ", ".join(book_versions_held(faction_id=faction.pk))
+        super().__init__(f'{faction.name} has no version "{version}" here: it holds {held}.')
+
+
+def book_changes_get(*, faction: Faction, old: str, new: str | None = None) -> dict[str, Any]:
+    """What changed in the book from version `old` to `new` (default: the current one),
+    as factions/changes.py says it. Kept in the shared cache under the two versions'
+    content stamps and the code that compares them; VersionNotHeld names a version the
+    book does not hold (`from` or `to`)."""
+    new = new or faction.version
+    stamps = dict(
+        BookVersion.objects.filter(faction=faction, version__in=[old, new]).values_list("version", "content_hash")
+    )
+    for field, version in (("from", old), ("to", new)):
+        if version not in stamps:
+            raise VersionNotHeld(field, faction, version)
+    key = f"book-changes:{stamps[old]}:{stamps[new]}:{source_hash(*CHANGES)}"
+    changes = cache.get(key)
+    if changes is None:
+        documents = [book_version_document(faction=faction, version=version) for version in (old, new)]
+        if documents[0] is None or documents[1] is None:
+            raise VersionNotHeld(
+                "from" if documents[0] is None else "to", faction, old if documents[0] is None else new
+            )
+        from factions.changes import book_changes
+
+        changes = book_changes(documents[0], documents[1])
+        cache.set(key, changes, timeout=24 * 3600)
+    return changes
+
+
+def book_versions_held(*, faction_id: int) -> list[str]:
+    """The names of the versions a book holds, oldest first."""
+    rows = BookVersion.objects.filter(faction_id=faction_id).order_by("imported_at", "id")
+    return list(rows.values_list("version", flat=True))
+
+
+def book_document(handle: BookHandle) -> dict[str, Any]:
+    """The armybook/1 document of the version a handle reads: an older version's kept
+    document, or the current version from the tables."""
+    if handle.version_id is not None:
+        document = BookVersion.objects.filter(pk=handle.version_id).values_list("document", flat=True).first()
+        if document is not None:
+            return document
+    return faction_book(faction=factions_with_book().get(pk=handle.faction_id))
 
 
 def ruleset_spec(*, ruleset: Ruleset) -> RulesetSpec:

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db import transaction
 
+from armybuilder.stamps import content_hash
 from factions.armybook import ArmyBookError, Problem, check_armybook, check_storable, package_ref, parse_json
 from factions.book_formats import to_armybook
 from factions.catalogue import (
@@ -21,6 +22,8 @@ from factions.catalogue import (
     ruleset_data,
 )
 from factions.models import (
+    BookSource,
+    BookVersion,
     CompositionCard,
     CompositionGroup,
     CoreRule,
@@ -38,8 +41,16 @@ from factions.models import (
     UpgradeSection,
 )
 from factions.ruleset_format import RulesetError, check_ruleset, variant_record
-from factions.selectors import ruleset_document, ruleset_get, ruleset_infos
+from factions.selectors import faction_book, factions_with_book, ruleset_document, ruleset_get, ruleset_infos
 from factions.stamps import stamp_books, stamp_rulesets
+from factions.versions import (
+    book_of_source,
+    free_slug,
+    held_version_name,
+    next_version_name,
+    version_key,
+    versions_named,
+)
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 BOOKS_DIR = DATA_DIR / "books"
@@ -49,10 +60,20 @@ UNIT_COLUMNS = ("name", "type", "size", "cost", "stats", "rules", "items")
 _EQUIPMENT_COLUMNS = ("name", "count", "range", "attacks", "rules")
 
 
+class ImportStatus:
+    """What an import did with a book."""
+
+    NEW_BOOK = "new book"
+    NEW_VERSION = "new version"
+    UNCHANGED = "unchanged"
+
+
 @dataclass(frozen=True)
 class ImportResult:
     faction: Faction
-    replaced_version: str | None  # the version it replaced, None for a new faction
+    status: str  # an ImportStatus
+    version: str  # the version the book holds it as ("3.5.2", or "3.5.2+2" for other content under a name held)
+    replaced_version: str | None  # the current version before a new version, None for a new book
     units: int
     packages: int
     options: int
@@ -61,21 +82,30 @@ class ImportResult:
 
     def describe(self) -> str:
         faction = self.faction
-        what = f"replaced version {self.replaced_version} of" if self.replaced_version is not None else "added"
-        prefix = "Would have " if self.dry_run else ""
-        text = (
-            f"{what} {faction.name} ({faction.ruleset.slug}/{faction.slug}) {faction.version}: "
-            f"{self.units} units, {self.packages} packages, {self.options} options"
-        )
-        return (prefix + text) if self.dry_run else text[0].upper() + text[1:]
+        book = f"{faction.name} ({faction.ruleset.slug}/{faction.slug})"
+        size = f"{self.units} units, {self.packages} packages, {self.options} options"
+        if self.status == ImportStatus.UNCHANGED:
+            text = f"{book} {self.version} is held already with the same content: nothing changed"
+        elif self.status == ImportStatus.NEW_VERSION:
+            text = f"new version {self.version} of {book} (was {self.replaced_version}): {size}"
+        else:
+            text = f"added {book} {self.version}: {size}"
+        if self.dry_run and self.status != ImportStatus.UNCHANGED:
+            return "Would have " + ("made a " + text if self.status == ImportStatus.NEW_VERSION else text)
+        return text[0].upper() + text[1:]
 
 
-def armybook_import(*, data: Any, dry_run: bool = False, system: str | None = None) -> ImportResult:
-    """Check `data` as an army book and store it, replacing any book of the same ruleset
-    and slug. Raises ArmyBookError (and changes nothing) on a bad book, with every error
-    and warning found; a book that imports answers with its warnings (also kept on the
-    faction for the admin). `system` forces the ruleset for formats that may leave it
-    open (see book_formats)."""
+def armybook_import(
+    *, data: Any, dry_run: bool = False, system: str | None = None, source: str | None = None
+) -> ImportResult:
+    """Check `data` as an army book and keep it as a version of its book: a new book, a
+    new version (the current one from now on), or nothing when that version is held with
+    the same content (factions/versions.py says which book it belongs to). Raises
+    ArmyBookError (and changes nothing) on a bad book, with every error and warning
+    found; a book that imports answers with its warnings (also kept on the faction for
+    the admin). `system` forces the ruleset for formats that may leave it open (see
+    book_formats); `source` is where it comes from (BookSource; by default Army Forge
+    for a book with an Army Forge id, else an upload)."""
     if isinstance(data, (bytes, str)):
         data = parse_json(data)
     unstorable = check_storable(data)  # before anything walks it
@@ -87,20 +117,24 @@ def armybook_import(*, data: Any, dry_run: bool = False, system: str | None = No
     warnings = [*converted.warnings, *check.warnings]
     if errors:
         raise ArmyBookError(errors, warnings)
+    book = converted.book
+    if source is None:
+        source = BookSource.ARMYFORGE if book.get("armyforge_id") else BookSource.UPLOAD
     with transaction.atomic():
-        result = _write_book(converted.book, warnings)
-        result.faction.content_hash = stamp_books([result.faction.pk])[result.faction.pk]
+        result = _import_version(book, source, warnings)
         if dry_run:
             transaction.set_rollback(True)
     return ImportResult(**{**result.__dict__, "dry_run": dry_run, "warnings": tuple(warnings)})
 
 
-def armybook_import_file(*, path: Path, dry_run: bool = False, system: str | None = None) -> ImportResult:
+def armybook_import_file(
+    *, path: Path, dry_run: bool = False, system: str | None = None, source: str | None = None
+) -> ImportResult:
     try:
         raw = path.read_bytes()
     except OSError as exc:
         raise ArmyBookError([Problem("", f"cannot read {path}: {exc.strerror}")]) from exc
-    return armybook_import(data=raw, dry_run=dry_run, system=system)
+    return armybook_import(data=raw, dry_run=dry_run, system=system, source=source)
 
 
 def bundled_book_paths() -> list[Path]:
@@ -108,14 +142,19 @@ def bundled_book_paths() -> list[Path]:
 
 
 def bundled_books_load() -> list[ImportResult]:
-    """Import every bundled book that is missing or older than the bundled file."""
+    """Import every bundled book that is missing, or whose bundled file has a newer
+    version than its book holds. Only the bundled books are looked at: a book of another
+    source under the same slug is left as it is (the bundled one is kept beside it)."""
     results = []
     for path in bundled_book_paths():
         data = json.loads(path.read_text())
-        current = Faction.objects.filter(ruleset__slug=data["system"], slug=data["slug"]).first()
-        if current is not None and _version_key(current.version) >= _version_key(data["version"]):
+        ruleset = Ruleset.objects.filter(slug=data["system"]).first()
+        held = book_of_source(ruleset, data, BookSource.BUNDLED) if ruleset else None
+        if held is not None and held_version_name(held, data["version"]) is not None:
             continue
-        results.append(armybook_import(data=data))
+        if held is not None and version_key(held.version) >= version_key(data["version"]):
+            continue
+        results.append(armybook_import(data=data, source=BookSource.BUNDLED))
     return results
 
 
@@ -181,41 +220,74 @@ def ruleset_variant_create(*, source: Ruleset, slug: str, name: str) -> Ruleset:
     return ruleset_import(data=document)
 
 
-def _version_key(version: str) -> tuple[int, ...]:
-    core = version.split("-", 1)[0].split("+", 1)[0]
-    return tuple(int(part) for part in core.split(".") if part.isdigit())
+class _Unchanged(Exception):
+    """Rolls back a version that turned out to be held already."""
+
+    def __init__(self, version: str):
+        self.version = version
 
 
-def _write_book(book: dict[str, Any], warnings: list[Problem]) -> ImportResult:
+def _import_version(book: dict[str, Any], source: str, warnings: list[Problem]) -> ImportResult:
     ruleset = Ruleset.objects.get(slug=book["system"])
-    faction = Faction.objects.select_for_update().filter(ruleset=ruleset, slug=book["slug"]).first()
-    replaced = None
+    faction = book_of_source(ruleset, book, source)
     if faction is None:
-        faction = Faction(ruleset=ruleset, slug=book["slug"])
-    else:
-        replaced = faction.version
-        # Keep the faction row (saved lists point at it); replace everything in it.
+        slug, namesake = free_slug(ruleset, book, source)
+        if namesake is not None:
+            warnings.append(namesake)
+        faction = Faction(
+            ruleset=ruleset, slug=slug, source=source, import_slug=book["slug"] if slug != book["slug"] else ""
+        )
+        counts = _write_book(faction, book, warnings)
+        stamp_books([faction.pk])
+        return ImportResult(faction, ImportStatus.NEW_BOOK, faction.version, None, *counts)
+    if faction.armyforge_id and faction.slug != book["slug"]:
+        message = f'Army Forge book "{faction.armyforge_id}" is already imported as {ruleset.slug}/{faction.slug}'
+        raise ArmyBookError([Problem("armyforge_id", message)])
+    faction = Faction.objects.select_for_update().get(pk=faction.pk)
+    replaced = faction.version
+    current = BookVersion.objects.filter(faction=faction, version=faction.version).first()
+    if current is None or current.document is None:
+        stamp_books([faction.pk])  # a book from before versions were kept: keep what its tables hold first
+    held = list(versions_named(faction, book["version"]))
+    try:
+        with transaction.atomic():
+            counts = _write_book(faction, book, warnings)
+            document = faction_book(faction=factions_with_book().get(pk=faction.pk))
+            for version in held:
+                if content_hash({**document, "version": version.version}) == version.content_hash:
+                    raise _Unchanged(version.version)
+    except _Unchanged as unchanged:
+        faction.refresh_from_db()
+        return ImportResult(faction, ImportStatus.UNCHANGED, unchanged.version, None, *_counts(faction))
+    name = next_version_name(book["version"], [v.version for v in held])
+    if name != faction.version:
+        Faction.objects.filter(pk=faction.pk).update(version=name)
+        faction.version = name
+    stamp_books([faction.pk])
+    return ImportResult(faction, ImportStatus.NEW_VERSION, name, replaced, *counts)
+
+
+def _counts(faction: Faction) -> tuple[int, int, int]:
+    return (
+        faction.units.count(),
+        faction.packages.count(),
+        UpgradeOption.objects.filter(section__package__faction=faction).count(),
+    )
+
+
+def _write_book(faction: Faction, book: dict[str, Any], warnings: list[Problem]) -> tuple[int, int, int]:
+    """Write `book` into the faction's tables (made when new), replacing what they held;
+    (units, packages, options) written."""
+    if faction.pk is not None:
         faction.units.all().delete()
         faction.packages.all().delete()
         faction.rules.all().delete()
         faction.spells.all().delete()
         CompositionCard.objects.filter(faction=faction).delete()
-    armyforge_id = book.get("armyforge_id", "")
-    if armyforge_id:
-        holder = Faction.objects.filter(ruleset=ruleset, armyforge_id=armyforge_id).exclude(pk=faction.pk).first()
-        if holder is not None:
-            raise ArmyBookError(
-                [
-                    Problem(
-                        "armyforge_id",
-                        f'Army Forge book "{armyforge_id}" is already imported as {ruleset.slug}/{holder.slug}',
-                    )
-                ]
-            )
     faction.name = book["name"]
     faction.version = book["version"]
     faction.description = book.get("description")
-    faction.armyforge_id = armyforge_id
+    faction.armyforge_id = book.get("armyforge_id", "")
     faction.import_warnings = [str(w) for w in warnings]
     faction.save()
 
@@ -309,10 +381,4 @@ def _write_book(book: dict[str, Any], warnings: list[Problem]) -> ImportResult:
             CompositionGroup(card=composition, label=g["label"], units=g["units"], min=g["min"], max=g["max"], order=i)
             for i, g in enumerate(card["groups"])
         )
-    return ImportResult(
-        faction=faction,
-        replaced_version=replaced,
-        units=len(units),
-        packages=len(packages),
-        options=len(options),
-    )
+    return len(units), len(packages), len(options)

@@ -16,17 +16,35 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.utils import timezone
+
 from armybuilder.stamps import content_hash
-from factions.models import Faction, Ruleset
+from factions.models import BookVersion, Faction, Ruleset
 from factions.selectors import faction_book, factions_with_book, ruleset_record
 
 
 def stamp_books(faction_ids: Iterable[int]) -> dict[int, str]:
-    """Stamp these books with a hash of their content; {faction id: stamp}."""
+    """Stamp these books with a hash of their content, and keep their current version's
+    document (a BookVersion, made when the book has none of that name) as the tables now
+    hold it; {faction id: stamp}."""
     stamps = {}
     for faction in factions_with_book().filter(pk__in=list(faction_ids)):
-        stamps[faction.pk] = content_hash(faction_book(faction=faction))
+        document = faction_book(faction=faction)
+        stamps[faction.pk] = content_hash(document)
         Faction.objects.filter(pk=faction.pk).update(content_hash=stamps[faction.pk])
+        BookVersion.objects.update_or_create(
+            faction=faction,
+            version=faction.version,
+            defaults={"document": document, "content_hash": stamps[faction.pk], "units": len(document["units"])},
+            create_defaults={
+                "document": document,
+                "content_hash": stamps[faction.pk],
+                "units": len(document["units"]),
+                "source": faction.source,
+                "armyforge_id": faction.armyforge_id,
+                "imported_at": timezone.now(),
+            },
+        )
     return stamps
 
 

@@ -163,8 +163,12 @@ def test_the_exported_book_carries_the_army_forge_id_and_imports_back_unchanged(
     assert exported == load(NATIVE_AOF_BOOK)
     before = row_counts()
     response = staff_client.post("/api/factions/import/", exported, format="json")
-    assert response.status_code == 201, response.content
-    assert response.json()["replaced_version"] == "3.5.2"
+    assert response.status_code == 200, response.content
+    assert {k: response.json()[k] for k in ("status", "version", "replaced_version")} == {
+        "status": "unchanged",
+        "version": "3.5.2",
+        "replaced_version": None,
+    }
     assert row_counts() == before
     assert staff_client.get("/api/factions/aof/emberfolk-marches/").json() == exported
 

@@ -48,7 +48,7 @@ def _stamps():
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     "model",
-    [m for m in apps.get_app_config("factions").get_models() if m.__name__ not in ("Ruleset", "Faction")],
+    [m for m in apps.get_app_config("factions").get_models() if m.__name__ in EDITS],
     ids=lambda m: m.__name__,
 )
 def test_a_change_to_any_catalogue_row_gives_its_owner_a_new_content_stamp(wardens, make_arena_book, model):

@@ -328,7 +328,8 @@ def test_json_export_is_the_armylist_document(owned_list, owner):
     assert response["Content-Disposition"] == 'attachment; filename="Border-Patrol.json"'
     exported = json.loads(response.content)
     assert exported == {
-        k: owned_list[k] for k in ("name", "system", "faction", "points_limit", "force_org", "notes", "entries")
+        k: owned_list[k]
+        for k in ("name", "system", "faction", "book_version", "points_limit", "force_org", "notes", "entries")
     } | {"format": "armylist/1"}
     # ... and it imports back to the same list
     again = client_for(owner).post("/api/lists/import/", exported, format="json").json()

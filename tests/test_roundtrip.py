@@ -74,8 +74,13 @@ def test_bundled_book_is_reloaded_only_when_the_file_is_newer():
     assert bundled_books_load() == []
     assert Faction.objects.get(pk=faction.pk).name == "Edited in the admin"
 
-    faction.version = "0.0.1"
-    faction.save()
-    reloaded = bundled_books_load()
-    assert [r.faction.pk for r in reloaded] == [faction.pk]
-    assert Faction.objects.get(pk=faction.pk).name != "Edited in the admin"
+
+@pytest.mark.django_db
+def test_a_newer_bundled_file_becomes_a_new_version_of_its_book():
+    path = BUNDLED[0]
+    older = {**json.loads(path.read_text()), "version": "0.0.1", "name": "Older name"}
+    first = armybook_import(data=older, source="bundled")
+    assert bundled_books_load() != []
+    faction = Faction.objects.get(pk=first.faction.pk)
+    assert faction.name != "Older name" and faction.version == json.loads(path.read_text())["version"]
+    assert sorted(faction.versions.values_list("version", flat=True)) == sorted(["0.0.1", faction.version])

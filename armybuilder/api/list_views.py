@@ -56,10 +56,12 @@ class ArmyListOutSerializer(serializers.Serializer):
     notes = serializers.CharField()
     entries = EntrySerializer(many=True)
     share_url = serializers.URLField(help_text="Anyone with this link may read the list (GET /api/shared/{key}/)")
-    book_version = serializers.CharField(help_text="The army book's version when the list was last saved")
-    book_changed = serializers.BooleanField(
-        help_text="The army book has a new version, or is gone, since the list was saved: prices are read anew"
+    book_version = serializers.CharField(
+        help_text="The version of the army book the list is pinned to: its costs and rules, until the list is "
+        "moved on (POST /api/lists/{id}/upgrade/)"
     )
+    book_latest = serializers.CharField(allow_null=True, help_text="The army book's current version (null: gone)")
+    book_changed = serializers.BooleanField(help_text="book_latest differs from book_version")
     created = serializers.DateTimeField()
     updated = serializers.DateTimeField()
     validation = ValidationSerializer()
@@ -89,7 +91,7 @@ def list_payload(
         state = selectors.army_list_load(army_list)
         validation_data, current_version = state.validation.as_dict(), state.current_book_version
     else:
-        validation_data, current_version = summary.validation, summary.book_version
+        validation_data, current_version = summary.validation, summary.book_latest
     payload: dict[str, Any] = {}
     if not shared:
         payload["id"] = army_list.pk
@@ -98,6 +100,7 @@ def list_payload(
     if not shared:
         payload["share_url"] = share_url(request, army_list)
     payload["book_version"] = army_list.book_version
+    payload["book_latest"] = current_version
     payload["book_changed"] = current_version != army_list.book_version
     payload["created"] = army_list.created.isoformat()
     payload["updated"] = army_list.updated.isoformat()
@@ -280,17 +283,104 @@ class ListDetailView(APIView):
         try:
             army_list = services.army_list_update(army_list=army_list, data=data, based_on=based_on)
         except services.VersionConflict as conflict:
-            detail = (
-                f"The list was changed since version {based_on}; it is now at version {conflict.current}. "
-                "Reload it and apply the change again."
-            )
-            return Response({"detail": detail, "version": conflict.current}, status=status.HTTP_409_CONFLICT)
+            return _conflict(based_on, conflict)
         return Response(list_payload(request, army_list))
 
     @extend_schema(auth=SIGNED_IN_OR_VISITOR, responses={204: None, 404: NOT_YOURS})
     def delete(self, request: Request, pk: int) -> Response:
         services.army_list_delete(army_list=_own_list(request, pk))
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+def _conflict(based_on: int, conflict: services.VersionConflict) -> Response:
+    detail = (
+        f"The list was changed since version {based_on}; it is now at version {conflict.current}. "
+        "Reload it and apply the change again."
+    )
+    return Response({"detail": detail, "version": conflict.current}, status=status.HTTP_409_CONFLICT)
+
+
+class UpgradeSerializer(serializers.Serializer):
+    book_version = serializers.CharField(
+        max_length=40, required=False, allow_null=True, help_text="The version to move to (default: the current one)"
+    )
+    dry_run = serializers.BooleanField(required=False, default=False, help_text="Report only: change nothing")
+    version = serializers.IntegerField(
+        required=False, min_value=1, help_text="The list version the move is based on: a stale one is a 409"
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        unknown = sorted(set(self.initial_data) - set(self.fields)) if isinstance(self.initial_data, dict) else []
+        if unknown:
+            raise ValidationError({name: ["Unknown field."] for name in unknown})
+        return attrs
+
+
+class DroppedSerializer(serializers.Serializer):
+    option = serializers.CharField()
+    label = serializers.CharField()
+    reason = serializers.CharField()
+
+
+class UpgradeEntrySerializer(serializers.Serializer):
+    id = serializers.CharField()
+    unit = serializers.CharField(help_text="The unit's name")
+    cost = serializers.ListField(child=serializers.IntegerField(), help_text="[before, after] (0 after when removed)")
+    dropped = DroppedSerializer(many=True, help_text="Options the version no longer offers the unit")
+    removed = serializers.BooleanField(help_text="The version has no such unit: the entry is gone")
+    reason = serializers.CharField(required=False, help_text="Why it was removed")
+    notes = serializers.ListField(child=serializers.CharField(), required=False)
+
+
+class UpgradeReportSerializer(serializers.Serializer):
+    to = serializers.CharField()
+    total_points = serializers.ListField(child=serializers.IntegerField(), help_text="[before, after]")
+    entries = UpgradeEntrySerializer(many=True)
+
+    def get_fields(self):
+        fields = super().get_fields()
+        fields["from"] = serializers.CharField()  # a keyword: not a class attribute
+        return fields
+
+
+class UpgradeOutSerializer(serializers.Serializer):
+    list = ArmyListOutSerializer()
+    report = UpgradeReportSerializer()
+
+
+class ListUpgradeView(APIView):
+    """Move the list to another version of its army book (the current one by default)."""
+
+    permission_classes = [VisitorSessionCsrf]
+
+    @extend_schema(
+        auth=SIGNED_IN_OR_VISITOR,
+        request={"application/json": UpgradeSerializer},
+        responses={
+            200: UpgradeOutSerializer,
+            400: FIELD_ERRORS,
+            404: NOT_YOURS,
+            409: OpenApiResponse(ConflictSerializer, description="The list changed since `version`: nothing moved."),
+        },
+        description="Moves the list, in one transaction, to `book_version` (a version the book holds; default the "
+        "current one): entries whose unit is gone are removed, options no longer offered are dropped, each named "
+        "with the reason in the report, with every entry's cost before and after. `dry_run` changes nothing.",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        army_list = _own_list(request, pk)
+        body = UpgradeSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        options = body.validated_data
+        try:
+            moved = services.army_list_upgrade(
+                army_list=army_list,
+                book_version=options.get("book_version"),
+                dry_run=options["dry_run"],
+                based_on=options.get("version"),
+            )
+        except services.VersionConflict as conflict:
+            return _conflict(options.get("version", army_list.version), conflict)
+        return Response({"list": list_payload(request, moved.army_list), "report": moved.report})
 
 
 def _versioned_body(body: Any) -> tuple[dict[str, Any], int]:

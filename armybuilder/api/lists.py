@@ -37,6 +37,13 @@ class ArmyListSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200, required=False, allow_blank=True)
     system = serializers.CharField(max_length=40)
     faction = serializers.CharField(max_length=80)
+    book_version = serializers.CharField(
+        max_length=40,
+        required=False,
+        allow_null=True,
+        help_text="The version of the army book the list is built on (a version the book holds); left out: the "
+        "current version",
+    )
     points_limit = serializers.IntegerField(
         min_value=1, max_value=MAX_POINTS, allow_null=True, help_text="null for Arena warbands"
     )

@@ -170,6 +170,7 @@ _CLOSED_BODIES = (
     "LimitRowRequest",
     "BanRequest",
     "CapRequest",
+    "UpgradeRequest",
 )
 
 

@@ -2,7 +2,7 @@
 
 from rest_framework import serializers
 
-from factions.models import CoreRule, Faction, ForceOrgLimit, Ruleset
+from factions.models import BookSource, BookVersion, CoreRule, Faction, ForceOrgLimit, Ruleset
 
 
 class RulesetSerializer(serializers.ModelSerializer):
@@ -79,11 +79,29 @@ class VariantSerializer(serializers.Serializer):
 
 class FactionSerializer(serializers.ModelSerializer):
     system = serializers.CharField(source="ruleset.slug")
+    version = serializers.CharField(help_text="The current version: the one imported last")
     units = serializers.IntegerField(source="unit_count")
+    versions = serializers.IntegerField(source="version_count", help_text="How many versions the book holds")
+    source = serializers.ChoiceField(choices=BookSource.choices, help_text="Where the book's versions come from")
+    armyforge_id = serializers.SerializerMethodField(help_text="The Army Forge book id; null for other books")
 
     class Meta:
         model = Faction
-        fields = ["system", "slug", "name", "version", "units"]
+        fields = ["system", "slug", "name", "version", "units", "versions", "source", "armyforge_id"]
+
+    def get_armyforge_id(self, faction: Faction) -> str | None:
+        return faction.armyforge_id or None
+
+
+class BookVersionSerializer(serializers.ModelSerializer):
+    current = serializers.SerializerMethodField(help_text="The book's current version (the one imported last)")
+
+    class Meta:
+        model = BookVersion
+        fields = ["version", "imported_at", "current", "source", "units"]
+
+    def get_current(self, version: BookVersion) -> bool:
+        return version.version == self.context["current"]
 
 
 class ProblemSerializer(serializers.Serializer):
@@ -101,8 +119,15 @@ class ImportResultSerializer(serializers.Serializer):
     system = serializers.CharField(help_text="The ruleset's slug")
     slug = serializers.CharField(help_text="The faction's slug in that ruleset")
     name = serializers.CharField()
-    version = serializers.CharField(help_text="The book's version now")
-    replaced_version = serializers.CharField(allow_null=True, help_text="The version it replaced; null for a new book")
+    status = serializers.ChoiceField(choices=["new book", "new version", "unchanged"])
+    version = serializers.CharField(
+        help_text='The version the book holds this one as ("3.5.2"; "3.5.2+2" for other content under a name held)'
+    )
+    current = serializers.CharField(help_text="The book's current version now")
+    source = serializers.ChoiceField(choices=["bundled", "armyforge", "upload"])
+    replaced_version = serializers.CharField(
+        allow_null=True, help_text="The version that was current before a new version; null otherwise"
+    )
     message = serializers.CharField()
     warnings = ProblemSerializer(many=True, help_text="What was imported but needs a reader's eye")
 

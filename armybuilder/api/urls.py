@@ -8,6 +8,7 @@ from armybuilder.api import list_views as lists
 systems = views.SystemViewSet
 factions = views.FactionViewSet
 
+BOOK = "factions/<slug:system>/<slug:slug>/"
 catalogue = [
     path("systems/", systems.as_view({"get": "list"}), name="system-list"),
     path("systems/import/", views.RulesetImportView.as_view(), name="system-import"),
@@ -17,6 +18,15 @@ catalogue = [
     path("factions/", factions.as_view({"get": "list"}), name="faction-list"),
     path("factions/import/", views.FactionImportView.as_view(), name="faction-import"),
     path("factions/<slug:system>/<slug:slug>/", factions.as_view({"get": "book"}), name="faction-book"),
+    path(
+        "factions/<slug:system>/<slug:slug>/versions/", factions.as_view({"get": "versions"}), name="faction-versions"
+    ),
+    path(
+        "factions/<slug:system>/<slug:slug>/versions/<str:version>/",
+        factions.as_view({"get": "version"}),
+        name="faction-version",
+    ),
+    path("factions/<slug:system>/<slug:slug>/changes/", factions.as_view({"get": "changes"}), name="faction-changes"),
 ]
 # A caller's own lists, then any list by its share key.
 own_lists = [
@@ -24,6 +34,7 @@ own_lists = [
     path("import/", lists.ListImportView.as_view(), name="list-import"),
     path("<int:pk>/", lists.ListDetailView.as_view(), name="list-detail"),
     path("<int:pk>/clone/", lists.ListCloneView.as_view(), name="list-clone"),
+    path("<int:pk>/upgrade/", lists.ListUpgradeView.as_view(), name="list-upgrade"),
     path("<int:pk>/enter/", events.ListEnterView.as_view(), name="list-enter"),
     path("<int:pk>/share/rotate/", lists.ListShareRotateView.as_view(), name="list-share-rotate"),
     path("<int:pk>/export/<str:kind>", lists.ListExportView.as_view(), name="list-export"),

@@ -26,6 +26,10 @@ from factions.armybook import ArmyBookError, Problem, parse_json
 from factions.models import Faction, Ruleset
 from factions.ruleset_format import RulesetError
 from factions.selectors import (
+    VersionNotHeld,
+    book_changes_get,
+    book_version_document,
+    book_versions,
     faction_book,
     faction_get_with_book,
     faction_list,
@@ -33,7 +37,7 @@ from factions.selectors import (
     ruleset_get,
     ruleset_list_payload,
 )
-from factions.services import ImportResult, armybook_import, ruleset_import, ruleset_variant_create
+from factions.services import ImportResult, ImportStatus, armybook_import, ruleset_import, ruleset_variant_create
 
 
 class SystemViewSet(viewsets.ViewSet):
@@ -149,10 +153,55 @@ class FactionViewSet(viewsets.ViewSet):
             raise Http404(f'no faction "{slug}" in ruleset "{system}"') from None
         return Response(faction_book(faction=faction))
 
+    @extend_schema(responses={200: s.BookVersionSerializer(many=True), 404: NOT_FOUND})
+    def versions(self, request: Request, system: str, slug: str) -> Response:
+        """Every version of the book held here, newest first."""
+        faction = _faction(system, slug)
+        rows = book_versions(faction=faction)
+        return Response(s.BookVersionSerializer(rows, many=True, context={"current": faction.version}).data)
+
+    @extend_schema(
+        responses={200: OpenApiTypes.OBJECT, 404: NOT_FOUND},
+        description="That version of the book in armybook/1 form; 404 when the book does not hold it.",
+    )
+    def version(self, request: Request, system: str, slug: str, version: str) -> Response:
+        document = book_version_document(faction=_faction(system, slug), version=version)
+        if document is None:
+            raise Http404(f'no version "{version}" of "{slug}" in ruleset "{system}"')
+        return Response(document)
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("from", str, required=True, description="The version to compare from"),
+            OpenApiParameter("to", str, description="The version to compare to (default: the current one)"),
+        ],
+        responses={200: OpenApiTypes.OBJECT, 400: FIELD_ERRORS, 404: NOT_FOUND},
+        description="What changed from one version of the book to another: units, options, rules and spells "
+        "added, removed and changed (only what differs). 400 naming the parameter for a version not held.",
+    )
+    def changes(self, request: Request, system: str, slug: str) -> Response:
+        faction = _faction(system, slug)
+        old, new = request.query_params.get("from"), request.query_params.get("to") or None
+        if not old:
+            raise ValidationError({"from": ["This parameter is required: a version the book holds."]})
+        try:
+            return Response(book_changes_get(faction=faction, old=old, new=new))
+        except VersionNotHeld as exc:
+            raise ValidationError({exc.field: [str(exc)]}) from None
+
+
+def _faction(system: str, slug: str) -> Faction:
+    faction = Faction.objects.select_related("ruleset").filter(ruleset__slug=system, slug=slug).first()
+    if faction is None:
+        raise Http404(f'no faction "{slug}" in ruleset "{system}"')
+    return faction
+
 
 class FactionImportView(APIView):
     """Import an armybook/1 document or an Army Forge army book (JSON body, or a
-    multipart `file`). Replaces the faction with the same ruleset and slug. Staff only."""
+    multipart `file`) as a version of its book: a new book, a new version (current from
+    now on; the versions before it are kept), or nothing when that version is held with
+    the same content. Staff only."""
 
     permission_classes = [permissions.IsAdminUser]
     parser_classes = [ORJSONParser, MultiPartParser]
@@ -167,7 +216,11 @@ class FactionImportView(APIView):
         ],
         request={"application/json": OpenApiTypes.OBJECT, "multipart/form-data": s.FileUploadSerializer},
         responses={
-            201: s.ImportResultSerializer,
+            200: OpenApiResponse(
+                s.ImportResultSerializer,
+                description="That version is held already with the same content: nothing changed.",
+            ),
+            201: OpenApiResponse(s.ImportResultSerializer, description="A new book, or a new version of one."),
             400: OpenApiResponse(s.ImportErrorSerializer, description="A bad book: nothing was changed."),
             403: error("Staff only."),
         },
@@ -178,7 +231,8 @@ class FactionImportView(APIView):
         except ArmyBookError as exc:
             refused = {"detail": str(exc.problems[0]), "errors": _problems(exc.problems)}
             return Response({**refused, "warnings": _problems(exc.warnings)}, status=status.HTTP_400_BAD_REQUEST)
-        return Response(_imported(result), status=status.HTTP_201_CREATED)
+        code = status.HTTP_200_OK if result.status == ImportStatus.UNCHANGED else status.HTTP_201_CREATED
+        return Response(_imported(result), status=code)
 
 
 def _imported(result: ImportResult) -> dict[str, Any]:
@@ -187,7 +241,10 @@ def _imported(result: ImportResult) -> dict[str, Any]:
         "system": faction.ruleset.slug,
         "slug": faction.slug,
         "name": faction.name,
-        "version": faction.version,
+        "status": result.status,
+        "version": result.version,
+        "current": faction.version,
+        "source": faction.source,
         "replaced_version": result.replaced_version,
         "message": result.describe(),
         "warnings": _problems(result.warnings),

@@ -116,8 +116,9 @@ def list_pdf_response(army_list: ArmyList, kind: str, params: dict[str, str]) ->
         url = share_url(army_list, base_url=options.base_url)
     except ValueError as exc:
         return HttpResponseBadRequest(str(exc), content_type="text/plain; charset=utf-8")
-    handle = book_handle_get(system=army_list.system, slug=army_list.faction)
-    book = handle.cache_key if handle else None
+    handle = book_handle_get(system=army_list.system, slug=army_list.faction, version=army_list.book_version)
+    # The pinned version's stamp, and the current version (the roster says when one is out).
+    book = (*handle.cache_key, handle.current_version) if handle else None
     # A list entered for an event is checked against the event's rules as they are now.
     pack = event_pack_get(key=army_list.event_id) if army_list.event_id else None
     event = pack_stamp(pack) if pack is not None else None
@@ -143,7 +144,7 @@ def event_roster_response(pack: EventPack, submissions: Sequence[Submission], *,
     code."""
     handles = events.submission_handles(submissions)
     lists = tuple((s.pk, s.submitted_at.isoformat(), s.player.username, s.book_version) for s in submissions)
-    books = tuple(sorted(handle.stamp for handle in handles.values()))
+    books = tuple(sorted(f"{handle.stamp}.{handle.current_version}" for handle in handles.values()))
     pack_parts = (pack.key, pack_stamp(pack), pack.ruleset.content_hash, pack.deadline.isoformat())
     key = _cache_key("event", *pack_parts, lists, books, paper)
     data = cache.get(key)

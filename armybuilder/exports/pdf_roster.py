@@ -255,7 +255,7 @@ class RosterPdf(TablePages):
         if printout.current_book_version is None:
             book += " (no longer in the catalogue)"
         elif printout.book_changed:
-            book += f" (now {printout.current_book_version}: costs and rules are checked against it)"
+            book += f" ({printout.current_book_version} is out: this list keeps the costs and rules of its own)"
         return f"{printout.ruleset_title} · {printout.faction_name} · {book}"
 
     def _points_text(self) -> str:

@@ -52,7 +52,8 @@ def pack_stamp(pack: EventPack) -> str:
     """A hash of what validation against the pack depends on (not its description or
     deadline): a new one whenever its rules change, however they were changed."""
     rules = {field: getattr(pack, field) for field in RULE_FIELDS}
-    return content_hash({"name": pack.name, "ruleset": pack.ruleset_id, "points": pack.points_limit, **rules})
+    what = {"name": pack.name, "ruleset": pack.ruleset_id, "points": pack.points_limit, "books": pack.books}
+    return content_hash({**what, **rules})
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +86,14 @@ def rule_lines(pack: EventPack, ruleset: RulesetSpec, books: dict[str, Book]) ->
         lines.append(RuleLine(f"Only these armies may enter: {names}", EVENT_SOURCE))
     lines += [RuleLine(ban_words(ban, books), EVENT_SOURCE) for ban in pack.bans]
     lines += [RuleLine(cap_words(cap, books), EVENT_SOURCE) for cap in pack.caps]
+    lines.append(RuleLine(BOOKS_WORDS[pack.books], EVENT_SOURCE))
     return lines
+
+
+BOOKS_WORDS = {
+    "current": "Army books: each list uses its book's current version (update a list built on an older one)",
+    "any": "Army books: players keep the version of their book they built the list on",
+}
 
 
 def ban_words(ban: dict[str, Any], books: dict[str, Book]) -> str:

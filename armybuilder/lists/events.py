@@ -40,6 +40,7 @@ from factions.limits import limit_param_problems
 from factions.models import ForceOrgLimit, Ruleset
 from factions.selectors import (
     BookHandle,
+    BookKey,
     book_handle_get,
     book_handles_get,
     engine_book_get,
@@ -152,9 +153,9 @@ def pack_views(packs: Sequence[EventPack]) -> list[PackView]:
 def _catalogue(system: str) -> tuple[dict[str, Book], RulesetSpec]:
     """The army books a list of `system` may use, by slug, and the engine's ruleset: from
     the cached books (a query for the handles; the ruleset's tables when it has none)."""
-    pairs = {(system, slug) for slug in faction_list(system=system).values_list("slug", flat=True)}
+    keys = {(system, slug, "") for slug in faction_list(system=system).values_list("slug", flat=True)}
     books, ruleset = {}, None
-    for handle in book_handles_get(pairs=pairs).values():
+    for handle in book_handles_get(books=keys).values():
         book, ruleset = engine_book_get(system=system, slug=handle.slug, handle=handle)
         books[book.slug] = book
     return books, ruleset or ruleset_spec(ruleset=ruleset_get(slug=system))
@@ -521,14 +522,15 @@ class SubmissionRow:
         return self.validation["issues"]
 
 
-def book_of(submission: Submission) -> tuple[str, str]:
-    """(system, faction) of the submitted list: the key of its book's handle."""
-    return submission.data["system"], submission.data["faction"]
+def book_of(submission: Submission) -> BookKey:
+    """(system, faction, book version) of the submitted list: the key of its book's handle."""
+    return submission.data["system"], submission.data["faction"], submission.book_version
 
 
-def submission_handles(submissions: Sequence[Submission]) -> dict[tuple[str, str], BookHandle]:
-    """The handles of the books the submissions name, {(system, slug): handle}, in one query."""
-    return book_handles_get(pairs={book_of(submission) for submission in submissions})
+def submission_handles(submissions: Sequence[Submission]) -> dict[BookKey, BookHandle]:
+    """The handles of the books the submissions name, each at the version it was built
+    on, {(system, slug, version): handle}, in one query (two when some are older ones)."""
+    return book_handles_get(books={book_of(submission) for submission in submissions})
 
 
 def submission_rows(pack: EventPack, submissions: Sequence[Submission]) -> list[SubmissionRow]:
@@ -593,4 +595,4 @@ def submission_state(*, submission: Submission, handle: BookHandle | None, pack:
         names = RulesetName(ruleset.slug, ruleset.title, ruleset.uses_points, ruleset.family)
         return ListState(army_list, validation, names, army_list.faction, None, None, pack)
     book, ruleset = engine_book_get(system=handle.system, slug=handle.slug, handle=handle)
-    return ListState(army_list, validation, ruleset, book.name, book, handle.version, pack)
+    return ListState(army_list, validation, ruleset, book.name, book, handle.current_version, pack)

@@ -14,7 +14,7 @@ from typing import Any
 
 from armybuilder.lists.models import EventPack
 from factions.models import Ruleset
-from factions.selectors import BookHandle, book_handle_get
+from factions.selectors import BookHandle, book_handle_get, book_versions_held
 
 
 class ListFormatError(Exception):
@@ -47,7 +47,18 @@ NOT_A_STRING = "Not a valid string."
 NOT_AN_INTEGER = "A valid integer is required."
 NOT_A_BOOLEAN = "Must be a valid boolean."
 
-LIST_FIELDS = {"format", "name", "system", "faction", "points_limit", "force_org", "notes", "entries", "event"}
+LIST_FIELDS = {
+    "format",
+    "name",
+    "system",
+    "faction",
+    "book_version",
+    "points_limit",
+    "force_org",
+    "notes",
+    "entries",
+    "event",
+}
 ENTRY_FIELDS = {"id", "unit", "options", "combined", "joined_to", "name"}
 
 
@@ -183,6 +194,7 @@ def check_list_shape(data: Any) -> tuple[dict[str, Any] | None, Errors]:
         errors["points_limit"] = problems
     _check_boolean(errors, data, "force_org")
     _check_optional_string(errors, data, "event", max_length=32)
+    _check_optional_string(errors, data, "book_version", max_length=40)
 
     entries: list[dict[str, Any]] = []
     raw_entries = data.get("entries")
@@ -218,6 +230,8 @@ def check_list_shape(data: Any) -> tuple[dict[str, Any] | None, Errors]:
         "notes": data.get("notes", ""),
         "entries": entries,
     }
+    if data.get("book_version") is not None:
+        clean["book_version"] = data["book_version"]
     if data.get("event") is not None:
         clean["event"] = data["event"]
     return clean, {}
@@ -240,16 +254,28 @@ def _reference_errors(entries: list[dict[str, Any]]) -> Errors:
 
 
 def parse_list_body(data: Any) -> tuple[dict[str, Any], BookHandle]:
-    """The checked list and the handle of the book it names; raises ListFormatError with
+    """The checked list and the handle of the book it names, at the version it names
+    (`book_version`; the current one when it names none); raises ListFormatError with
     field errors. One query for a good list (two when it names an event)."""
     clean, errors = check_list_shape(data)
     if errors:
         raise ListFormatError(errors)
-    handle = book_handle_get(system=clean["system"], slug=clean["faction"])
+    version = clean.get("book_version")
+    handle = book_handle_get(system=clean["system"], slug=clean["faction"], version=version)
     if handle is None:
         if Ruleset.objects.filter(slug=clean["system"]).exists():
             raise ListFormatError({"faction": [f'No faction "{clean["faction"]}" in {clean["system"]}.']})
         raise ListFormatError({"system": [f'Unknown system "{clean["system"]}".']})
+    if version is not None and handle.version != version:
+        held = ", ".join(book_versions_held(faction_id=handle.faction_id))
+        raise ListFormatError(
+            {
+                "book_version": [
+                    f'The army book "{clean["faction"]}" has no version "{version}" here: it holds {held}. '
+                    "Leave book_version out to use the current version."
+                ]
+            }
+        )
     if handle.uses_points and clean["points_limit"] is None:
         raise ListFormatError({"points_limit": ["A points limit is required for this ruleset."]})
     if not handle.uses_points and clean["points_limit"] is not None:

@@ -127,9 +127,12 @@ class ArmyList(models.Model):
         return f"/s/{self.share_key}/"
 
     def as_armylist(self, *, with_event: bool = True) -> dict:
-        """The list in armylist/1 form (`event`, the key of its event pack, when it has one
-        and `with_event`: a share link does not hand out the event's link)."""
+        """The list in armylist/1 form, with the version of its book it is pinned to
+        (`event`, the key of its event pack, when it has one and `with_event`: a share
+        link does not hand out the event's link)."""
         data = {"format": "armylist/1", **{field: getattr(self, field) for field in ARMYLIST_FIELDS}}
+        if self.book_version:
+            data["book_version"] = self.book_version
         if self.event_id is not None and with_event:
             data["event"] = self.event_id
         return data

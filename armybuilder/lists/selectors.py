@@ -15,25 +15,45 @@ from armybuilder.engine.events import event_ruleset
 from armybuilder.lists.event_rules import event_rules, pack_stamp
 from armybuilder.lists.models import ArmyList, EventPack
 from armybuilder.stamps import VALIDATION, source_hash
-from factions.models import Faction, Ruleset
-from factions.selectors import BookHandle, book_handle_get, book_handles_get, engine_book_get
+from factions.models import BookVersion, Faction, Ruleset
+from factions.selectors import BookHandle, BookKey, book_handle_get, book_handles_get, engine_book_get
 
 
 def army_list_validate(
     *, data: dict[str, Any], handle: BookHandle | None = None, pack: EventPack | None = None
 ) -> Validation:
-    """Validate a well-formed armylist/1 document (see parse_list_body); one entered for
-    an event (`event`: its pack's key) against the event's rules.
+    """Validate a well-formed armylist/1 document (see parse_list_body) against the
+    version of its book it is pinned to (`book_version`; the current one without); one
+    entered for an event (`event`: its pack's key) against the event's rules, which may
+    ask for the book's current version.
 
     No query when the caller has the book's handle (and the pack of an event's list) and
     the book is cached, one without the handle, a fixed handful more when the book must
     be built; none per entry."""
+    if handle is None:
+        handle = book_handle_get(system=data["system"], slug=data["faction"], version=data.get("book_version"))
+        if handle is None:
+            raise Faction.DoesNotExist(f'no faction "{data["faction"]}" in ruleset "{data["system"]}"')
     book, ruleset = engine_book_get(system=data["system"], slug=data["faction"], handle=handle)
     if data.get("event"):
         pack = pack or event_pack_get(key=data["event"])
         if pack is not None:
             ruleset = event_ruleset(ruleset, event_rules(pack), book.slug)
-    return validate_list(book, ruleset, list_from_dict(data))
+    validation = validate_list(book, ruleset, list_from_dict(data))
+    if pack is not None and data.get("event") and pack.books == "current" and not handle.is_current:
+        validation.issues.append(event_book_issue(pack, book.name, handle))
+        validation.valid = False
+    return validation
+
+
+def event_book_issue(pack: EventPack, book_name: str, handle: BookHandle) -> Issue:
+    """The event plays each book's current version, and the list is on another."""
+    current, pinned = handle.current_version, handle.version
+    message = (
+        f"Event rule: {pack.name} plays the current {book_name} book, {current}; this list is built on {pinned}. "
+        f"Update it to {current} in the builder (its notice shows what changes first), then submit it again."
+    )
+    return Issue("event_book_version", "error", message, None, f"{pack.name} — event rule")
 
 
 def event_pack_get(*, key: str) -> EventPack | None:
@@ -103,7 +123,7 @@ def army_list_load(army_list: ArmyList, *, handle: BookHandle | None = None) -> 
     """The list's state now: entries or options the book no longer has are issues; a
     list entered for an event is checked against the event's rules. Two queries when the
     book is cached (one with `handle`, one more for an event); a fixed few otherwise."""
-    handle = handle or book_handle_get(system=army_list.system, slug=army_list.faction)
+    handle = handle or book_handle_get(system=army_list.system, slug=army_list.faction, version=army_list.book_version)
     pack = event_pack_get(key=army_list.event_id) if army_list.event_id else None
     if handle is None:
         row = Ruleset.objects.select_related("base").filter(slug=army_list.system).first()
@@ -117,22 +137,29 @@ def army_list_load(army_list: ArmyList, *, handle: BookHandle | None = None) -> 
         return ListState(army_list, validation, ruleset, army_list.faction, None, None, pack)
     book, ruleset = engine_book_get(system=army_list.system, slug=army_list.faction, handle=handle)
     validation = army_list_validate(data=army_list.as_armylist(), handle=handle, pack=pack)
-    return ListState(army_list, validation, ruleset, book.name, book, handle.version, pack)
+    return ListState(army_list, validation, ruleset, book.name, book, handle.current_version, pack)
+
+
+def book_key(army_list: ArmyList) -> BookKey:
+    """The book a list is read against: its ruleset, faction and pinned version."""
+    return (army_list.system, army_list.faction, army_list.book_version)
 
 
 @dataclass(frozen=True, slots=True)
 class ListSummary:
     """What a listing shows of a list: its validation (as Validation.as_dict()) and the
-    current version of its army book (None when the book is gone)."""
+    current version of its army book (None when the book is gone): the list is pinned to
+    its own `book_version`."""
 
     validation: dict[str, Any]
-    book_version: str | None
+    book_latest: str | None
 
 
 def validation_stamp(version: int | str, handle: BookHandle | None, pack: EventPack | None) -> str:
     """What a stored validation was worked out from: the list's version, the content
     stamps of its book and ruleset, its event's rules and the engine's code."""
-    book = handle.stamp if handle else "no-book"
+    # The current version too: an event that plays the current books checks against it.
+    book = f"{handle.stamp}.{handle.current_version}" if handle else "no-book"
     event = pack_stamp(pack) if pack is not None else "no-event"
     return f"{version}:{book}:{event}:{source_hash(*VALIDATION)}"
 
@@ -155,12 +182,12 @@ def army_list_summaries(army_lists: Sequence[ArmyList]) -> list[ListSummary]:
     stamp matches, the stored one is shown. A stale one (the list was edited, or the
     book, the ruleset or the engine changed since) is worked out again from the cached
     book, and stored."""
-    handles = book_handles_get(pairs={(army_list.system, army_list.faction) for army_list in army_lists})
+    handles = book_handles_get(books={book_key(army_list) for army_list in army_lists})
     packs = event_packs_of({army_list.event_id for army_list in army_lists if army_list.event_id})
     summaries, stale = [], []
     titles: dict[str, str] | None = None
     for army_list in army_lists:
-        handle = handles.get((army_list.system, army_list.faction))
+        handle = handles.get(book_key(army_list))
         pack = packs.get(army_list.event_id)
         stamp = validation_stamp(army_list.version, handle, pack)
         if army_list.validation is None or army_list.validation_stamp != stamp:
@@ -172,7 +199,7 @@ def army_list_summaries(army_lists: Sequence[ArmyList]) -> list[ListSummary]:
                 validation = army_list_validate(data=army_list.as_armylist(), handle=handle, pack=pack)
             army_list.validation, army_list.validation_stamp = validation.as_dict(), stamp
             stale.append(army_list)
-        summaries.append(ListSummary(army_list.validation, handle.version if handle else None))
+        summaries.append(ListSummary(army_list.validation, handle.current_version if handle else None))
     if stale:
         # No `updated` bump (bulk_update leaves auto_now alone): working out a
         # validation is not a change to the list. A save racing this one leaves a stamp
@@ -201,10 +228,15 @@ def shared_list_stamp(*, key: str) -> tuple[int, str, str] | None:
     event's rules), in one query (two for a list entered for an event); None when no
     list has this share key. Lets the share page serve a rendered copy."""
     lists, factions, rulesets = ArmyList._meta.db_table, Faction._meta.db_table, Ruleset._meta.db_table
+    versions = BookVersion._meta.db_table
+    # The stamp of the version the list is pinned to: an older version's, or the book's own.
     sql = (
-        f"SELECT l.id, l.name, l.version, f.content_hash, r.content_hash, l.event_key FROM {lists} l "
-        f"LEFT JOIN {rulesets} r ON r.slug = l.system "
+        f"SELECT l.id, l.name, l.version, COALESCE(v.content_hash, f.content_hash), f.version, r.content_hash, "
+        "l.event_key "
+        f"FROM {lists} l LEFT JOIN {rulesets} r ON r.slug = l.system "
         f"LEFT JOIN {factions} f ON (f.ruleset_id = r.id OR f.ruleset_id = r.base_id) AND f.slug = l.faction "
+        f"LEFT JOIN {versions} v ON v.faction_id = f.id AND v.version = l.book_version "
+        "AND v.version <> f.version AND v.document IS NOT NULL "
         "WHERE l.share_key = %s ORDER BY CASE WHEN f.ruleset_id = r.id THEN 0 ELSE 1 END"
     )
     with connection.cursor() as cursor:
@@ -212,6 +244,6 @@ def shared_list_stamp(*, key: str) -> tuple[int, str, str] | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    pack = event_pack_get(key=row[5]) if row[5] else None
+    pack = event_pack_get(key=row[6]) if row[6] else None
     event = pack_stamp(pack) if pack is not None else "no-event"
-    return row[0], row[1], ".".join(str(part) for part in (*row[2:5], event))
+    return row[0], row[1], ".".join(str(part) for part in (*row[2:6], event))

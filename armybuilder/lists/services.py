@@ -4,6 +4,7 @@ when they break the rules (drafts); the validation travels with them."""
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -11,8 +12,12 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from armybuilder.engine import Validation
+from armybuilder.engine.versions import Carried, carry_entries
+from armybuilder.lists.format import ListFormatError
 from armybuilder.lists.models import ARMYLIST_FIELDS, ArmyList, new_share_key
-from factions.selectors import book_handle_get
+from armybuilder.lists.selectors import army_list_validate
+from factions.selectors import book_handle_get, book_versions_held, engine_book_get
 
 
 def _fields(data: dict[str, Any]) -> dict[str, Any]:
@@ -32,9 +37,15 @@ def new_visitor_id() -> str:
     return secrets.token_urlsafe(24)
 
 
-def _book_version(system: str, faction: str) -> str:
-    """The version of the book a list of `system` uses for `faction` ("" when none)."""
-    handle = book_handle_get(system=system, slug=faction)
+def _book_version(data: dict[str, Any], army_list: ArmyList | None = None) -> str:
+    """The version of its book a list is pinned to: the one the document names (parse_list_body
+    has checked the book holds it); else, for a list of the same book, the one it was
+    pinned to; else the book's current version ("" when there is no such book)."""
+    if data.get("book_version"):
+        return data["book_version"]
+    if army_list is not None and (army_list.system, army_list.faction) == (data["system"], data["faction"]):
+        return army_list.book_version
+    handle = book_handle_get(system=data["system"], slug=data["faction"])
     return handle.version if handle else ""
 
 
@@ -48,25 +59,23 @@ def _owner_fields(owner: AbstractBaseUser | None, visitor: str) -> dict[str, Any
 
 @transaction.atomic
 def army_list_create(*, data: dict[str, Any], owner: AbstractBaseUser | None, visitor: str = "") -> ArmyList:
-    """Save a checked armylist/1 document (see api.lists.parse_list_body) as a new list."""
-    return ArmyList.objects.create(
-        **_owner_fields(owner, visitor),
-        **_fields(data),
-        book_version=_book_version(data["system"], data["faction"]),
-    )
+    """Save a checked armylist/1 document (see api.lists.parse_list_body) as a new list,
+    pinned to the version of its book the document names, else the current one."""
+    return ArmyList.objects.create(**_owner_fields(owner, visitor), **_fields(data), book_version=_book_version(data))
 
 
 @transaction.atomic
 def army_list_update(*, army_list: ArmyList, data: dict[str, Any], based_on: int) -> ArmyList:
     """Replace the list's contents. `based_on` is the version the change was made from;
-    if the list has moved on since, nothing is written and VersionConflict is raised.
+    if the list has moved on since, nothing is written and VersionConflict is raised. The
+    list stays pinned to its book's version unless the document names another.
 
     One conditional UPDATE (compare-and-swap on the version), so two saves at the same
     moment cannot both win, on any database."""
     fields = _fields(data)
     written = ArmyList.objects.filter(pk=army_list.pk, version=based_on).update(
         **fields,
-        book_version=_book_version(data["system"], data["faction"]),
+        book_version=_book_version(data, army_list),
         version=F("version") + 1,
         updated=timezone.now(),
     )
@@ -74,6 +83,78 @@ def army_list_update(*, army_list: ArmyList, data: dict[str, Any], based_on: int
         current = ArmyList.objects.filter(pk=army_list.pk).values_list("version", flat=True).first()
         raise VersionConflict(current if current is not None else based_on)
     return ArmyList.objects.get(pk=army_list.pk)
+
+
+@dataclass(frozen=True, slots=True)
+class Upgrade:
+    """A list moved to another version of its book (or, on a dry run, as it would be),
+    and the report of what changed for it (shared/spec/book-versions.md)."""
+
+    army_list: ArmyList
+    report: dict[str, Any]
+
+
+@transaction.atomic
+def army_list_upgrade(
+    *, army_list: ArmyList, book_version: str | None = None, dry_run: bool = False, based_on: int | None = None
+) -> Upgrade:
+    """Move the list to `book_version` of its book (default: the current one; an older one
+    held works the same way): entries whose unit that version has no more are removed,
+    options it no longer offers are dropped, each named in the report with the reason,
+    and every entry's cost before and after. `dry_run` reports and changes nothing.
+
+    One compare-and-swap on the list's version (`based_on`, else the version read):
+    VersionConflict when the list changed meanwhile. ListFormatError for a version the
+    book does not hold, or a book gone from the catalogue."""
+    if based_on is not None and based_on != army_list.version:
+        raise VersionConflict(army_list.version)
+    system, slug = army_list.system, army_list.faction
+    old = book_handle_get(system=system, slug=slug, version=army_list.book_version)
+    if old is None:
+        raise ListFormatError({"faction": [f'The army book "{slug}" is no longer in the catalogue of {system}.']})
+    target = book_version or old.current_version
+    new = book_handle_get(system=system, slug=slug, version=target)
+    if new is None or new.version != target:
+        held = ", ".join(book_versions_held(faction_id=old.faction_id))
+        raise ListFormatError({"book_version": [f'The army book has no version "{target}" here: it holds {held}.']})
+    data = {key: value for key, value in army_list.as_armylist().items() if key != "event"}
+    old_book = engine_book_get(system=system, slug=slug, handle=old)[0]
+    new_book = engine_book_get(system=system, slug=slug, handle=new)[0]
+    entries, carried = carry_entries(data["entries"], old_book, new_book)
+    before = army_list_validate(data=data, handle=old)
+    after = army_list_validate(data={**data, "entries": entries, "book_version": new.version}, handle=new)
+    report = _upgrade_report(army_list.book_version, new.version, before, after, carried)
+    if not dry_run:
+        written = ArmyList.objects.filter(pk=army_list.pk, version=based_on or army_list.version).update(
+            entries=entries, book_version=new.version, version=F("version") + 1, updated=timezone.now()
+        )
+        if not written:
+            current = ArmyList.objects.filter(pk=army_list.pk).values_list("version", flat=True).first()
+            raise VersionConflict(current if current is not None else army_list.version)
+        army_list = ArmyList.objects.get(pk=army_list.pk)
+    return Upgrade(army_list, report)
+
+
+def _upgrade_report(
+    old: str, new: str, before: Validation, after: Validation, carried: list[Carried]
+) -> dict[str, Any]:
+    old_costs = {result.entry.id: result.cost for result in before.entries}
+    new_costs = {result.entry.id: result.cost for result in after.entries}
+    entries = []
+    for entry in carried:
+        row: dict[str, Any] = {
+            "id": entry.id,
+            "unit": entry.unit,
+            "cost": [old_costs.get(entry.id, 0), new_costs.get(entry.id, 0)],
+            "dropped": [dropped.as_dict() for dropped in entry.dropped],
+            "removed": entry.removed,
+        }
+        if entry.reason:
+            row["reason"] = entry.reason
+        if entry.notes:
+            row["notes"] = entry.notes
+        entries.append(row)
+    return {"from": old, "to": new, "total_points": [before.total_points, after.total_points], "entries": entries}
 
 
 @transaction.atomic

@@ -1,7 +1,9 @@
 """Prepare a database for the site: migrate, then load the bundled army books.
 
-Safe to run again: a bundled book is imported only when its faction is missing or the
-bundled file has a newer version, so edits made in the admin are kept otherwise.
+Safe to run again: a bundled book is imported only when it is missing or the bundled file
+has a newer version (kept as a new version of the book), so edits made in the admin are
+kept otherwise. Books of other sources (Army Forge, uploads) are never touched, even
+under the same slug.
 """
 
 from django.core.management import call_command

@@ -3,9 +3,12 @@ JSON (converted on the way in, see factions/armyforge.py).
 
 Each file is checked against the schema and the catalogue before anything is written; a
 bad file changes nothing and the command names the path of every problem. What was
-imported but needs a reader's eye is printed as a warning (and kept for the admin). Importing a
-book whose ruleset and slug already exist replaces that faction's book. An Army Forge
-book enabled for several rulesets needs `--system` to say which one to import it for.
+imported but needs a reader's eye is printed as a warning (and kept for the admin). A book
+already held becomes a new version of it (the versions before it are kept); the same
+version with the same content changes nothing. A book whose slug a book of another
+source holds (the bundled "Human Empire" and Army Forge's) is kept beside it under a free
+slug. An Army Forge book enabled for several rulesets needs `--system` to say which one
+to import it for.
 """
 
 from pathlib import Path
