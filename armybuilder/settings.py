@@ -261,6 +261,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {"BookSourceEnum": "factions.models.BookSource"},
     # The error answers every endpoint shares, and the rulesets and factions as enums.
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "armybuilder.api.schema.postprocess"],
 }

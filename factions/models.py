@@ -166,7 +166,7 @@ class Faction(models.Model):
     ruleset = models.ForeignKey(Ruleset, on_delete=models.PROTECT, related_name="factions")
     slug = models.SlugField(max_length=80)
     name = models.CharField(max_length=120)
-    version = models.CharField(max_length=40, help_text="The current version: the one imported last")
+    version = models.CharField(max_length=48, help_text="The current version: the one imported last")
     description = models.TextField(null=True, blank=True)
     imported_at = models.DateTimeField(auto_now=True)
     source = models.CharField(max_length=10, choices=BookSource.choices, default=BookSource.UPLOAD)
@@ -216,7 +216,7 @@ class BookVersion(models.Model):
 
     faction = models.ForeignKey(Faction, on_delete=models.CASCADE, related_name="versions")
     version = models.CharField(
-        max_length=40, help_text='The book\'s version, "+2" added for other content under a name held'
+        max_length=48, help_text='The book\'s version, "+2" added for other content under a name held'
     )
     source = models.CharField(max_length=10, choices=BookSource.choices)
     armyforge_id = models.CharField("Army Forge book id", max_length=40, blank=True, default="")
@@ -246,7 +246,7 @@ class ArmyForgeSync(models.Model):
     system = models.SlugField(max_length=40)
     armyforge_id = models.CharField("Army Forge book id", max_length=40)
     name = models.CharField(max_length=120, blank=True)
-    version = models.CharField(max_length=40, blank=True, help_text="The version Army Forge offered")
+    version = models.CharField(max_length=48, blank=True, help_text="The version Army Forge offered")
     outcome = models.CharField(max_length=20, help_text="new book, new version, unchanged or failed")
     detail = models.TextField(blank=True)
     synced_at = models.DateTimeField()

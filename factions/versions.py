@@ -7,7 +7,8 @@ as a book of its own under a free slug (`free_slug`), so that neither overwrites
 other and the lists of both keep working.
 
 Versions are named by the book's own version; the same name with other content is kept
-as `<version>+2`, `+3`, … (`next_version_name`).
+as `<version>+2`, `+3`, … (`next_version_name`; `.2`, `.3` after a version that has build
+metadata already, "1.0.0+admin.1.2", so that every name is a version armybook/1 takes).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from django.db.models import Q
 from factions.armybook import Problem
 from factions.models import BookSource, BookVersion, Faction, Ruleset
 
-_SUFFIX_RE = re.compile(r"^(?P<name>.+)\+(?P<n>[0-9]{1,6})$")
+_REPEAT_RE = re.compile(r"^(?P<name>.+)[+.](?P<n>[0-9]{1,6})$")
 MAX_SLUG = 80
 
 
@@ -62,7 +63,7 @@ def free_slug(ruleset: Ruleset, book: dict[str, Any], source: str) -> tuple[str,
 
 def versions_named(faction: Faction, version: str) -> list[BookVersion]:
     """The faction's versions held under `version`: the name itself and its `+N` forms."""
-    rows = BookVersion.objects.filter(faction=faction).filter(Q(version=version) | Q(version__startswith=f"{version}+"))
+    rows = BookVersion.objects.filter(faction=faction, version__startswith=version)
     return [row for row in rows if row.version == version or _base_name(row.version) == version]
 
 
@@ -73,8 +74,16 @@ def held_version_name(faction: Faction, version: str) -> str | None:
 
 
 def _base_name(version: str) -> str | None:
-    match = _SUFFIX_RE.match(version)
-    return match["name"] if match else None
+    """The name a repeat was made from ("3.5.2+2" -> "3.5.2"), or None."""
+    match = _REPEAT_RE.match(version)
+    if match is None or repeat_name(match["name"], int(match["n"])) != version:
+        return None
+    return match["name"]
+
+
+def repeat_name(version: str, n: int) -> str:
+    """The name of the n-th version held under `version`."""
+    return f"{version}{'.' if '+' in version else '+'}{n}"
 
 
 def next_version_name(version: str, held: Iterable[str]) -> str:
@@ -83,8 +92,8 @@ def next_version_name(version: str, held: Iterable[str]) -> str:
     held = list(held)
     if not held:
         return version
-    numbers = [int(m["n"]) for name in held if (m := _SUFFIX_RE.match(name)) and m["name"] == version]
-    return f"{version}+{max([1, *numbers]) + 1}"
+    numbers = [int(m["n"]) for name in held if _base_name(name) == version and (m := _REPEAT_RE.match(name))]
+    return repeat_name(version, max([1, *numbers]) + 1)
 
 
 def version_key(version: str) -> tuple[int, ...]:

@@ -13,7 +13,8 @@ from factions.models import Faction
 from factions.selectors import engine_cache_clear
 from factions.services import armybook_import
 
-MODELS = [m for m in apps.get_app_config("factions").get_models() if m.__name__ != "UnitPackage"]
+# Army Forge sync records are written by syncs only (tests/test_armyforge_sync.py shows their page).
+MODELS = [m for m in apps.get_app_config("factions").get_models() if m.__name__ not in ("UnitPackage", "ArmyForgeSync")]
 
 
 @pytest.fixture
@@ -254,7 +255,7 @@ def test_taking_a_package_off_a_unit_its_options_still_price_is_refused(admin_cl
 
 
 @pytest.mark.django_db
-def test_a_unit_cost_changed_in_the_admin_shows_saved_lists_their_book_was_updated(admin_client_with_book):
+def test_a_unit_cost_changed_in_the_admin_is_a_new_version_saved_lists_are_told_of(admin_client_with_book):
     body = {
         "format": "armylist/1",
         "name": "Patrol",
@@ -272,11 +273,15 @@ def test_a_unit_cost_changed_in_the_admin_shows_saved_lists_their_book_was_updat
     data["cost"] = ["125"]
     assert save(admin_client_with_book, url, data).status_code == 302
 
+    # The edit is a new version of the book; the list keeps the version it was built on until moved on.
     again = admin_client_with_book.get(f"/api/lists/{saved['id']}/").json()
-    assert (again["book_version"], again["book_changed"], again["validation"]["total_points"]) == ("1.0.0", True, 125)
+    assert (again["book_version"], again["book_latest"], again["book_changed"]) == ("1.0.0", "1.0.0+admin.1", True)
+    assert again["validation"]["total_points"] == 110
     page = admin_client_with_book.get(reverse("builder", args=[saved["id"]]))
-    assert "army book updated since this list was saved" in page.content.decode()
+    assert "1.0.0+admin.1" in page.content.decode()
     assert Faction.objects.get(slug="test-wardens").version == "1.0.0+admin.1"
+    moved = admin_client_with_book.post(f"/api/lists/{saved['id']}/upgrade/", {}, content_type="application/json")
+    assert moved.json()["list"]["validation"]["total_points"] == 125
     assert validate_status(admin_client_with_book) == 200
 
 

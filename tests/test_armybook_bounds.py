@@ -67,10 +67,20 @@ COLUMNS: dict[tuple[type[models.Model], str], str] = {
     (catalogue.CompositionGroup, "min"): "composition.groups[].min",
     (catalogue.CompositionGroup, "max"): "composition.groups[].max",
 }
-# Bounded columns the importer fills itself: positions in the book's lists and the content stamp.
-FILLED_BY_THE_IMPORTER = {"order", "content_hash"}
-# Synced from the rulesets (factions/data), not from army books.
-RULESET_MODELS = {catalogue.Ruleset, catalogue.ForceOrgLimit, catalogue.CoreRule}
+# Bounded columns the importer fills itself: positions in the book's lists, the content
+# stamp, and where the book came from (its source, and the slug it came with when it was
+# kept under another: armybook/1's own slug, checked above).
+FILLED_BY_THE_IMPORTER = {"order", "content_hash", "source", "import_slug"}
+# Synced from the rulesets (factions/data), not from army books; and the records of books
+# and their syncs, whose columns the importer and the sync fill (a version's name is the
+# book's version, "+N" added within its column: see factions/versions.py).
+RULESET_MODELS = {
+    catalogue.Ruleset,
+    catalogue.ForceOrgLimit,
+    catalogue.CoreRule,
+    catalogue.BookVersion,
+    catalogue.ArmyForgeSync,
+}
 
 
 def bounded_columns() -> Iterator[tuple[type[models.Model], models.Field]]:

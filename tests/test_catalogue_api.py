@@ -119,7 +119,16 @@ def test_factions_list_filters_by_system(api_client, make_aof_book, make_arena_b
 
     response = api_client.get("/api/factions/", {"system": "aof"})
     assert response.json() == [
-        {"system": "aof", "slug": "test-wardens", "name": "Test Wardens", "version": "1.0.0", "units": 4}
+        {
+            "system": "aof",
+            "slug": "test-wardens",
+            "name": "Test Wardens",
+            "version": "1.0.0",
+            "units": 4,
+            "versions": 1,
+            "source": "upload",
+            "armyforge_id": None,
+        }
     ]
 
 
@@ -186,7 +195,10 @@ def test_staff_import_creates_the_faction(staff_client, make_aof_book):
         "system": "aof",
         "slug": "test-wardens",
         "name": "Test Wardens",
+        "status": "new book",
         "version": "1.0.0",
+        "current": "1.0.0",
+        "source": "upload",
         "replaced_version": None,
         "message": "Added Test Wardens (aof/test-wardens) 1.0.0: 3 units, 2 packages, 5 options",
         "warnings": [],

@@ -356,7 +356,7 @@ def test_an_unknown_export_kind_is_404(owned_list, owner):
     assert "available: json, text" in response.json()["detail"]
 
 
-def test_a_list_survives_a_newer_book_without_its_units(owned_list, owner, make_aof_book):
+def test_a_list_keeps_its_book_version_when_a_newer_one_drops_its_units(owned_list, owner, make_aof_book):
     book = make_aof_book()
     book["version"] = "2.0.0"
     del book["units"][1]  # the Wardens are gone
@@ -365,13 +365,15 @@ def test_a_list_survives_a_newer_book_without_its_units(owned_list, owner, make_
     response = client_for(owner).get(f"/api/lists/{owned_list['id']}/")
     assert response.status_code == 200
     body = response.json()
-    assert body["book_changed"] is True and body["book_version"] == "1.0.0"
-    assert [i["code"] for i in body["validation"]["issues"]] == ["unknown_unit"]
-    # Saving it again records the new book version.
-    saved = client_for(owner).put(
-        f"/api/lists/{owned_list['id']}/", {**list_body(entries=[]), "version": 1}, format="json"
-    )
-    assert saved.json()["book_version"] == "2.0.0" and saved.json()["book_changed"] is False
+    assert (body["book_version"], body["book_latest"], body["book_changed"]) == ("1.0.0", "2.0.0", True)
+    assert body["validation"] == owned_list["validation"]  # pinned: the same costs, no issue
+    # Saving it keeps its version; naming the newer one moves it there, where its units are unknown.
+    url = f"/api/lists/{owned_list['id']}/"
+    kept = client_for(owner).put(url, {**list_body(), "version": 1}, format="json").json()
+    assert (kept["book_version"], kept["validation"]) == ("1.0.0", owned_list["validation"])
+    moved = client_for(owner).put(url, {**list_body(), "book_version": "2.0.0", "version": 2}, format="json").json()
+    assert (moved["book_version"], moved["book_changed"]) == ("2.0.0", False)
+    assert [i["code"] for i in moved["validation"]["issues"]] == ["unknown_unit"]
 
 
 def test_shared_page_shows_the_list(owned_list, client):

@@ -262,6 +262,7 @@ def test_a_kept_entry_follows_what_it_shows(army_list, client):
 
 
 def test_kept_pieces_go_with_the_book_they_came_from(army_list, client):
+    from armybuilder.lists.services import army_list_upgrade
     from factions.models import Faction, Unit
 
     act(client, army_list, action="add", unit="wardens")
@@ -271,6 +272,10 @@ def test_kept_pieces_go_with_the_book_they_came_from(army_list, client):
     old_cost = unit.cost
     unit.cost = old_cost + 7
     unit.save()
-    catalogue_change_check(objects=[unit])  # as the admin saves it
+    catalogue_change_check(objects=[unit])  # as the admin saves it: a new version of the book
+    page = client.get(f"/lists/{army_list.pk}/").content.decode()
+    assert f"{old_cost} pts" in page and f"{old_cost + 7} pts" not in page  # the list keeps its version
+    army_list.refresh_from_db()
+    army_list_upgrade(army_list=army_list)
     page = client.get(f"/lists/{army_list.pk}/").content.decode()
     assert f"{old_cost + 7} pts" in page

@@ -302,7 +302,7 @@ def _conflict(based_on: int, conflict: services.VersionConflict) -> Response:
 
 class UpgradeSerializer(serializers.Serializer):
     book_version = serializers.CharField(
-        max_length=40, required=False, allow_null=True, help_text="The version to move to (default: the current one)"
+        max_length=48, required=False, allow_null=True, help_text="The version to move to (default: the current one)"
     )
     dry_run = serializers.BooleanField(required=False, default=False, help_text="Report only: change nothing")
     version = serializers.IntegerField(

@@ -38,7 +38,7 @@ class ArmyListSerializer(serializers.Serializer):
     system = serializers.CharField(max_length=40)
     faction = serializers.CharField(max_length=80)
     book_version = serializers.CharField(
-        max_length=40,
+        max_length=48,
         required=False,
         allow_null=True,
         help_text="The version of the army book the list is built on (a version the book holds); left out: the "

@@ -124,7 +124,7 @@ class ImportResultSerializer(serializers.Serializer):
         help_text='The version the book holds this one as ("3.5.2"; "3.5.2+2" for other content under a name held)'
     )
     current = serializers.CharField(help_text="The book's current version now")
-    source = serializers.ChoiceField(choices=["bundled", "armyforge", "upload"])
+    source = serializers.ChoiceField(choices=BookSource.choices)
     replaced_version = serializers.CharField(
         allow_null=True, help_text="The version that was current before a new version; null otherwise"
     )

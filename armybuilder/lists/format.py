@@ -194,7 +194,7 @@ def check_list_shape(data: Any) -> tuple[dict[str, Any] | None, Errors]:
         errors["points_limit"] = problems
     _check_boolean(errors, data, "force_org")
     _check_optional_string(errors, data, "event", max_length=32)
-    _check_optional_string(errors, data, "book_version", max_length=40)
+    _check_optional_string(errors, data, "book_version", max_length=48)
 
     entries: list[dict[str, Any]] = []
     raw_entries = data.get("entries")

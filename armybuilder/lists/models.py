@@ -83,7 +83,7 @@ class ArmyList(models.Model):
     system = models.CharField(max_length=40, help_text="Ruleset slug")
     faction = models.CharField(max_length=80, help_text="Faction slug in that ruleset")
     book_version = models.CharField(
-        max_length=40, help_text="The version of the army book it is pinned to: its prices and rules"
+        max_length=48, help_text="The version of the army book it is pinned to: its prices and rules"
     )
     points_limit = models.PositiveIntegerField(null=True, blank=True)
     force_org = models.BooleanField(default=True)
@@ -148,7 +148,7 @@ class Submission(models.Model):
         ArmyList, null=True, blank=True, on_delete=models.SET_NULL, related_name="submissions", help_text="Copied from"
     )
     data = models.JSONField(help_text="The list as submitted (armylist/1)")
-    book_version = models.CharField(max_length=40)
+    book_version = models.CharField(max_length=48)
     submitted_at = models.DateTimeField()
     # The last validation against the event's rules, and what it was worked out from.
     validation = models.JSONField(null=True, blank=True, editable=False)

@@ -59,7 +59,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='faction',
             name='version',
-            field=models.CharField(help_text='The current version: the one imported last', max_length=40),
+            field=models.CharField(help_text='The current version: the one imported last', max_length=48),
         ),
         migrations.CreateModel(
             name='ArmyForgeSync',
@@ -68,7 +68,7 @@ class Migration(migrations.Migration):
                 ('system', models.SlugField(max_length=40)),
                 ('armyforge_id', models.CharField(max_length=40, verbose_name='Army Forge book id')),
                 ('name', models.CharField(blank=True, max_length=120)),
-                ('version', models.CharField(blank=True, help_text='The version Army Forge offered', max_length=40)),
+                ('version', models.CharField(blank=True, help_text='The version Army Forge offered', max_length=48)),
                 ('outcome', models.CharField(help_text='new book, new version, unchanged or failed', max_length=20)),
                 ('detail', models.TextField(blank=True)),
                 ('synced_at', models.DateTimeField()),
@@ -83,7 +83,7 @@ class Migration(migrations.Migration):
             name='BookVersion',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('version', models.CharField(help_text='The book\'s version, "+2" added for other content under a name held', max_length=40)),
+                ('version', models.CharField(help_text='The book\'s version, "+2" added for other content under a name held', max_length=48)),
                 ('source', models.CharField(choices=[('bundled', 'bundled with the site'), ('armyforge', 'Army Forge'), ('upload', 'uploaded')], max_length=10)),
                 ('armyforge_id', models.CharField(blank=True, default='', max_length=40, verbose_name='Army Forge book id')),
                 ('imported_at', models.DateTimeField()),

@@ -18,6 +18,11 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='armylist',
             name='book_version',
-            field=models.CharField(help_text='The version of the army book it is pinned to: its prices and rules', max_length=40),
+            field=models.CharField(help_text='The version of the army book it is pinned to: its prices and rules', max_length=48),
+        ),
+        migrations.AlterField(
+            model_name='submission',
+            name='book_version',
+            field=models.CharField(max_length=48),
         ),
     ]
