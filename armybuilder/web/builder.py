@@ -22,7 +22,7 @@ from armybuilder.lists.visitors import list_owner, own_list, own_lists
 from armybuilder.web import forms, fragments, presenters
 from armybuilder.web.fragments import FORM_HEAD
 from factions.models import Faction, Ruleset
-from factions.selectors import core_rule_summaries, ruleset_get
+from factions.selectors import core_rule_summaries, faction_list, ruleset_get
 
 
 def own_list_or_404(request: HttpRequest, pk: int) -> ArmyList:
@@ -243,4 +243,6 @@ def rules_page(request: HttpRequest, system: str) -> HttpResponse:
     except Ruleset.DoesNotExist:
         raise Http404("No such ruleset.") from None
     rules = [(presenters.rule_anchor(rule.name), rule) for rule in ruleset.core_rules.all()]
-    return render(request, "builder/rules.html", {"ruleset": ruleset, "rules": rules, "limits": ruleset.limits.all()})
+    books = faction_list(system=system)
+    context = {"ruleset": ruleset, "rules": rules, "limits": ruleset.limits.all(), "books": books}
+    return render(request, "builder/rules.html", context)

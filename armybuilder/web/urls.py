@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from armybuilder.web import accounts, builder, event_files, events, pages
+from armybuilder.web import accounts, books, builder, event_files, events, pages
 
 urlpatterns = [
     path("", builder.start, name="start"),
@@ -14,6 +14,7 @@ urlpatterns = [
     path("lists/<int:pk>/delete/", builder.delete_list, name="delete-list"),
     path("lists/<int:pk>/event/", events.list_event, name="list-event"),
     path("rules/<slug:system>/", builder.rules_page, name="rules"),
+    path("books/<slug:system>/<slug:faction>/changes/", books.book_changes, name="book-changes"),
     path("events/", events.pack_list, name="events"),
     path("events/new/", events.pack_new, name="event-new"),
     path("events/<str:key>/", events.pack_page, name="event"),
