@@ -65,6 +65,7 @@ TYPE_WORDS = {
     "chariots": "chariot",
     "artillery": "artillery",
     "cavalry": "cavalry",
+    "knights": "cavalry",  # Army Forge called mounted knights "Knights" before 3.5.2, "Cavalry" since
 }
 SECTION_VARIANTS = ("replace", "upgrade", "attachment")
 COUNT_TYPES = {"exactly": "exactly", "upto": "up to", "all": "all", "any": "any"}

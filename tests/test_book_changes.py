@@ -722,14 +722,11 @@ def test_chivalrous_kingdoms_knights_change_cost():
 @pytest.mark.django_db
 def test_wood_elves_units_as_a_whole():
     changes = real_changes("aof--wood-elves.json")
-    cavalry = {"type": ["infantry", "cavalry"]}  # Army Forge now calls them Cavalry, not Knights
+    # Army Forge now calls its riders Cavalry, not Knights: both read as cavalry, no change.
     assert changes["units"] == {
         "added": [],
         "removed": [],
         "changed": [
-            {"id": "7dxwe57", "name": "Deer Riders", "changes": cavalry},
-            {"id": "Da6iqpU", "name": "Grove Lancers", "changes": cavalry},
-            {"id": "uwbY7DS", "name": "Mounted Weavers", "changes": cavalry},
             {"id": "j6eudp0", "name": "Giant Beetle", "changes": {"cost": [225, 230]}},
             {"id": "WkwWHKK", "name": "Forest Ancient", "changes": {"cost": [750, 755]}},
         ],

@@ -29,7 +29,7 @@ def test_what_changed_shows_costs_old_and_new_side_by_side(client, wood_elves):
     assert "Giant Beetle Cost 225 pts 230 pts (+5)" in page
     assert "Forest Ancient Cost 750 pts 755 pts (+5)" in page
     assert "2 units cost more, 0 less" in page
-    assert "Mounted Weavers Type infantry cavalry" in page
+    assert "Mounted Weavers" not in page  # "Magic Knights" then, "Magic Cavalry" now: cavalry both
     assert "Insect Attack Text" in page  # a spell's words changed
 
 
