@@ -159,6 +159,18 @@ def bundled_books_load() -> list[ImportResult]:
 
 
 @transaction.atomic
+def book_versions_backfill() -> int:
+    """Keep the document of every current version that has none (books imported before
+    versions were kept: migration 0009 could not write them), so that a later change in
+    the admin leaves the version lists are pinned to whole. Writes nothing else of the
+    books; how many it kept."""
+    held = BookVersion.objects.filter(document__isnull=True).values_list("faction_id", "version")
+    factions = [pk for pk, version in held if Faction.objects.filter(pk=pk, version=version).exists()]
+    stamp_books(factions)
+    return len(factions)
+
+
+@transaction.atomic
 def sync_rulesets() -> dict[str, int]:
     """Make the database's rulesets, limits and core rules match the bundled data
     (factions/data/). Limits and core rules are replaced wholesale; books are left alone."""

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[1]
 
 SCRIPT = """
@@ -67,3 +69,46 @@ def test_the_frozen_ruleset_data_is_what_sync_rulesets_writes_today():
 
     frozen = json.loads((REPO / "factions" / "migrations" / "0002_rulesets.json").read_text())
     assert [r["slug"] for r in frozen] == [r["slug"] for r in ruleset_data()]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_books_held_before_versions_were_kept_get_one_version_each_with_their_source():
+    """Migration 0009 gives each book its one version (the one its tables hold) and a
+    source; bootstrap's backfill then keeps that version's document, which the migration
+    could not write."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    before = [("factions", "0008_ruleset_variants"), ("lists", "0003_event_packs")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    ruleset = old.get_model("factions", "Ruleset").objects.get(slug="aof")
+    factions = old.get_model("factions", "Faction").objects
+    factions.create(ruleset=ruleset, slug="human-empire", name="Human Empire", version="1.1.0", content_hash="a" * 32)
+    factions.create(ruleset=ruleset, slug="wood-elves", name="Wood Elves", version="3.5.2", armyforge_id="qtuy")
+    factions.create(ruleset=ruleset, slug="club-book", name="Club Book", version="0.3.0", content_hash="c" * 32)
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+    from factions.models import BookVersion, Faction
+    from factions.services import book_versions_backfill
+
+    rows = BookVersion.objects.order_by("faction__slug")
+    assert [(v.faction.slug, v.version, v.source, v.document) for v in rows] == [
+        ("club-book", "0.3.0", "upload", None),
+        ("human-empire", "1.1.0", "bundled", None),
+        ("wood-elves", "3.5.2", "armyforge", None),
+    ]
+    assert dict(Faction.objects.values_list("slug", "source")) == {
+        "club-book": "upload",
+        "human-empire": "bundled",
+        "wood-elves": "armyforge",
+    }
+    assert BookVersion.objects.get(faction__slug="human-empire").content_hash == "a" * 32
+    assert book_versions_backfill() == 3
+    kept = BookVersion.objects.get(faction__slug="human-empire")
+    assert (kept.document["name"], kept.document["version"]) == ("Human Empire", "1.1.0")
+    assert kept.content_hash == Faction.objects.get(slug="human-empire").content_hash != "a" * 32
+    assert book_versions_backfill() == 0
