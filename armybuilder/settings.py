@@ -7,6 +7,9 @@ Environment variables (bad values stop start-up with a message naming the variab
   DJANGO_CONN_MAX_AGE   seconds a database connection is kept for reuse (default 60)
   DATABASE_URL          e.g. postgres://postgres@127.0.0.1:5432/armybuilder
                         (default: SQLite file db.sqlite3 at the repository root)
+  DJANGO_ARMYFORGE_URL  where `manage.py sync_armyforge` reads the official army books
+                        (default: Army Forge's public address); DJANGO_ARMYFORGE_TIMEOUT
+                        and DJANGO_ARMYFORGE_MAX_BYTES bound each request
 """
 
 from datetime import timedelta
@@ -14,7 +17,7 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 from environs import Env, EnvError
-from marshmallow.validate import Range
+from marshmallow.validate import URL, Range
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -67,6 +70,15 @@ try:
     AXES_FAILURE_LIMIT = env.int("DJANGO_LOGIN_FAILURES", default=5, validate=Range(min=1))
     LOGIN_COOLOFF_MINUTES = env.int("DJANGO_LOGIN_COOLOFF_MINUTES", default=15, validate=Range(min=1))
     TRUSTED_PROXIES = env.int("DJANGO_TRUSTED_PROXIES", default=0, validate=Range(min=0))
+    # Army Forge, where `sync_armyforge` reads the official books: each request waits at
+    # most the timeout (seconds) and reads at most the size cap (bytes; a book is < 1 MB).
+    ARMYFORGE_URL = env.str(
+        "DJANGO_ARMYFORGE_URL",
+        default="https://army-forge.onepagerules.com",
+        validate=URL(schemes={"http", "https"}, require_tld=False, error="not an http:// or https:// address"),
+    ).rstrip("/")
+    ARMYFORGE_TIMEOUT = env.float("DJANGO_ARMYFORGE_TIMEOUT", default=15, validate=Range(min=0, min_inclusive=False))
+    ARMYFORGE_MAX_BYTES = env.int("DJANGO_ARMYFORGE_MAX_BYTES", default=5 * 1024 * 1024, validate=Range(min=1))
 except EnvError as exc:
     raise ImproperlyConfigured(str(exc)) from exc
 

@@ -317,3 +317,14 @@ def wardens_list(owner, units: list[str], *, event=None, points: int = 355, name
         body["event"] = event.key
     data, _handle = parse_list_body(body)
     return services.army_list_create(data=data, owner=owner)
+
+
+@pytest.fixture
+def armyforge(settings):
+    """A stand-in Army Forge (tests/armyforge_standin.py) serving the official books of
+    ../shared/armyforge, with the ARMYFORGE_URL setting pointing at it for the test."""
+    from tests.armyforge_standin import ArmyForgeStandIn
+
+    with ArmyForgeStandIn(require_shared(SHARED / "armyforge")) as standin:
+        settings.ARMYFORGE_URL = standin.url
+        yield standin

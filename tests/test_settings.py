@@ -15,11 +15,11 @@ PROBE = (
 )
 
 
-def start(**env: str) -> subprocess.CompletedProcess:
+def start(probe: str = PROBE, **env: str) -> subprocess.CompletedProcess:
     clean = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_") and k != "DATABASE_URL"}
     clean["DJANGO_SETTINGS_MODULE"] = "armybuilder.settings"
     return subprocess.run(
-        [sys.executable, "-c", PROBE],
+        [sys.executable, "-c", probe],
         cwd=REPO,
         env={**clean, **env},
         capture_output=True,
@@ -65,6 +65,12 @@ def test_production_values_are_read():
         ({"DATABASE_URL": "oracle-ish://nowhere"}, 'Environment variable "DATABASE_URL" invalid'),
         ({"DJANGO_DEBUG": "false"}, "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is false"),
         ({"DJANGO_ALLOWED_HOSTS": "a.example,,b.example"}, "DJANGO_ALLOWED_HOSTS has an empty host name"),
+        (
+            {"DJANGO_ARMYFORGE_URL": "file:///srv/books"},
+            "Environment variable \"DJANGO_ARMYFORGE_URL\" invalid: ['not an http:// or https:// address']",
+        ),
+        ({"DJANGO_ARMYFORGE_TIMEOUT": "0"}, 'Environment variable "DJANGO_ARMYFORGE_TIMEOUT" invalid'),
+        ({"DJANGO_ARMYFORGE_MAX_BYTES": "5MB"}, 'Environment variable "DJANGO_ARMYFORGE_MAX_BYTES" invalid'),
     ],
 )
 def test_bad_values_stop_start_up_naming_the_variable(env, message):
@@ -72,3 +78,26 @@ def test_bad_values_stop_start_up_naming_the_variable(env, message):
     assert result.returncode != 0
     assert "ImproperlyConfigured" in result.stderr
     assert message in result.stderr
+
+
+ARMYFORGE_PROBE = (
+    "import django; from django.conf import settings; django.setup(); "
+    "print(settings.ARMYFORGE_URL, settings.ARMYFORGE_TIMEOUT, settings.ARMYFORGE_MAX_BYTES)"
+)
+
+
+def test_army_forge_is_its_public_address_by_default_with_bounded_requests():
+    result = start(ARMYFORGE_PROBE)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["https://army-forge.onepagerules.com", "15", str(5 * 1024 * 1024)]
+
+
+def test_army_forge_settings_are_read():
+    result = start(
+        ARMYFORGE_PROBE,
+        DJANGO_ARMYFORGE_URL="http://armyforge.internal:8080/",
+        DJANGO_ARMYFORGE_TIMEOUT="2.5",
+        DJANGO_ARMYFORGE_MAX_BYTES="1000000",
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["http://armyforge.internal:8080", "2.5", "1000000"]

@@ -1,0 +1,195 @@
+"""A stand-in for Army Forge: a threaded HTTP server on 127.0.0.1 serving a folder of Army
+Forge army-book files (`aof--wood-elves.json`: the part before `--` is the ruleset) as
+the official index of each game system and its books, as Army Forge answers them:
+
+    GET /api/army-books?filters=official&gameSystemSlug=age-of-fantasy
+    GET /api/army-books/{uid}?gameSystem=4
+
+Switchable while it runs: `serve` another folder, and make a book (by uid or file name)
+or an index (by game system slug) answer a status, hang, answer broken JSON, an
+over-sized body or another document. `requests` lists what it was asked, with headers.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+# File name prefix -> Army Forge's game system slug and id.
+GAMES = {
+    "aof": ("age-of-fantasy", 4),
+    "aof-skirmish": ("age-of-fantasy-skirmish", 5),
+    "aof-regiments": ("age-of-fantasy-regiments", 6),
+}
+INDEX_FIELDS = ("uid", "name", "versionString", "official", "enabledGameSystems", "modifiedAt")
+BOOKS_PATH = "/api/army-books"
+
+
+@dataclass
+class Fault:
+    kind: str  # "status", "hang", "broken", "oversized", "document"
+    value: Any = None
+    declared: bool = True  # oversized: whether Content-Length says so
+    times: int | None = None  # answers left before it stops (None: every one)
+
+
+@dataclass(frozen=True)
+class Request:
+    path: str
+    headers: dict[str, str]
+
+    @property
+    def book(self) -> str | None:
+        """The uid of the book asked for, None for the index or anything else."""
+        path = urlsplit(self.path).path
+        return unquote(path.removeprefix(f"{BOOKS_PATH}/")) if path.startswith(f"{BOOKS_PATH}/") else None
+
+
+class ArmyForgeStandIn:
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.faults: dict[str, Fault] = {}
+        self.requests: list[Request] = []
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        handler = type("Handler", (_Handler,), {"standin": self})
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    def __enter__(self) -> ArmyForgeStandIn:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stopping.set()  # a hanging answer gives up at once
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join()
+
+    # -- switching what it answers -----------------------------------------------------
+    def serve(self, folder: Path) -> None:
+        self.folder = folder
+
+    def fail(self, key: str, status: int = 500, *, times: int | None = None) -> None:
+        self.faults[key] = Fault("status", status, times=times)
+
+    def hang(self, key: str, seconds: float) -> None:
+        self.faults[key] = Fault("hang", seconds)
+
+    def broken(self, key: str) -> None:
+        self.faults[key] = Fault("broken")
+
+    def oversized(self, key: str, size: int, *, declared: bool = True) -> None:
+        self.faults[key] = Fault("oversized", size, declared=declared)
+
+    def answer(self, key: str, document: Any) -> None:
+        """Answer `document` (any JSON value) instead."""
+        self.faults[key] = Fault("document", document)
+
+    def clear(self) -> None:
+        self.faults.clear()
+        self.requests.clear()
+
+    # -- what it was asked -------------------------------------------------------------
+    @property
+    def books_fetched(self) -> list[str]:
+        return [uid for r in self.requests if (uid := r.book) is not None]
+
+    @property
+    def indexes_read(self) -> list[str]:
+        return [
+            parse_qs(urlsplit(r.path).query).get("gameSystemSlug", [""])[0]
+            for r in self.requests
+            if urlsplit(r.path).path == BOOKS_PATH
+        ]
+
+    def book(self, name: str) -> dict[str, Any]:
+        """The book of the file `name` (`aof--wood-elves`) in the folder served."""
+        return json.loads((self.folder / f"{name}.json").read_text(encoding="utf-8"))
+
+    # -- answering ---------------------------------------------------------------------
+    def _files(self) -> list[tuple[str, int, Path]]:
+        """(file name, Army Forge game id, path) of each book file served."""
+        files = []
+        for path in sorted(self.folder.glob("*--*.json")):
+            prefix = path.name.split("--", 1)[0]
+            if prefix in GAMES:
+                files.append((path.stem, GAMES[prefix][1], path))
+        return files
+
+    def _fault(self, *keys: str) -> Fault | None:
+        with self._lock:
+            for key in keys:
+                fault = self.faults.get(key)
+                if fault is None:
+                    continue
+                if fault.times is not None:
+                    fault.times -= 1
+                    if fault.times <= 0:
+                        del self.faults[key]
+                return fault
+        return None
+
+    def _answer(self, handler: _Handler) -> None:
+        with self._lock:
+            self.requests.append(Request(handler.path, dict(handler.headers)))
+        parts = urlsplit(handler.path)
+        query = {key: values[0] for key, values in parse_qs(parts.query).items()}
+        if parts.path == BOOKS_PATH and query.get("filters") == "official":
+            game = query.get("gameSystemSlug", "")
+            ids = [number for slug, number in GAMES.values() if slug == game]
+            index = [self._entry(path) for _, game_id, path in self._files() if ids and game_id == ids[0]]
+            self._send(handler, json.dumps(index).encode(), self._fault(game))
+            return
+        uid = Request(handler.path, {}).book
+        for name, game_id, path in self._files():
+            body = path.read_bytes()
+            if uid is not None and json.loads(body).get("uid") == uid and query.get("gameSystem") == str(game_id):
+                self._send(handler, body, self._fault(uid, name))
+                return
+        self._send(handler, b'{"error": "not found"}', None, status=404)
+
+    @staticmethod
+    def _entry(path: Path) -> dict[str, Any]:
+        book = json.loads(path.read_text(encoding="utf-8"))
+        return {key: book.get(key) for key in INDEX_FIELDS}
+
+    def _send(self, handler: _Handler, body: bytes, fault: Fault | None, status: int = 200) -> None:
+        declared = True
+        if fault is not None:
+            if fault.kind == "status":
+                status, body = fault.value, b'{"error": "stand-in failure"}'
+            elif fault.kind == "hang" and self._stopping.wait(fault.value):
+                return
+            elif fault.kind == "broken":
+                body = body[: len(body) // 2] or b'{"uid": '
+            elif fault.kind == "oversized":
+                body, declared = b"[" + b"0," * (fault.value // 2) + b"0]", fault.declared
+            elif fault.kind == "document":
+                body = json.dumps(fault.value).encode()
+        try:
+            handler.send_response(status)
+            handler.send_header("Content-Type", "application/json")
+            if declared:
+                handler.send_header("Content-Length", str(len(body)))
+            handler.end_headers()
+            handler.wfile.write(body)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up waiting (a timeout test)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    standin: ArmyForgeStandIn
+
+    def do_GET(self) -> None:  # the name http.server calls
+        self.standin._answer(self)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet: the tests read `requests`."""
