@@ -10,7 +10,6 @@ sync that changed or failed something did with each book).
 
 from __future__ import annotations
 
-import inspect
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
@@ -23,7 +22,7 @@ from django.utils import timezone
 from factions.armybook import ArmyBookError
 from factions.armyforge import _version as stored_version
 from factions.armyforge_client import ArmyForgeError, book_url, fetch_json, index_url
-from factions.models import ArmyForgeSync, BookVersion, Faction
+from factions.models import ArmyForgeSync, BookSource, BookVersion, Faction
 from factions.services import armybook_import
 
 # Our rulesets Army Forge publishes official books for: its game system slug and id.
@@ -253,19 +252,12 @@ def _failed(book: BookSync, error: str) -> BookSync:
 
 def _imported(book: BookSync, data: dict[str, Any]) -> BookSync:
     """Import `data` as a version of `book` from Army Forge: what the import did with it."""
-    # Until the versioned import (issue 22) lands, armybook_import takes no `source` and its
-    # result has no `status` nor `version`: a book it did not hold is new, any other a new
-    # version. Both fallbacks go when it lands.
-    if "source" in inspect.signature(armybook_import).parameters:
-        result = armybook_import(data=data, system=book.system, source="armyforge", dry_run=book.dry_run)
-    else:
-        result = armybook_import(data=data, system=book.system, dry_run=book.dry_run)
-    status = getattr(result, "status", None) or (NEW_BOOK if result.replaced_version is None else NEW_VERSION)
+    result = armybook_import(data=data, system=book.system, source=BookSource.ARMYFORGE, dry_run=book.dry_run)
     return replace(
         book,
-        outcome=status,
-        stored=getattr(result, "version", None) or result.faction.version,
-        previous=result.replaced_version if status == NEW_VERSION else None,
+        outcome=result.status,
+        stored=result.version,
+        previous=result.replaced_version if result.status == NEW_VERSION else None,
         warnings=len(result.warnings),
     )
 

@@ -191,6 +191,9 @@ def test_a_first_sync_imports_the_seven_official_books(armyforge, db):
     assert sorted(records) == sorted((r, uid, name, "3.5.2", "new book") for r, name, uid in BOOKS.values())
     assert armyforge.indexes_read == ["age-of-fantasy", "age-of-fantasy-skirmish", "age-of-fantasy-regiments"]
     assert sorted(armyforge.books_fetched) == sorted(uid for _, _, uid in BOOKS.values())
+    versions = models.BookVersion.objects.values_list("faction__armyforge_id", "version", "source", "armyforge_id")
+    assert sorted(versions) == sorted((uid, "3.5.2", "armyforge", uid) for _, _, uid in BOOKS.values())
+    assert set(models.Faction.objects.values_list("source", flat=True)) == {"armyforge"}
 
 
 def test_a_sync_with_nothing_new_writes_nothing_and_fetches_no_book(armyforge, db):
@@ -224,6 +227,8 @@ def test_a_new_version_of_each_book_is_imported_over_the_last(synced_3_5_1):
     after = held()
     assert {uid: version for uid, (_, version, _) in after.items()} == {uid: "3.5.2" for uid in before}
     assert all(after[uid][2] != before[uid][2] for uid in before)  # new content, new stamps
+    kept = models.BookVersion.objects.values_list("faction__armyforge_id", "version")
+    assert sorted(kept) == sorted((uid, version) for uid in before for version in ("3.5.1", "3.5.2"))
     records = models.ArmyForgeSync.objects.values_list("outcome", "version", "detail")
     assert {(outcome, version, detail.split(",")[0]) for outcome, version, detail in records} == {
         ("new version", "3.5.2", "was 3.5.1")
@@ -280,6 +285,8 @@ def test_a_book_that_fails_is_left_as_it_was_and_the_others_go_on(synced_3_5_1, 
     after = held()
     assert after[WOOD_ELVES] == before[WOOD_ELVES]
     assert list(models.Unit.objects.filter(faction__armyforge_id=WOOD_ELVES).values()) == elves_units
+    elves_versions = models.BookVersion.objects.filter(faction__armyforge_id=WOOD_ELVES)
+    assert list(elves_versions.values_list("version", flat=True)) == ["3.5.1"]
     assert {uid: version for uid, (_, version, _) in after.items() if uid != WOOD_ELVES} == {
         uid: "3.5.2" for uid in before if uid != WOOD_ELVES
     }
@@ -416,3 +423,43 @@ def test_a_source_that_is_no_http_address_is_refused(armyforge, db):
     with pytest.raises(CommandError, match='the source "file:///etc" is not an http:// or https:// address'):
         call_command("sync_armyforge", "--source", "file:///etc", stdout=io.StringIO())
     assert armyforge.requests == []
+
+
+def test_a_book_fetched_whose_content_is_held_is_unchanged_and_recorded_nowhere(armyforge, db):
+    """Army Forge's index may name a version whose book turns out to be one held (its
+    index ahead of, or behind, the book it serves): nothing is written for it."""
+    sync()
+    first = models.ArmyForgeSync.objects.get(armyforge_id=WOOD_ELVES)
+    latest = armyforge.folder
+    elves = armyforge.book("aof--wood-elves")
+    armyforge.serve(latest / "3.5.1")  # its index offers 3.5.1 ...
+    armyforge.answer(WOOD_ELVES, elves)  # ... but the book it answers is the 3.5.2 held
+
+    lines, failure = sync()
+
+    assert failure is None
+    assert "aof  Wood Elves  3.5.1: unchanged" in [line.split(" (")[0] for line in lines]
+    assert models.ArmyForgeSync.objects.get(armyforge_id=WOOD_ELVES) == first
+    assert models.ArmyForgeSync.objects.get(armyforge_id=WOOD_ELVES).synced_at == first.synced_at
+    assert list(
+        models.BookVersion.objects.filter(faction__armyforge_id=WOOD_ELVES).values_list("version", flat=True)
+    ) == ["3.5.2"]
+
+
+def test_an_army_forge_book_named_as_a_bundled_one_is_kept_beside_it(armyforge, db):
+    from factions.services import bundled_books_load
+
+    bundled_books_load()
+    bundled = models.Faction.objects.get(ruleset__slug="aof", slug="human-empire")
+    namesake = armyforge.book("aof--wood-elves")
+    namesake["name"] = "Human Empire"
+    armyforge.answer(WOOD_ELVES, namesake)
+
+    lines, failure = sync("--system", "aof")
+
+    assert failure is None
+    assert any(line.startswith("aof  Wood Elves  3.5.2: new book") for line in lines)  # as the index names it
+    kept = models.Faction.objects.get(armyforge_id=WOOD_ELVES)
+    assert (kept.slug, kept.source, kept.import_slug) == ("human-empire-armyforge", "armyforge", "human-empire")
+    assert any("aof/human-empire" in w and "aof/human-empire-armyforge" in w for w in kept.import_warnings)
+    assert models.Faction.objects.get(pk=bundled.pk).content_hash == bundled.content_hash
