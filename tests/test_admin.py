@@ -272,10 +272,11 @@ def test_a_unit_cost_changed_in_the_admin_shows_saved_lists_their_book_was_updat
     data["cost"] = ["125"]
     assert save(admin_client_with_book, url, data).status_code == 302
 
+    # The list keeps the prices of the version it was built on until its player moves it on.
     again = admin_client_with_book.get(f"/api/lists/{saved['id']}/").json()
-    assert (again["book_version"], again["book_changed"], again["validation"]["total_points"]) == ("1.0.0", True, 125)
+    assert (again["book_version"], again["book_changed"], again["validation"]["total_points"]) == ("1.0.0", True, 110)
     page = admin_client_with_book.get(reverse("builder", args=[saved["id"]]))
-    assert "army book updated since this list was saved" in page.content.decode()
+    assert "Test Wardens 1.0.0+admin.1 is out: your one unit changes cost, +15 pts." in page.content.decode()
     assert Faction.objects.get(slug="test-wardens").version == "1.0.0+admin.1"
     assert validate_status(admin_client_with_book) == 200
 

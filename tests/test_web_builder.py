@@ -272,5 +272,11 @@ def test_kept_pieces_go_with_the_book_they_came_from(army_list, client):
     unit.cost = old_cost + 7
     unit.save()
     catalogue_change_check(objects=[unit])  # as the admin saves it
+    # The list keeps the version it was built on, and that version's pieces, until it moves on.
+    page = client.get(f"/lists/{army_list.pk}/").content.decode()
+    assert f"{old_cost + 7} pts" not in page and "your one unit changes cost, +7 pts" in page
+    army_list.refresh_from_db()
+    faction.refresh_from_db()
+    client.post(f"/lists/{army_list.pk}/book/move/", {"to": faction.version, "version": army_list.version})
     page = client.get(f"/lists/{army_list.pk}/").content.decode()
     assert f"{old_cost + 7} pts" in page

@@ -6,9 +6,11 @@ from typing import Any
 from django.contrib import messages
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_GET
 
 from armybuilder.exports import pdf
 from armybuilder.lists import selectors
@@ -97,3 +99,14 @@ def _export_links(key: str) -> list[tuple[str, str]]:
     links = [(f"{PDF_LABELS.get(kind, kind)} (PDF)", base + kind) for kind in pdf.PDF_KINDS]
     links.insert(1, ("Cards with rules (PDF)", base + "cards.pdf?rules=1"))
     return [*links, ("Text", base + "text"), ("JSON", base + "json")]
+
+
+@require_GET
+def book_changes(request: HttpRequest, system: str, faction: str) -> HttpResponse:
+    """What changed in an army book between two versions (`?from=&to=`).
+
+    A stand-in until the page itself is written: it sends the reader to the same answer
+    over the API (GET /api/factions/{system}/{slug}/changes/)."""
+    url = reverse("faction-changes", args=[system, faction])
+    query = request.GET.urlencode()
+    return redirect(f"{url}?{query}" if query else url)
