@@ -278,7 +278,7 @@ def test_a_unit_cost_changed_in_the_admin_is_a_new_version_saved_lists_are_told_
     assert (again["book_version"], again["book_latest"], again["book_changed"]) == ("1.0.0", "1.0.0+admin.1", True)
     assert again["validation"]["total_points"] == 110
     page = admin_client_with_book.get(reverse("builder", args=[saved["id"]]))
-    assert "1.0.0+admin.1" in page.content.decode()
+    assert "Test Wardens 1.0.0+admin.1 is out: your one unit changes cost, +15 pts." in page.content.decode()
     assert Faction.objects.get(slug="test-wardens").version == "1.0.0+admin.1"
     moved = admin_client_with_book.post(f"/api/lists/{saved['id']}/upgrade/", {}, content_type="application/json")
     assert moved.json()["list"]["validation"]["total_points"] == 125

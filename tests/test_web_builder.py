@@ -262,7 +262,6 @@ def test_a_kept_entry_follows_what_it_shows(army_list, client):
 
 
 def test_kept_pieces_go_with_the_book_they_came_from(army_list, client):
-    from armybuilder.lists.services import army_list_upgrade
     from factions.models import Faction, Unit
 
     act(client, army_list, action="add", unit="wardens")
@@ -272,10 +271,12 @@ def test_kept_pieces_go_with_the_book_they_came_from(army_list, client):
     old_cost = unit.cost
     unit.cost = old_cost + 7
     unit.save()
-    catalogue_change_check(objects=[unit])  # as the admin saves it: a new version of the book
+    catalogue_change_check(objects=[unit])  # as the admin saves it
+    # The list keeps the version it was built on, and that version's pieces, until it moves on.
     page = client.get(f"/lists/{army_list.pk}/").content.decode()
-    assert f"{old_cost} pts" in page and f"{old_cost + 7} pts" not in page  # the list keeps its version
+    assert f"{old_cost + 7} pts" not in page and "your one unit changes cost, +7 pts" in page
     army_list.refresh_from_db()
-    army_list_upgrade(army_list=army_list)
+    faction.refresh_from_db()
+    client.post(f"/lists/{army_list.pk}/book/move/", {"to": faction.version, "version": army_list.version})
     page = client.get(f"/lists/{army_list.pk}/").content.decode()
     assert f"{old_cost + 7} pts" in page

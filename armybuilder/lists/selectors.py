@@ -16,7 +16,14 @@ from armybuilder.lists.event_rules import event_rules, pack_stamp
 from armybuilder.lists.models import ArmyList, EventPack
 from armybuilder.stamps import VALIDATION, source_hash
 from factions.models import BookVersion, Faction, Ruleset
-from factions.selectors import BookHandle, BookKey, book_handle_get, book_handles_get, engine_book_get
+from factions.selectors import (
+    BookHandle,
+    BookKey,
+    book_handle_get,
+    book_handles_get,
+    book_versions,
+    engine_book_get,
+)
 
 
 def army_list_validate(
@@ -138,6 +145,41 @@ def army_list_load(army_list: ArmyList, *, handle: BookHandle | None = None) -> 
     book, ruleset = engine_book_get(system=army_list.system, slug=army_list.faction, handle=handle)
     validation = army_list_validate(data=army_list.as_armylist(), handle=handle, pack=pack)
     return ListState(army_list, validation, ruleset, book.name, book, handle.current_version, pack)
+
+
+@dataclass(frozen=True, slots=True)
+class ListBook:
+    """The army book a list is built on, with every version of it held: what the page
+    that moves a list between versions offers. `system` is the book's own ruleset (a
+    variant's list may use its base's books)."""
+
+    name: str
+    system: str
+    slug: str
+    pinned: str  # the version the list is pinned to
+    current: str
+    versions: list[BookVersion]  # newest first, without their documents
+
+    @property
+    def held(self) -> list[str]:
+        """The versions' names, newest first."""
+        return [row.version for row in self.versions]
+
+    def is_newer(self, version: str) -> bool:
+        """`version` came after the one the list is pinned to (or that one is no longer held)."""
+        held = self.held
+        return self.pinned not in held or (version in held and held.index(version) < held.index(self.pinned))
+
+
+def army_list_book(*, army_list: ArmyList) -> ListBook | None:
+    """The list's book and the versions it holds (None when the book is gone), in three
+    small queries."""
+    handle = book_handle_get(system=army_list.system, slug=army_list.faction)
+    if handle is None:
+        return None
+    faction = Faction.objects.select_related("ruleset").get(pk=handle.faction_id)
+    versions = list(book_versions(faction=faction))
+    return ListBook(faction.name, faction.ruleset.slug, faction.slug, army_list.book_version, faction.version, versions)
 
 
 def book_key(army_list: ArmyList) -> BookKey:

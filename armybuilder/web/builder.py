@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from armybuilder import ratelimit
 from armybuilder.exports import pdf
 from armybuilder.lists import events, selectors, services
+from armybuilder.lists.format import ListFormatError
 from armybuilder.lists.models import ArmyList, EventPack
 from armybuilder.lists.visitors import list_owner, own_list, own_lists
 from armybuilder.web import forms, fragments, presenters
@@ -145,7 +146,8 @@ def builder_context(request: HttpRequest, army_list: ArmyList, selected: str | N
         "ruleset": state.ruleset,
         "rules_url": reverse("rules", args=[army_list.system]),
         "faction_name": state.faction_name,
-        "book_changed": state.book_changed or state.book_gone,
+        "book_notice": _book_notice(state),
+        "book_url": reverse("list-book", args=[army_list.pk]),
         "validation": validation,
         "entries": entries,
         "selected": chosen,
@@ -160,6 +162,32 @@ def builder_context(request: HttpRequest, army_list: ArmyList, selected: str | N
     context["units_html"] = fragments.units_html(book, engine_ruleset, core, context)
     context["entries_html"] = fragments.entries_html(book, entries, chosen, context)
     return context
+
+
+def _book_notice(state: selectors.ListState) -> presenters.BookNotice | None:
+    """What the top of the builder says when the list's book is gone, or has a version
+    other than the one the list is built on: what moving on would do, from a dry run of
+    the same move the button makes (two small queries; nothing when the list is on the
+    current version)."""
+    army_list, book = state.army_list, state.book
+    if book is None:
+        words = f'The army book "{army_list.faction}" is no longer in the catalogue: this list cannot be priced.'
+        return presenters.BookNotice(words, gone=True)
+    if not state.book_changed:
+        return None
+    current = state.current_book_version or ""
+    review = reverse("list-book", args=[army_list.pk]) + "?" + urlencode({"to": current})
+    changes = reverse("book-changes", args=[book.system, book.slug])
+    changes += "?" + urlencode({"from": army_list.book_version, "to": current})
+    if book.version != army_list.book_version:  # the version it was built on is no longer kept
+        words = f"{book.name} {army_list.book_version} is no longer kept here: this list is priced with {current}."
+        return presenters.BookNotice(words, review_url=review)
+    try:
+        report = services.army_list_upgrade(army_list=army_list, dry_run=True).report
+    except ListFormatError:  # the book changed in the meantime: the next page says how
+        return presenters.BookNotice(f"{book.name} {current} is out.", review_url=review, changes_url=changes)
+    move = presenters.move_view(report, book.name)
+    return presenters.BookNotice(move.headline(), move.details(), review, changes)
 
 
 def _event_context(request: HttpRequest, pack: EventPack | None) -> dict[str, Any]:
@@ -233,6 +261,60 @@ def _back_to_builder(army_list: ArmyList, selected: str | None) -> HttpResponse:
         return redirect(url)
     query = urlencode({"entry": selected})
     return redirect(f"{url}?{query}#entry-{quote(selected)}")
+
+
+# -- moving a list to another version of its book ------------------------------------------
+@require_GET
+def list_book(request: HttpRequest, pk: int) -> HttpResponse:
+    """What moving the list to another version of its book (`?to=`, the current one by
+    default) does, before anything changes: each unit's cost before and after, the
+    options dropped and the units removed; the button that moves it; the other versions."""
+    army_list = own_list_or_404(request, pk)
+    book = selectors.army_list_book(army_list=army_list)
+    form = forms.BookVersionForm(request.GET, book=book, faction=army_list.faction)
+    context = {"army_list": army_list, "book": book, "form": form, "selected": army_list.book_version}
+    if form.is_valid():
+        context["selected"] = to = form.cleaned_data["to"]
+        if to != army_list.book_version:
+            context.update(_move_context(army_list, form.cleaned_data["book"], to))
+    return render(request, "builder/book.html", context, status=400 if form.errors else 200)
+
+
+def _move_context(army_list: ArmyList, book: selectors.ListBook, to: str) -> dict[str, Any]:
+    """The review of moving the list to version `to`: a dry run of the move its button
+    makes, and a link to what changed in the book between the two versions."""
+    report = services.army_list_upgrade(army_list=army_list, book_version=to, dry_run=True).report
+    newer = book.is_newer(to)
+    context = {"move": presenters.move_view(report, book.name), "newer": newer}
+    if army_list.book_version in book.held:
+        old, new = (army_list.book_version, to) if newer else (to, army_list.book_version)
+        query = urlencode({"from": old, "to": new})
+        url = reverse("book-changes", args=[book.system, book.slug])
+        context.update(changes_url=f"{url}?{query}", changes_from=old, changes_to=new)
+    return context
+
+
+@require_POST
+def list_book_move(request: HttpRequest, pk: int) -> HttpResponse:
+    """Move the list to a version of its book, from the list version the review showed:
+    a list changed since is not moved, and the review shows what moving it does now."""
+    army_list = own_list_or_404(request, pk)
+    book = selectors.army_list_book(army_list=army_list)
+    form = forms.BookMoveForm(request.POST, book=book, faction=army_list.faction)
+    if not form.is_valid():
+        messages.error(request, f"The list was not moved: {form.error_text()}")
+        return redirect("builder", pk=pk)
+    to, based_on = form.cleaned_data["to"], form.cleaned_data["version"]
+    try:
+        moved = services.army_list_upgrade(army_list=army_list, book_version=to, based_on=based_on)
+    except services.VersionConflict as conflict:
+        messages.warning(request, presenters.move_conflict_words(conflict.current))
+        return redirect(reverse("list-book", args=[pk]) + "?" + urlencode({"to": to}))
+    except ListFormatError as error:
+        messages.error(request, f"The list was not moved: {error}")
+        return redirect("builder", pk=pk)
+    messages.success(request, presenters.move_view(moved.report, form.cleaned_data["book"].name).done())
+    return redirect("builder", pk=pk)
 
 
 # -- rules -----------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError
 from armybuilder.lists import editing
 from armybuilder.lists.format import MAX_PICKS, ListFormatError, first_error, parse_list_body
 from armybuilder.lists.imports import list_from_file
+from armybuilder.lists.selectors import ListBook
 from factions.models import Faction, Ruleset
 
 GAME_SIZE = "Enter the game size in points, a whole number."
@@ -312,3 +313,38 @@ class SettingsForm(ActionForm):
             data, **sent, points_limit=self.cleaned_data["points_limit"], force_org=self.cleaned_data["force_org"]
         )
         return changed, self.cleaned_data["entry"] or None
+
+
+# -- moving a list to another version of its book ----------------------------------------
+class BookVersionForm(Form):
+    """A version of the list's book to move it to (`to`; blank: the book's current one),
+    one the book holds. Valid, `cleaned_data["to"]` is that version's name and
+    `["book"]` the list's book (lists/selectors.py ListBook)."""
+
+    to = forms.CharField(max_length=40, required=False)
+
+    def __init__(self, data: Any, *, book: ListBook | None, faction: str):
+        super().__init__(data)
+        self.book, self.faction = book, faction
+
+    def clean_to(self) -> str:
+        if self.book is None:
+            gone = f'The army book "{self.faction}" is no longer in the catalogue: the list cannot move.'
+            raise ValidationError(gone)
+        to = self.cleaned_data["to"] or self.book.current
+        if to not in self.book.held:
+            held = ", ".join(reversed(self.book.held))
+            raise ValidationError(f'{self.book.name} has no version "{to}" here: it holds {held}.')
+        return to
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        cleaned["book"] = self.book
+        return cleaned
+
+
+class BookMoveForm(BookVersionForm):
+    """Moving the list to a version of its book, from the list version the review showed
+    (the service refuses the move if the list has changed since)."""
+
+    version = forms.IntegerField(min_value=1, error_messages={"required": NO_VERSION, "invalid": NO_VERSION})

@@ -403,3 +403,140 @@ def rule_glossary(
 def spells_cast(validation: Validation, book: Book) -> tuple[tuple[str, int, str], ...]:
     """The army book's spells, when a unit of the list casts them."""
     return book.spells if uses_spells(validation) else ()
+
+
+# -- moving a list to another version of its book --------------------------------------------
+MINUS = "\u2212"
+NAMED = 2  # options or units a notice names before it only counts the rest
+
+
+def signed_points(change: int) -> str:
+    """A change of points as players write it: +5, −15 (a real minus sign), ±0."""
+    if change > 0:
+        return f"+{change}"
+    return f"{MINUS}{-change}" if change < 0 else "±0"
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    """One entry of a move's report (lists/services.py army_list_upgrade)."""
+
+    id: str
+    unit: str
+    cost: tuple[int, int]
+    dropped: list[dict[str, str]]  # {"option", "label", "reason"}
+    removed: bool
+    reason: str
+    notes: list[str]
+
+    @property
+    def changes_cost(self) -> bool:
+        return self.removed or self.cost[0] != self.cost[1]
+
+    @property
+    def change(self) -> str:
+        return signed_points(self.cost[1] - self.cost[0]) if self.changes_cost else ""
+
+
+@dataclass(frozen=True)
+class MoveView:
+    """What moving a list to another version of its book does, in the words of the
+    builder's notice and the review page."""
+
+    book: str  # the book's name
+    old: str  # the version the list is on
+    new: str  # the version it would move to
+    total: tuple[int, int]
+    rows: list[MoveRow]
+
+    @property
+    def change(self) -> str:
+        return signed_points(self.total[1] - self.total[0])
+
+    @property
+    def dropped(self) -> list[tuple[str, dict[str, str]]]:
+        """(unit, dropped option) of every option the move drops."""
+        return [(row.unit, dropped) for row in self.rows for dropped in row.dropped]
+
+    @property
+    def removed(self) -> list[MoveRow]:
+        return [row for row in self.rows if row.removed]
+
+    def cost_words(self) -> str:
+        """ "1 of your 3 units changes cost, −15 pts", or "no unit changes cost"."""
+        changed, units = sum(row.changes_cost for row in self.rows), len(self.rows)
+        if not changed:
+            return "no unit changes cost"
+        verb = "changes" if changed == 1 else "change"
+        who = "your one unit" if units == 1 else f"{changed} of your {units} units"
+        return f"{who} {verb} cost, {self.change} pts"
+
+    def headline(self) -> str:
+        """The builder's notice of a newer version: "Ratmen 3.5.2 is out: …"."""
+        return f"{self.book} {self.new} is out: {self.cost_words()}."
+
+    def done(self) -> str:
+        """The message once the list has moved."""
+        return f"Moved to {self.book} {self.new}: the list is now {self.total[1]} pts (was {self.total[0]})."
+
+    def details(self) -> list[str]:
+        """What else the move does, briefly: the options it drops and the units it removes."""
+        lines = []
+        if self.dropped:
+            named = [f"{option['label']} from {unit}" for unit, option in self.dropped]
+            count = _counted(len(named), "an upgrade", "upgrades")
+            lines.append(f"Updating drops {count} {self.new} no longer offers: {_first_few(named)}.")
+        if self.removed:
+            named = [row.unit for row in self.removed]
+            count = _counted(len(named), "a unit", "units")
+            lines.append(f"Updating removes {count} {self.new} no longer has: {_first_few(named)}.")
+        return lines
+
+
+def _counted(count: int, one: str, many: str) -> str:
+    """ "an upgrade", "3 upgrades"."""
+    return one if count == 1 else f"{count} {many}"
+
+
+def _first_few(names: list[str]) -> str:
+    """ "A", "A and B", "A, B and 3 more"."""
+    if len(names) <= NAMED:
+        return " and ".join(names)
+    return f"{', '.join(names[:NAMED])} and {len(names) - NAMED} more"
+
+
+def move_conflict_words(current: int) -> str:
+    return (
+        f"This list was changed elsewhere (it is now at version {current}); it was not moved. "
+        "Here is what moving it does now."
+    )
+
+
+def move_view(report: dict[str, Any], book: str) -> MoveView:
+    """A move's report (its shape in shared/spec/book-versions.md) as the pages show it."""
+    rows = [
+        MoveRow(
+            entry["id"],
+            entry["unit"],
+            (entry["cost"][0], entry["cost"][1]),
+            entry["dropped"],
+            entry["removed"],
+            entry.get("reason", ""),
+            entry.get("notes", []),
+        )
+        for entry in report["entries"]
+    ]
+    old_total, new_total = report["total_points"]
+    return MoveView(book, report["from"], report["to"], (old_total, new_total), rows)
+
+
+@dataclass(frozen=True)
+class BookNotice:
+    """The notice at the top of the builder when the list's book has moved on from the
+    version it is built on, or is gone."""
+
+    headline: str
+    details: list[str] = field(default_factory=list)
+    review_url: str = ""  # the report of the move, before anything changes
+    changes_url: str = ""  # what changed in the book between the two versions
+    gone: bool = False
