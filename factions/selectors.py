@@ -423,9 +423,12 @@ def book_versions(*, faction: Faction) -> QuerySet[BookVersion]:
 def book_version_document(*, faction: Faction, version: str) -> dict[str, Any] | None:
     """The armybook/1 document of a version the book holds (the current one as its tables
     hold it), or None when it holds no such version."""
-    if version == faction.version:
-        return faction_book(faction=factions_with_book().get(pk=faction.pk))
-    return BookVersion.objects.filter(faction=faction, version=version).values_list("document", flat=True).first()
+    row = BookVersion.objects.filter(faction=faction, version=version).values_list("document", "content_hash").first()
+    if version != faction.version:
+        return row[0] if row else None
+    if row is not None and row[0] is not None and row[1] == faction.content_hash:
+        return row[0]  # kept as the tables hold it (stamps.stamp_books writes both)
+    return faction_book(faction=factions_with_book().get(pk=faction.pk))
 
 
 class VersionNotHeld(Exception):
@@ -471,12 +474,13 @@ def book_versions_held(*, faction_id: int) -> list[str]:
 
 
 def book_document(handle: BookHandle) -> dict[str, Any]:
-    """The armybook/1 document of the version a handle reads: an older version's kept
-    document, or the current version from the tables."""
-    if handle.version_id is not None:
-        document = BookVersion.objects.filter(pk=handle.version_id).values_list("document", flat=True).first()
-        if document is not None:
-            return document
+    """The armybook/1 document of the version a handle reads, as kept with the version
+    (one query), or, for a current version kept before versions were, from the tables."""
+    versions = BookVersion.objects.filter(faction_id=handle.faction_id, version=handle.version)
+    # An older version's own; the current one's while it is what the tables hold (the same stamp).
+    document = versions.filter(content_hash=handle.book_stamp).values_list("document", flat=True).first()
+    if document is not None:
+        return document
     return faction_book(faction=factions_with_book().get(pk=handle.faction_id))
 
 

@@ -374,3 +374,13 @@ def test_someone_elses_list_cannot_be_moved(user_client, make_aof_book, staff_cl
     body = {"system": "aof", "faction": "test-wardens", "points_limit": 1000, "entries": []}
     made = staff_client.post("/api/lists/", body, format="json").json()
     assert user_client.post(f"/api/lists/{made['id']}/upgrade/", {}, format="json").status_code == 404
+
+
+@pytest.mark.django_db
+def test_the_share_page_shows_the_version_a_list_keeps_when_a_newer_one_is_out(user_client, client):
+    import_armyforge("aof--wood-elves.json", "3.5.1")
+    made = beetle_list(user_client)
+    import_armyforge("aof--wood-elves.json")
+    page = client.get(made["share_url"].split("testserver", 1)[-1]).content.decode()
+    assert "3.5.2 is out, this list keeps the costs of 3.5.1" in page
+    assert "225 pts" in page

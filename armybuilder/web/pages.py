@@ -76,6 +76,7 @@ def _shared_body_context(army_list: ArmyList) -> dict[str, Any]:
         "faction_name": state.faction_name,
         "book_gone": state.book_gone,
         "book_changed": state.book_changed,
+        "book_latest": state.current_book_version,
         "models": state.models,
         "exports": _export_links(army_list.share_key),
         "arena": ruleset.family == "aof-arena",  # its weapons have a profile, not attacks
