@@ -149,17 +149,15 @@ def test_bootstrap_keeps_the_bundled_book_beside_an_upload_that_took_its_slug():
 
 
 # -- lists pinned ------------------------------------------------------------------------------
-def beetle_list(client) -> dict:
-    body = {
-        "name": "Beetle",
-        "system": "aof",
-        "faction": "wood-elves",
-        "points_limit": 2000,
-        "entries": [{"id": "e1", "unit": beetle_id()}],
-    }
+def saved_list(client, faction: str, points: int, entries: list[dict]) -> dict:
+    body = {"name": faction, "system": "aof", "faction": faction, "points_limit": points, "entries": entries}
     response = client.post("/api/lists/", body, format="json")
     assert response.status_code == 201, response.content
     return response.json()
+
+
+def beetle_list(client) -> dict:
+    return saved_list(client, "wood-elves", 2000, [{"id": "e1", "unit": beetle_id()}])
 
 
 def beetle_id() -> str:
@@ -270,16 +268,7 @@ def test_changes_name_the_parameter_of_a_version_not_held(api_client):
 # -- moving a list on ------------------------------------------------------------------------------
 def battle_master_list(client) -> dict:
     """A Ratmen list on 3.5.1 whose Battle Master takes Scout Master, an option 3.5.2 replaced."""
-    body = {
-        "name": "Scouts",
-        "system": "aof",
-        "faction": "ratmen",
-        "points_limit": 1000,
-        "entries": [{"id": "boss", "unit": "bl380Vc", "options": {"cByHKhW62Q": 1}}],
-    }
-    response = client.post("/api/lists/", body, format="json")
-    assert response.status_code == 201, response.content
-    return response.json()
+    return saved_list(client, "ratmen", 1000, [{"id": "boss", "unit": "bl380Vc", "options": {"cByHKhW62Q": 1}}])
 
 
 @pytest.mark.django_db

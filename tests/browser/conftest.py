@@ -15,6 +15,26 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 CHROMIUM = os.environ.get("ARMYBUILDER_CHROMIUM", "/usr/bin/chromium")
 OUTPUT = Path(__file__).resolve().parents[1] / "output"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+PHONE_WIDTH = 700  # narrower screens get the phone layout
+# What a thumb taps: each at least 44 px high on a phone.
+CONTROLS = (
+    "button, .button, select, textarea, label.check, input[type=text], input[type=number], input[type=datetime-local]"
+)
+
+
+def fits_the_screen(page, width: int) -> None:
+    """Nothing scrolls sideways; on a phone every control shown is at least 44 px high."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, "the page runs off the side"
+    if width >= PHONE_WIDTH:
+        return
+    small = page.evaluate(
+        """(controls) => Array.from(document.querySelector('main').querySelectorAll(controls))
+            .filter(el => el.offsetParent !== null)
+            .map(el => [el.id || el.textContent.trim().slice(0, 20), el.getBoundingClientRect().height])
+            .filter(([name, height]) => height < 43.5)""",
+        CONTROLS,
+    )
+    assert small == [], f"controls too small to tap: {small}"
 
 
 @pytest.fixture(scope="session")
