@@ -67,6 +67,12 @@ class ArmyListOutSerializer(serializers.Serializer):
     validation = ValidationSerializer()
 
 
+def changes_own_list(answer: type[serializers.Serializer], unchanged: str) -> dict[int, Any]:
+    """The answers of a change to one's own list based on the version it was made from."""
+    conflict = OpenApiResponse(ConflictSerializer, description=f"The list changed since `version`: {unchanged}.")
+    return {200: answer, 400: FIELD_ERRORS, 404: NOT_YOURS, 409: conflict}
+
+
 class SharedListOutSerializer(ArmyListOutSerializer):
     """A list read by its share key: no `id` or `share_url`."""
 
@@ -265,14 +271,7 @@ class ListDetailView(APIView):
     @extend_schema(
         auth=SIGNED_IN_OR_VISITOR,
         request={"application/json": ArmyListUpdateSerializer},
-        responses={
-            200: ArmyListOutSerializer,
-            400: FIELD_ERRORS,
-            404: NOT_YOURS,
-            409: OpenApiResponse(
-                ConflictSerializer, description="The list changed since `version`: nothing was written."
-            ),
-        },
+        responses=changes_own_list(ArmyListOutSerializer, "nothing was written"),
         description="Replace the list. `version` is the version the change was made from; "
         "if the list has changed since, nothing is written and the answer is 409 with the current version.",
     )
@@ -356,12 +355,7 @@ class ListUpgradeView(APIView):
     @extend_schema(
         auth=SIGNED_IN_OR_VISITOR,
         request={"application/json": UpgradeSerializer},
-        responses={
-            200: UpgradeOutSerializer,
-            400: FIELD_ERRORS,
-            404: NOT_YOURS,
-            409: OpenApiResponse(ConflictSerializer, description="The list changed since `version`: nothing moved."),
-        },
+        responses=changes_own_list(UpgradeOutSerializer, "nothing moved"),
         description="Moves the list, in one transaction, to `book_version` (a version the book holds; default the "
         "current one): entries whose unit is gone are removed, options no longer offered are dropped, each named "
         "with the reason in the report, with every entry's cost before and after. `dry_run` changes nothing.",
