@@ -463,3 +463,50 @@ def test_an_army_forge_book_named_as_a_bundled_one_is_kept_beside_it(armyforge, 
     assert (kept.slug, kept.source, kept.import_slug) == ("human-empire-armyforge", "armyforge", "human-empire")
     assert any("aof/human-empire" in w and "aof/human-empire-armyforge" in w for w in kept.import_warnings)
     assert models.Faction.objects.get(pk=bundled.pk).content_hash == bundled.content_hash
+
+
+def test_a_version_change_shows_army_forges_real_differences(synced_3_5_1, client):
+    """Synced at 3.5.1, then at 3.5.2: what changed is what Army Forge changed."""
+    sync()
+
+    def changes(system: str, slug: str) -> dict:
+        response = client.get(f"/api/factions/{system}/{slug}/changes/", {"from": "3.5.1"})
+        assert response.status_code == 200, response.content
+        return response.json()
+
+    def costs(found: dict) -> dict:
+        return {u["name"]: u["changes"]["cost"] for u in found["units"]["changed"] if "cost" in u["changes"]}
+
+    assert costs(changes("aof", "chivalrous-kingdoms")) == {
+        "Pledge Knights": [120, 125],
+        "Grail Knights": [135, 125],
+        "Pegasus Knights": [205, 210],
+    }
+    assert costs(changes("aof", "wood-elves")) == {"Giant Beetle": [225, 230], "Forest Ancient": [750, 755]}
+    ratmen = changes("aof", "ratmen")["options"]
+    assert [o["label"] for o in ratmen["removed"]] == [
+        "Scout Master (Scout, Stealth, Strider)",
+        "Assassin (Takedown Strike)",
+    ]
+    assert [o["label"] for o in ratmen["added"]] == [
+        "Scout Master (Scout, Stealth, Strider)",
+        "Master Assassin (Takedown Strike)",
+    ]
+    dwarves = changes("aof-skirmish", "volcanic-dwarves")["options"]
+    assert [(o["id"], o["label"]) for o in dwarves["removed"]] == [("i6mHBGfnKD", "Grudge Bearer (Takedown Strike)")]
+    assert [(o["id"], o["label"]) for o in dwarves["added"]] == [("FisnLxT7DL", "Grudge Bearer (Takedown Strike)")]
+    assert costs(changes("aof", "giant-tribes")) == {}
+
+
+def test_the_admin_shows_the_last_syncs_outcome_per_book(armyforge, db, client, staff_user):
+    from django.urls import reverse
+
+    armyforge.fail(WOOD_ELVES, 500)
+    sync("--system", "aof")
+    client.force_login(staff_user)
+    listing = client.get(reverse("admin:factions_armyforgesync_changelist")).content.decode()
+    assert "Wood Elves" in listing and "failed" in listing and "Ratmen" in listing and "new book" in listing
+    ratmen = models.Faction.objects.get(slug="ratmen")
+    page = client.get(reverse("admin:factions_faction_change", args=[ratmen.pk])).content.decode()
+    assert "Last sync from Army Forge" in page and "new book 3.5.2" in page
+    assert "armyforge" in page and "3.5.2" in page  # its versions, with their source
