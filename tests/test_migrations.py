@@ -79,6 +79,9 @@ def test_books_held_before_versions_were_kept_get_one_version_each_with_their_so
     from django.db import connection
     from django.db.migrations.executor import MigrationExecutor
 
+    from factions.services import sync_rulesets
+
+    sync_rulesets()  # a transactional test before this one may have emptied the tables
     before = [("factions", "0008_ruleset_variants"), ("lists", "0003_event_packs")]
     executor = MigrationExecutor(connection)
     executor.migrate(before)
