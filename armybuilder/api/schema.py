@@ -18,7 +18,7 @@ from drf_spectacular.utils import OpenApiResponse
 from rest_framework.permissions import AllowAny
 
 from armybuilder.api.serializers import ErrorSerializer, FieldErrorsSerializer
-from factions.models import Faction, Ruleset
+from factions.models import BookVersion, Faction, Ruleset
 
 
 def error(description: str) -> OpenApiResponse:
@@ -111,29 +111,35 @@ def postprocess(result: dict[str, Any], generator, **kwargs) -> dict[str, Any]:
     return result
 
 
-def catalogue_slugs() -> tuple[list[str], list[str]]:
-    """The rulesets' slugs and the factions' slugs, or empty lists when the database
-    has no tables yet (`manage.py spectacular` on a new checkout)."""
+def catalogue_slugs() -> tuple[list[str], list[str], list[str]]:
+    """The rulesets' slugs, the factions' slugs and the names of the book versions held,
+    or empty lists when the database has no tables yet (`manage.py spectacular` on a new
+    checkout)."""
     try:
         systems = list(Ruleset.objects.order_by("slug").values_list("slug", flat=True))
         factions = sorted(set(Faction.objects.values_list("slug", flat=True)))
+        versions = sorted(set(BookVersion.objects.values_list("version", flat=True)))
     except DatabaseError:
-        return [], []
-    return systems, factions
+        return [], [], []
+    return systems, factions, versions
 
 
 SHARE_KEY_PATTERN = "^[A-Za-z0-9_-]{1,64}$"  # secrets.token_urlsafe
 
 
 def _add_enums(result: dict[str, Any]) -> None:
-    systems, factions = catalogue_slugs()
-    enums = {"system": systems, "faction": factions}
+    systems, factions, versions = catalogue_slugs()
+    # A book version is named as `version` in a book's path, `from` and `to` when compared.
+    enums = {"system": systems, "faction": factions, "book_version": versions}
+    aliases = {"from": "book_version", "to": "book_version"}
     # An empty enum is not valid OpenAPI: with no rows, the fields stay plain strings.
     for path, operations in result["paths"].items():
         for operation in operations.values():
             for parameter in operation.get("parameters", []):
-                name = "faction" if path.startswith("/api/factions/{system}/") and parameter["name"] == "slug" else None
-                values = enums.get(name or parameter["name"])
+                name = aliases.get(parameter["name"], parameter["name"])
+                if path.startswith("/api/factions/{system}/"):
+                    name = {"slug": "faction", "version": "book_version"}.get(name, name)
+                values = enums.get(name)
                 if values and parameter["in"] in ("path", "query"):
                     parameter["schema"]["enum"] = values
                 if parameter["name"] == "key" and parameter["in"] == "path":
@@ -145,10 +151,11 @@ def _add_enums(result: dict[str, Any]) -> None:
                 properties[fields[name]]["enum"] = values
 
 
-# Body fields that name a ruleset or an army book: {component: {enum: field}}.
+# Body fields that name a ruleset, an army book or one of its versions: {component: {enum: field}}.
 _ENUM_FIELDS = {
-    "ArmyListRequest": {"system": "system", "faction": "faction"},
-    "ArmyListUpdateRequest": {"system": "system", "faction": "faction"},
+    "ArmyListRequest": {"system": "system", "faction": "faction", "book_version": "book_version"},
+    "ArmyListUpdateRequest": {"system": "system", "faction": "faction", "book_version": "book_version"},
+    "UpgradeRequest": {"book_version": "book_version"},
     "EventPackRequest": {"system": "ruleset"},
     "PatchedEventPackRequest": {"system": "ruleset"},
 }

@@ -95,13 +95,17 @@ class FactionSerializer(serializers.ModelSerializer):
 
 class BookVersionSerializer(serializers.ModelSerializer):
     current = serializers.SerializerMethodField(help_text="The book's current version (the one imported last)")
+    armyforge_id = serializers.SerializerMethodField(help_text="The Army Forge book id of an armyforge version")
 
     class Meta:
         model = BookVersion
-        fields = ["version", "imported_at", "current", "source", "units"]
+        fields = ["version", "imported_at", "current", "source", "armyforge_id", "units"]
 
     def get_current(self, version: BookVersion) -> bool:
         return version.version == self.context["current"]
+
+    def get_armyforge_id(self, version: BookVersion) -> str | None:
+        return version.armyforge_id or None
 
 
 class ProblemSerializer(serializers.Serializer):
