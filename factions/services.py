@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from armybuilder.stamps import content_hash
 from factions.armybook import ArmyBookError, Problem, check_armybook, check_storable, package_ref, parse_json
@@ -120,11 +120,19 @@ def armybook_import(
     book = converted.book
     if source is None:
         source = BookSource.ARMYFORGE if book.get("armyforge_id") else BookSource.UPLOAD
-    with transaction.atomic():
-        result = _import_version(book, source, warnings)
-        if dry_run:
-            transaction.set_rollback(True)
-    return ImportResult(**{**result.__dict__, "dry_run": dry_run, "warnings": tuple(warnings)})
+    for attempt in (1, 2):
+        try:
+            with transaction.atomic():
+                result = _import_version(book, source, [*warnings])
+                if dry_run:
+                    transaction.set_rollback(True)
+            break
+        except IntegrityError:
+            # Another import made the same new book (or version) a moment ago: this one
+            # is then a version of it, or unchanged. A second clash is not a race.
+            if attempt == 2:
+                raise
+    return ImportResult(**{**result.__dict__, "dry_run": dry_run})
 
 
 def armybook_import_file(
@@ -240,6 +248,8 @@ class _Unchanged(Exception):
 
 
 def _import_version(book: dict[str, Any], source: str, warnings: list[Problem]) -> ImportResult:
+    """`book` written as a version of its book (`warnings`, the checks', gain any the
+    writing finds); the result carries them all."""
     ruleset = Ruleset.objects.get(slug=book["system"])
     faction = book_of_source(ruleset, book, source)
     if faction is None:
@@ -251,7 +261,7 @@ def _import_version(book: dict[str, Any], source: str, warnings: list[Problem]) 
         )
         counts = _write_book(faction, book, warnings)
         stamp_books([faction.pk])
-        return ImportResult(faction, ImportStatus.NEW_BOOK, faction.version, None, *counts)
+        return ImportResult(faction, ImportStatus.NEW_BOOK, faction.version, None, *counts, warnings=tuple(warnings))
     if faction.armyforge_id and faction.slug != book["slug"]:
         message = f'Army Forge book "{faction.armyforge_id}" is already imported as {ruleset.slug}/{faction.slug}'
         raise ArmyBookError([Problem("armyforge_id", message)])
@@ -270,13 +280,14 @@ def _import_version(book: dict[str, Any], source: str, warnings: list[Problem]) 
                     raise _Unchanged(version.version)
     except _Unchanged as unchanged:
         faction.refresh_from_db()
-        return ImportResult(faction, ImportStatus.UNCHANGED, unchanged.version, None, *_counts(faction))
+        counts = _counts(faction)
+        return ImportResult(faction, ImportStatus.UNCHANGED, unchanged.version, None, *counts, warnings=tuple(warnings))
     name = next_version_name(book["version"], [v.version for v in held])
     if name != faction.version:
         Faction.objects.filter(pk=faction.pk).update(version=name)
         faction.version = name
     stamp_books([faction.pk])
-    return ImportResult(faction, ImportStatus.NEW_VERSION, name, replaced, *counts)
+    return ImportResult(faction, ImportStatus.NEW_VERSION, name, replaced, *counts, warnings=tuple(warnings))
 
 
 def _counts(faction: Faction) -> tuple[int, int, int]:

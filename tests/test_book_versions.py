@@ -373,3 +373,36 @@ def test_the_share_page_shows_the_version_a_list_keeps_when_a_newer_one_is_out(u
     page = client.get(made["share_url"].split("testserver", 1)[-1]).content.decode()
     assert "3.5.2 is out, this list keeps the costs of 3.5.1" in page
     assert "225 pts" in page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_imports_of_the_same_new_book_at_once_make_one_book(make_aof_book):
+    """Two staff imports (or a sync and an import) of a book new to the site, at the same
+    moment: one makes it, the other finds it and is unchanged; neither fails."""
+    import threading
+
+    from django.db import connection, connections
+
+    from factions.services import sync_rulesets
+
+    if connection.vendor == "sqlite" and "memory" in str(connection.settings_dict["NAME"]):
+        pytest.skip("SQLite in memory is one connection per thread; run with DATABASE_URL=postgres://…")
+    sync_rulesets()  # transactional tests may run after one that emptied the tables
+    barrier, outcomes = threading.Barrier(4), []
+
+    def run() -> None:
+        try:
+            barrier.wait()
+            outcomes.append(armybook_import(data=make_aof_book()).status)
+        except Exception as exc:  # noqa: BLE001 - the test names what went wrong
+            outcomes.append(repr(exc))
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["new book", "unchanged", "unchanged", "unchanged"]
+    assert versions_of(Faction.objects.get(slug="test-wardens")) == ["1.0.0"]
