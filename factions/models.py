@@ -6,6 +6,7 @@ they live in the database so that the admin can edit them. Each book-level id (u
 package, section, option) is kept in a `uid` column so that lists can refer to it.
 """
 
+import orjson
 from django.db import models
 
 
@@ -208,6 +209,21 @@ class Faction(models.Model):
         return f"{self.name} ({self.ruleset.slug})"
 
 
+class JSONDocument(models.TextField):
+    """A JSON document kept as its text, as it was written. PostgreSQL's jsonb would give
+    it back with its keys in another order (a unit's stats as defense, quality), and a
+    book's order is what it prints in; nothing queries inside it."""
+
+    def from_db_value(self, value, expression, connection):
+        return None if value is None else orjson.loads(value)
+
+    def to_python(self, value):
+        return orjson.loads(value) if isinstance(value, (str, bytes)) else value
+
+    def get_prep_value(self, value):
+        return None if value is None else orjson.dumps(value).decode()
+
+
 class BookVersion(models.Model):
     """One version of an army book as it was imported: its armybook/1 document, kept
     whole so that lists pinned to it keep their prices, and so that what changed
@@ -223,7 +239,7 @@ class BookVersion(models.Model):
     imported_at = models.DateTimeField()
     units = models.PositiveIntegerField(default=0)
     content_hash = models.CharField(max_length=32, help_text="Stamp of the document (factions/stamps.py)")
-    document = models.JSONField(
+    document = JSONDocument(
         null=True,
         blank=True,
         help_text="The version as armybook/1; empty only for the current version of a book imported before "
