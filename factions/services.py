@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -106,18 +108,7 @@ def armybook_import(
     the admin). `system` forces the ruleset for formats that may leave it open (see
     book_formats); `source` is where it comes from (BookSource; by default Army Forge
     for a book with an Army Forge id, else an upload)."""
-    if isinstance(data, (bytes, str)):
-        data = parse_json(data)
-    unstorable = check_storable(data)  # before anything walks it
-    if unstorable:
-        raise ArmyBookError(unstorable)
-    converted = to_armybook(data, system=system)
-    check = check_armybook(converted.book, ruleset_infos())
-    errors = [*converted.errors, *check.errors]
-    warnings = [*converted.warnings, *check.warnings]
-    if errors:
-        raise ArmyBookError(errors, warnings)
-    book = converted.book
+    book, warnings = _checked_book(data, system)
     if source is None:
         source = BookSource.ARMYFORGE if book.get("armyforge_id") else BookSource.UPLOAD
     for attempt in (1, 2):
@@ -133,6 +124,75 @@ def armybook_import(
             if attempt == 2:
                 raise
     return ImportResult(**{**result.__dict__, "dry_run": dry_run})
+
+
+def _checked_book(data: Any, system: str | None) -> tuple[dict[str, Any], list[Problem]]:
+    """`data` as an armybook/1 document (converted from the format it is in) and its
+    warnings; ArmyBookError with every error and warning of a bad book."""
+    if isinstance(data, (bytes, str)):
+        data = parse_json(data)
+    unstorable = check_storable(data)  # before anything walks it
+    if unstorable:
+        raise ArmyBookError(unstorable)
+    converted = to_armybook(data, system=system)
+    check = check_armybook(converted.book, ruleset_infos())
+    errors = [*converted.errors, *check.errors]
+    warnings = [*converted.warnings, *check.warnings]
+    if errors:
+        raise ArmyBookError(errors, warnings)
+    return converted.book, warnings
+
+
+@dataclass(frozen=True, slots=True)
+class KeptVersion:
+    """A version of a book as a backup keeps it: a BookVersion's fields."""
+
+    version: str
+    source: str  # a BookSource
+    armyforge_id: str
+    imported_at: datetime
+    units: int
+    content_hash: str
+    document: dict[str, Any] | None  # armybook/1; None for the current version, which the book's tables hold
+
+
+@transaction.atomic
+def armybook_restore(
+    *, data: Any, source: str, import_slug: str, versions: Sequence[KeptVersion], faction_id: int | None = None
+) -> Faction:
+    """Put a book back as a backup keeps it: `data`, its current version (armybook/1,
+    checked as an import checks it: ArmyBookError), in its tables; its source and the
+    slug it came with; and every version in `versions` as it was, the current one (named
+    by `data`'s version) with its document and stamp as the tables now hold it (no
+    `versions`: the book holds one version, its current one). Nothing is matched by
+    source or renamed as an import would do: the backup says which book this is. A book
+    of the same ruleset and slug already here (the bundled books of a new server) keeps
+    its row and takes the backup's content and versions instead of its own; a new one
+    takes the id `faction_id` when given."""
+    book, warnings = _checked_book(data, None)
+    ruleset = Ruleset.objects.get(slug=book["system"])
+    faction = Faction.objects.select_for_update().filter(ruleset=ruleset, slug=book["slug"]).first()
+    if faction is None:
+        faction = Faction(pk=faction_id, ruleset=ruleset, slug=book["slug"])
+    faction.source, faction.import_slug = source, import_slug
+    _write_book(faction, book, warnings)
+    BookVersion.objects.filter(faction=faction).delete()
+    BookVersion.objects.bulk_create(
+        BookVersion(
+            faction=faction,
+            version=kept.version,
+            source=kept.source,
+            armyforge_id=kept.armyforge_id,
+            imported_at=kept.imported_at,
+            units=kept.units,
+            content_hash=kept.content_hash,
+            document=kept.document,
+        )
+        for kept in versions
+    )
+    stamp_books([faction.pk])
+    faction.refresh_from_db()
+    return faction
 
 
 def armybook_import_file(

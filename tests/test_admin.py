@@ -395,6 +395,7 @@ def test_an_event_pack_saved_in_the_admin_is_checked_as_the_site_checks_one(admi
         "limits_added": "[]",
         "bans": '[{"faction": "test-wardens", "unit": "dragon"}]',
         "caps": "[]",
+        "books": "current",
     }
     response = admin_client_with_book.post(url, form)
     page = response.content.decode()

@@ -11,17 +11,21 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 from django.contrib.sessions.models import Session
+from django.core.cache import cache
 from django.core.management import CommandError, call_command
 from django.core.management.color import no_style
 from django.db import connection
 from django.test import Client
+from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from armybuilder.lists import events, services
 from armybuilder.lists.format import parse_list_body
 from armybuilder.lists.models import ArmyList, EventPack, Submission
+from armybuilder.lists.selectors import army_list_load
+from armybuilder.stamps import content_hash
 from factions.admin_checks import catalogue_change_check
-from factions.models import CoreRule, Faction, ForceOrgLimit, Ruleset
+from factions.models import ArmyForgeSync, BookVersion, CoreRule, Faction, ForceOrgLimit, Ruleset
 from factions.selectors import engine_book_get, engine_cache_clear
 from factions.services import (
     armybook_import,
@@ -90,7 +94,9 @@ def database_state() -> dict:
         "lists": list(ArmyList.objects.values_list("pk", flat=True)),
         "event packs": list(EventPack.objects.values_list("pk", "key")),
         "submissions": list(Submission.objects.values_list("pk", flat=True)),
-        "factions": list(Faction.objects.values_list("pk", "slug", "content_hash")),
+        "factions": list(Faction.objects.values_list("pk", "slug", "content_hash", "source", "import_slug")),
+        "book versions": list(BookVersion.objects.values_list("faction__slug", "version", "content_hash")),
+        "Army Forge syncs": list(ArmyForgeSync.objects.values_list("system", "armyforge_id", "outcome")),
         "rulesets": list(Ruleset.objects.values_list("slug", "content_hash")),
         "limits": list(ForceOrgLimit.objects.values_list("pk", "params")),
     }
@@ -141,7 +147,7 @@ def test_a_restored_backup_exports_to_the_same_files(backup, tmp_path):
     assert read_all(second) == read_all(backup["folder"])
     files = set(read_all(second))
     assert {"manifest.json", "rulesets.json", "factions.json", "users.json", "tokens.json", "sessions.json"} <= files
-    assert read_all(second)["manifest.json"]["format"] == "armybuilder-backup/3"
+    assert read_all(second)["manifest.json"]["format"] == "armybuilder-backup/4"
 
 
 def test_a_backup_of_the_second_format_still_restores(backup):
@@ -166,8 +172,8 @@ def test_the_commands_say_what_they_wrote_and_restored(books, tmp_path):
     books_count = Faction.objects.count()
     wrote = export(tmp_path / "b")
     counts = (
-        f"5 rulesets, {books_count} army books, 1 users, 0 API tokens, 0 sessions, 0 event packs, 0 lists "
-        "and 0 submissions"
+        f"5 rulesets, {books_count} army books, {books_count} book versions, 0 Army Forge syncs, 1 users, "
+        "0 API tokens, 0 sessions, 0 event packs, 0 lists and 0 submissions"
     )
     assert wrote == f"Wrote {counts} to {tmp_path / 'b'}\n"
     fresh_database()
@@ -391,6 +397,7 @@ def event_site(db, tmp_path):
         "limit_changes": {"unit_too_expensive": {"percent": 30}},
         "bans": [{"faction": "club-wardens", "unit": "warden-captain"}],
         "caps": [{"faction": "club-wardens", "unit": "wardens", "max": 2}],
+        "books": "any",
     }
     pack = events.pack_create(organiser=organiser, data=league)
     players = [User.objects.create_user(name, password="a-long-pass-phrase-5") for name in ("ann", "bo")]
@@ -437,11 +444,12 @@ def test_the_pack_its_lists_and_its_submissions_come_back_with_their_ids_and_key
     restore(event_site["folder"])
     pack = events.pack_get(key=before.key)
     assert (pack.pk, pack.organiser_id, pack.organiser.username) == (before.pk, before.organiser_id, "league-organiser")
-    assert (pack.deadline, pack.points_limit, pack.bans, pack.caps) == (
+    assert (pack.deadline, pack.points_limit, pack.bans, pack.caps, pack.books) == (
         before.deadline,
         600,
         [{"faction": "club-wardens", "unit": "warden-captain"}],
         [{"faction": "club-wardens", "unit": "wardens", "max": 2}],
+        "any",
     )
     built = ArmyList.objects.filter(event=pack).order_by("pk")
     assert [army_list.name for army_list in built] == ["Shield Wall (changed)", "Captain's Guard", "Spare"]
@@ -464,6 +472,17 @@ def test_the_next_pack_and_submission_after_restore_get_new_ids(event_site):
     army_list = club_list(before.organiser, pack, ["wardens"], name="Late Entry")
     submission = events.submission_submit(pack=pack, player=before.organiser, army_list=army_list)
     assert pack.pk > before.pk and submission.pk > max(kept)
+
+
+def test_a_pack_of_a_backup_from_before_the_books_rule_plays_the_current_versions(event_site):
+    as_format_3(event_site["folder"])
+    restore(event_site["folder"])
+    assert EventPack.objects.get().books == "current"
+
+
+def test_a_pack_with_a_books_rule_of_its_own_is_refused_by_name(event_site):
+    damage(event_site["folder"], "event_packs.json", lambda packs: packs[0].update(books="latest"))
+    refused(event_site["folder"], r'event_packs\.json, pack \d+ \(.*\): its books should be "current" or "any"')
 
 
 def damage(folder: Path, name: str, change) -> list:
@@ -507,6 +526,234 @@ def test_a_pack_record_missing_a_field_is_refused_by_file_and_record(event_site)
     refused(event_site["folder"], r"event_packs\.json is corrupt: record 1 has no deadline")
 
 
+# -- every version of a book, its source, and the syncs from Army Forge ---------------------------
+
+
+def wardens_at(version: str, cost: int) -> dict:
+    """Test Wardens of `version`, its Wardens at `cost` pts."""
+    book = aof_book()
+    book["version"] = version
+    book["units"][1]["cost"] = cost
+    return book
+
+
+def priced(army_list: ArmyList) -> tuple[str, int, list[int]]:
+    """The version a list is pinned to, its total and each entry's cost, as the builder shows them."""
+    validation = army_list_load(army_list).validation
+    return army_list.book_version, validation.total_points, [entry.cost for entry in validation.entries]
+
+
+def versions_held() -> list[tuple]:
+    fields = ("faction__slug", "version", "source", "armyforge_id", "imported_at", "units", "content_hash", "document")
+    return list(BookVersion.objects.order_by("faction__slug", "imported_at", "id").values_list(*fields))
+
+
+@pytest.fixture
+def versioned_site(db, tmp_path):
+    """Test Wardens 1.0.0 (Wardens at 110 pts) then 1.1.0 (at 120), a list pinned to each,
+    the same book from Army Forge kept beside it under a free slug, and a sync record;
+    backed up into tmp_path / "versions-backup", then a fresh database."""
+    engine_cache_clear()
+    armybook_import(data=wardens_at("1.0.0", 110))
+    keeper = User.objects.create_user("keeper", password="a-long-pass-phrase-6")
+    body = {
+        "system": "aof",
+        "faction": "test-wardens",
+        "points_limit": 500,
+        "entries": [{"id": "e1", "unit": "wardens"}],
+    }
+    old = services.army_list_create(data=parse_list_body({**body, "name": "Old"})[0], owner=keeper)
+    armybook_import(data=wardens_at("1.1.0", 120))
+    new = services.army_list_create(data=parse_list_body({**body, "name": "New"})[0], owner=keeper)
+    armybook_import(data={**wardens_at("2.0.0", 130), "armyforge_id": "af-wardens"})
+    ArmyForgeSync.objects.create(
+        system="aof",
+        armyforge_id="af-wardens",
+        name="Test Wardens",
+        version="2.0.0",
+        outcome="new book",
+        detail="",
+        synced_at=timezone.now(),
+    )
+    before = {
+        "versions": versions_held(),
+        "factions": list(Faction.objects.order_by("slug").values("pk", "slug", "source", "import_slug", "version")),
+        "syncs": list(ArmyForgeSync.objects.values("system", "armyforge_id", "version", "outcome", "synced_at")),
+        "prices": {army_list.name: priced(army_list) for army_list in (old, new)},
+    }
+    folder = tmp_path / "versions-backup"
+    export(folder)
+    fresh_database()
+    return {"folder": folder, "before": before}
+
+
+def test_every_version_of_a_book_comes_back_and_a_list_keeps_the_prices_of_its_own(versioned_site):
+    before = versioned_site["before"]
+    assert before["prices"] == {"Old": ("1.0.0", 110, [110]), "New": ("1.1.0", 120, [120])}
+    restore(versioned_site["folder"])
+    cache.clear()  # no compiled book from before the restore answers for the restored one
+    engine_cache_clear()
+    assert versions_held() == before["versions"]
+    assert [row[:2] for row in versions_held()] == [
+        ("test-wardens", "1.0.0"),
+        ("test-wardens", "1.1.0"),
+        ("test-wardens-armyforge", "2.0.0"),
+    ]
+    assert list(Faction.objects.order_by("slug").values("pk", "slug", "source", "import_slug", "version")) == [
+        *before["factions"]
+    ]
+    assert [(f["slug"], f["source"], f["import_slug"]) for f in before["factions"]] == [
+        ("test-wardens", "upload", ""),
+        ("test-wardens-armyforge", "armyforge", "test-wardens"),
+    ]
+    assert (
+        list(ArmyForgeSync.objects.values("system", "armyforge_id", "version", "outcome", "synced_at"))
+        == (before["syncs"])
+    )
+    assert {army_list.name: priced(army_list) for army_list in ArmyList.objects.all()} == before["prices"]
+
+
+def test_a_site_with_every_version_restores_to_the_same_files(versioned_site, tmp_path):
+    restore(versioned_site["folder"])
+    second = tmp_path / "second"
+    export(second)
+    assert read_all(second) == read_all(versioned_site["folder"])
+    files = read_all(second)
+    assert files["manifest.json"]["counts"]["book versions"] == 3
+    assert files["manifest.json"]["counts"]["Army Forge syncs"] == 1
+    kept = files["versions/aof/test-wardens.json"]
+    assert [(v["version"], v["units"], v["document"] is None) for v in kept] == [
+        ("1.0.0", 3, False),
+        ("1.1.0", 3, True),
+    ]
+    assert kept[0]["document"]["units"][1]["cost"] == 110
+
+
+def test_the_versions_of_a_book_come_back_in_place_of_those_a_new_server_holds(versioned_site):
+    """A new server that imported the same book before the restore takes the backup's versions."""
+    armybook_import(data=wardens_at("1.1.0", 150))
+    kept = Faction.objects.get(slug="test-wardens").pk
+    restore(versioned_site["folder"])
+    held = [(row[0], row[1], row[6]) for row in versions_held()]
+    assert held == [(row[0], row[1], row[6]) for row in versioned_site["before"]["versions"]]
+    assert Faction.objects.get(slug="test-wardens").pk == kept
+
+
+def test_a_book_whose_current_version_has_no_row_still_backs_up_and_restores(wardens, tmp_path):
+    BookVersion.objects.filter(faction=wardens).delete()
+    export(tmp_path / "b")
+    fresh_database()
+    restore(tmp_path / "b")
+    restored = Faction.objects.get(slug="test-wardens")
+    assert list(restored.versions.values_list("version", "source", "content_hash")) == [
+        ("1.0.0", "upload", wardens.content_hash)
+    ]
+
+
+def as_format_3(folder: Path) -> None:
+    """The backup as armybuilder-backup/3 wrote it: one version of each book (its file),
+    no sources, Army Forge syncs or books rule of the packs."""
+    import shutil
+
+    shutil.rmtree(folder / "versions")
+    (folder / "armyforge_syncs.json").unlink()
+    drop = {"factions.json": ("source", "import_slug"), "event_packs.json": ("books",)}
+    for name, keys in drop.items():
+        damage(folder, name, lambda records, keys=keys: [record.pop(key) for record in records for key in keys])
+    manifest = json.loads((folder / "manifest.json").read_text())
+    counts = {k: n for k, n in manifest["counts"].items() if k not in ("book versions", "Army Forge syncs")}
+    (folder / "manifest.json").write_text(json.dumps({"format": "armybuilder-backup/3", "counts": counts}))
+
+
+def test_a_backup_of_the_third_format_restores_each_book_with_its_current_version(versioned_site):
+    as_format_3(versioned_site["folder"])
+    assert "Restored 5 rulesets, 2 army books, 2 book versions, 0 Army Forge syncs, " in restore(
+        versioned_site["folder"]
+    )
+    rows = {(row[0], row[1]): row for row in versions_held()}
+    assert sorted(rows) == [("test-wardens", "1.1.0"), ("test-wardens-armyforge", "2.0.0")]
+    # Its source as migration factions/0009 tells it: Army Forge for a book with an Army Forge id.
+    assert rows["test-wardens", "1.1.0"][2:4] == ("upload", "")
+    assert rows["test-wardens-armyforge", "2.0.0"][2:4] == ("armyforge", "af-wardens")
+    faction = Faction.objects.get(slug="test-wardens")
+    assert rows["test-wardens", "1.1.0"][4] == faction.imported_at
+    assert (faction.source, faction.content_hash) == ("upload", rows["test-wardens", "1.1.0"][6])
+    # A list pinned to a version no longer held is read against the current one.
+    assert priced(ArmyList.objects.get(name="Old")) == ("1.0.0", 120, [120])
+
+
+def test_a_bundled_book_of_a_backup_of_the_third_format_is_bundled(backup):
+    as_format_3(backup["folder"])
+    restore(backup["folder"])
+    assert set(Faction.objects.values_list("source", flat=True)) == {"bundled"}
+    assert BookVersion.objects.count() == Faction.objects.count() == len(bundled_book_paths())
+
+
+def drop_current(versions: list) -> None:
+    versions.pop()
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (
+            lambda versions: versions[0]["document"]["units"][1].update(cost=90),
+            r"version 1: its document is not the one its content_hash was made from",
+        ),
+        (lambda versions: versions[0].update(source="forge"), r"version 1: its source should be one of bundled, "),
+        (lambda versions: versions[1].update(imported_at="yesterday"), r"version 2: its imported_at should be a date"),
+        (lambda versions: versions[0].update(units=-1), r"version 1: its units should be a whole number"),
+        (lambda versions: versions[0].update(units=9), r"version 1: its units say 9, its document holds 3"),
+        (lambda versions: versions[0].update(document=[]), r"version 1: its document should be an armybook/1 book"),
+        (lambda versions: versions.append(versions[0]), r'version "1\.0\.0" is there 2 times'),
+        (lambda versions: versions[0].pop("content_hash"), r"is corrupt: record 1 has no content_hash"),
+        (
+            lambda versions: versions[0].update(source="forge", units="3"),
+            r"version 1: its source should be one of .*; version 1: its units should be",
+        ),
+    ],
+)
+def test_a_damaged_versions_file_is_refused_naming_what_is_wrong(versioned_site, change, words):
+    folder = versioned_site["folder"]
+    versions = damage(folder, "versions/aof/test-wardens.json", change)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["counts"]["book versions"] = len(versions) + 1  # (the Army Forge book's one)
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    refused(folder, r"versions/aof/test-wardens\.json .*" + words)
+
+
+def test_a_book_whose_current_version_is_not_among_its_versions_is_refused(versioned_site):
+    folder = versioned_site["folder"]
+    damage(folder, "versions/aof/test-wardens.json", lambda versions: versions[1].update(version="1.2.0"))
+    refused(
+        folder, r'test-wardens\.json: the book\'s current version "1\.1\.0" \(books/aof/test-wardens\.json\) is not'
+    )
+
+
+def test_a_current_version_with_a_document_of_its_own_is_refused(versioned_site):
+    """Even one that is what its stamp says: the book's own file is the current version."""
+
+    def give_a_document(versions: list) -> None:
+        document = {**versions[0]["document"], "version": "1.1.0"}
+        versions[1].update(document=document, content_hash=content_hash(document))
+
+    damage(versioned_site["folder"], "versions/aof/test-wardens.json", give_a_document)
+    refused(versioned_site["folder"], r'test-wardens\.json: its current version "1\.1\.0" has a document')
+
+
+def test_a_book_without_its_versions_file_is_refused(versioned_site):
+    (versioned_site["folder"] / "versions" / "aof" / "test-wardens.json").unlink()
+    refused(versioned_site["folder"], r"is incomplete: its manifest counts 3 book versions but holds 1")
+
+
+def test_a_sync_record_twice_is_refused(versioned_site):
+    damage(versioned_site["folder"], "armyforge_syncs.json", lambda syncs: syncs.append(syncs[0]))
+    manifest = json.loads((versioned_site["folder"] / "manifest.json").read_text())
+    manifest["counts"]["Army Forge syncs"] = 2
+    (versioned_site["folder"] / "manifest.json").write_text(json.dumps(manifest))
+    refused(versioned_site["folder"], r'armyforge_syncs\.json: Army Forge book "af-wardens" of aof is there 2 times')
+
+
 # -- bad input changes nothing and says what is wrong ---------------------------------------------
 
 
@@ -526,7 +773,8 @@ def test_a_backup_of_an_unknown_format_is_refused(backup):
     (backup["folder"] / "manifest.json").write_text(json.dumps({"format": "armybuilder-backup/9", "counts": {}}))
     refused(
         backup["folder"],
-        r'format "armybuilder-backup/9"; it reads armybuilder-backup/3, armybuilder-backup/2 and armybuilder-backup/1',
+        r'format "armybuilder-backup/9"; it reads armybuilder-backup/4, armybuilder-backup/3, armybuilder-backup/2 '
+        r"and armybuilder-backup/1",
     )
 
 

@@ -123,11 +123,13 @@ def test_the_cover_names_the_event_and_lists_every_submission(pack, submitted):
     local = timezone.localtime(pack.deadline)
     assert f"{local.day} {local:%B %Y, %H:%M}" in cover
     assert "4 lists submitted · 3 legal · 1 not legal" in cover
-    assert "# Player Army Points Status Issues" in cover
+    assert "# Player Army Book Points Status Issues" in cover
+    assert "Army books: each list uses its book's current version" in cover
     rows = events.submission_rows(pack, submitted)
     for number, (row, name) in enumerate(zip(rows, LISTS, strict=True), 1):
         points, status = row.validation["total_points"], "Legal" if row.valid else "Not legal"
-        assert f"{number} {row.submission.player.username} {ARMIES[name]} {points} / 1500 {status}" in cover
+        player, version = row.submission.player.username, row.book_version
+        assert f"{number} {player} {ARMIES[name]} {version} {points} / 1500 {status}" in cover
 
 
 def test_each_roster_starts_on_a_new_page_headed_by_its_player_and_army(pack, submitted):
@@ -245,8 +247,9 @@ def test_an_arena_event_counts_models_and_a_long_name_keeps_clear_of_the_page_nu
     roster = roster_of(pack)
     cover = page_texts(roster)[0]
     assert "Age of Fantasy: Arena 2.1 · warbands, no points" in cover
-    assert "# Player Army Models Status Issues" in cover
-    assert "1 ann Dwarf Ironguard 6 Legal none" in cover
+    assert "# Player Army Book Models Status Issues" in cover
+    version = Faction.objects.get(slug="dwarf-ironguard").version
+    assert f"1 ann Dwarf Ironguard {version} 6 Legal none" in cover
     assert len(footer_gaps(roster)) == 3 and min(footer_gaps(roster)) > 6
     assert [str(u) for u in unreadable(roster)] == []
 
@@ -355,7 +358,7 @@ def csv_of(pack, route: str = ROUTES[1]) -> tuple[str, list[list[str]]]:
 
 def test_the_csv_has_a_row_per_submission_with_its_checks(pack, submitted):
     text, rows = csv_of(pack)
-    assert text.startswith("player,army,points,points limit,valid,errors,warnings,issues,submitted at\r\n")
+    assert text.startswith("player,army,points,points limit,valid,errors,warnings,issues,submitted at,book_version\r\n")
     assert [row[:2] for row in rows[1:]] == [
         ["ada", "Human Empire"],
         ["björn", "Dwarf Clans"],

@@ -11,6 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from armybuilder.lists.event_rules import BOOKS_WORDS
 from armybuilder.lists.models import ArmyList, EventPack, Submission
 from factions.services import armybook_import
 from tests.conftest import arena_book
@@ -187,6 +188,7 @@ def test_a_pack_in_json(people, pack):
         "limits_added",
         "bans",
         "caps",
+        "books",
         "rules",
         "version",
         "created",
@@ -206,6 +208,8 @@ def test_a_pack_in_json(people, pack):
         "changed": "No single unit may cost more than 35% of the points limit (rulebook: Force Organisation)",
     } in pack["rules"]
     assert pack["can_manage"] is True
+    assert pack["books"] == "current"
+    assert {"text": BOOKS_WORDS["current"], "source": "event rule", "changed": ""} in pack["rules"]
     assert client_for(people["other"]).get(f"{EVENTS}{pack['key']}/").json()["can_manage"] is False
 
 
@@ -226,6 +230,7 @@ def test_a_submission_in_json(submission):
         "player",
         "faction",
         "faction_name",
+        "book_version",
         "total_points",
         "points_limit",
         "valid",
@@ -240,6 +245,7 @@ def test_a_submission_in_json(submission):
         "Test Wardens",
     )
     assert (submission["total_points"], submission["points_limit"]) == (110, 355)
+    assert submission["book_version"] == submission["list"]["book_version"] == "1.0.0"
     assert submission["list"]["format"] == "armylist/1"
     assert submission["list"]["event"] == EventPack.objects.get().key
     assert submission["issues"] == submission["validation"]["issues"]
@@ -265,6 +271,8 @@ def test_a_submission_in_json(submission):
         ({"caps": [{"faction": {}, "unit": "wardens", "max": 1}]}, "caps", "No army book"),
         ({"ruleset": "aof-arena"}, "points_limit", "has no points"),
         ({"colour": "red"}, "colour", "Unknown field"),
+        ({"books": "latest"}, "books", 'Either "current"'),
+        ({"books": ["any"]}, "books", 'or "any"'),
     ],
 )
 def test_a_bad_pack_is_refused_with_its_field_errors_and_nothing_written(people, wardens, changes, field, words):

@@ -33,7 +33,7 @@ from armybuilder.api.lists import ArmyListSerializer
 from armybuilder.api.schema import FIELD_ERRORS, SIGNED_IN_OR_VISITOR, error
 from armybuilder.api.serializers import IssueSerializer, ValidationSerializer
 from armybuilder.lists import events
-from armybuilder.lists.event_rules import RULE_FIELDS
+from armybuilder.lists.event_rules import BOOKS_RULES, RULE_FIELDS
 from armybuilder.lists.format import MAX_POINTS
 from armybuilder.lists.models import EventPack
 from armybuilder.lists.selectors import event_pack_get
@@ -103,6 +103,13 @@ class EventPackSerializer(serializers.Serializer):
     caps = serializers.ListField(
         child=CapSerializer(), required=False, max_length=events.MAX_RULES, help_text="At most so many of a unit"
     )
+    books = serializers.ChoiceField(
+        choices=list(BOOKS_RULES),
+        required=False,
+        help_text='Which version of its army book a list may use: "current" (the default; a list on an older '
+        'version has the issue event_book_version until it is updated) or "any" (players keep the version they '
+        "built the list on)",
+    )
 
 
 class RuleLineSerializer(serializers.Serializer):
@@ -137,6 +144,7 @@ class SubmissionOutSerializer(serializers.Serializer):
     player = serializers.CharField(help_text="The player's username")
     faction = serializers.CharField()
     faction_name = serializers.CharField()
+    book_version = serializers.CharField(help_text="The version of the army book the submitted list is built on")
     total_points = serializers.IntegerField()
     points_limit = serializers.IntegerField(allow_null=True)
     valid = serializers.BooleanField(help_text="Valid against the event's rules as they are now")
@@ -166,6 +174,7 @@ def _pack_payload(request: Request, view: events.PackView) -> dict[str, Any]:
         "open": events.is_open(pack),
         "organiser": pack.organiser.get_username(),
         **{field: getattr(pack, field) for field in RULE_FIELDS},
+        "books": pack.books,
         "rules": [{"text": line.text, "source": line.source, "changed": line.changed} for line in view.rules],
         "version": pack.version,
         "created": pack.created.isoformat(),
@@ -181,6 +190,7 @@ def _submission_payload(row: events.SubmissionRow) -> dict[str, Any]:
         "player": submission.player.get_username(),
         "faction": submission.data["faction"],
         "faction_name": row.faction_name,
+        "book_version": row.book_version,
         "total_points": validation["total_points"],
         "points_limit": validation["points_limit"],
         "valid": row.valid,

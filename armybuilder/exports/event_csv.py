@@ -1,10 +1,12 @@
 """An event's submissions as a CSV file, one row each, for the organiser's spreadsheet.
 
 Columns: player, army, points, points limit, valid (yes/no), errors, warnings, the issues'
-messages joined with "; ", and when the list was submitted (ISO 8601, to the second). Written with
-Python's csv module, so that a comma, a quote or a line break in a name stays in its
-cell. A cell that a spreadsheet would read as a formula (it starts with =, +, -, @ or a
-tab) gets a leading apostrophe: a player's name is never run as one.
+messages joined with "; ", when the list was submitted (ISO 8601, to the second), and the
+version of the army book it is built on (`book_version`: last, so that the columns before
+it keep their places in an organiser's sheet). Written with Python's csv module, so that
+a comma, a quote or a line break in a name stays in its cell. A cell that a spreadsheet
+would read as a formula (it starts with =, +, -, @ or a tab) gets a leading apostrophe: a
+player's name is never run as one.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ HEADER = (
     "warnings",
     "issues",
     "submitted at",
+    "book_version",
 )
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -53,6 +56,7 @@ def submissions_csv(rows: Sequence[SubmissionRow]) -> str:
                 len(row.issues) - errors,
                 _text("; ".join(issue["message"] for issue in row.issues)),
                 row.submission.submitted_at.isoformat(timespec="seconds"),
+                _text(row.book_version),
             )
         )
     return out.getvalue()

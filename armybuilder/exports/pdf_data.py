@@ -17,10 +17,11 @@ from django.utils import timezone
 from armybuilder.engine import Validation
 from armybuilder.engine.book import Rule
 from armybuilder.lists import events, selectors
+from armybuilder.lists.event_rules import BOOKS_WORDS
 from armybuilder.lists.models import ArmyList, EventPack, Submission
 from armybuilder.lists.selectors import ListState
 from factions.models import CoreRule
-from factions.selectors import BookHandle
+from factions.selectors import BookHandle, BookKey
 
 SPELL_RULES = ("Caster", "Wizard")  # units with these rules cast the faction's spells
 CoreRuleRow = tuple[str, bool, str, str]  # name, rated, section, summary
@@ -123,11 +124,12 @@ class EventPrintout:
     uses_points: bool
     points_limit: int | None
     deadline: datetime  # in the site's time zone
+    books_rule: str  # which versions of their army books the lists may use, in words
     submissions: tuple[SubmittedRoster, ...]
 
 
 def event_printout_get(
-    *, pack: EventPack, submissions: Sequence[Submission], handles: dict[tuple[str, str], BookHandle]
+    *, pack: EventPack, submissions: Sequence[Submission], handles: dict[BookKey, BookHandle]
 ) -> EventPrintout:
     """Load the combined roster of an event: each submission's frozen copy checked
     against the pack's rules now (load the submissions with their players, and `handles`
@@ -144,6 +146,7 @@ def event_printout_get(
         uses_points=pack.ruleset.uses_points,
         points_limit=pack.points_limit,
         deadline=timezone.localtime(pack.deadline),
+        books_rule=BOOKS_WORDS[pack.books],
         submissions=tuple(
             SubmittedRoster(
                 submission.player.username,

@@ -1,7 +1,8 @@
 """An event's combined roster: one file for the organiser to print or keep.
 
-A cover page (the event, its ruleset and points, the deadline, and a table of every
-submission: player, army, points, legal or not, how many issues), then each submission's
+A cover page (the event, its ruleset and points, the deadline, which versions of their
+army books the lists may use, and a table of every submission: player, army, the version
+of its book, points, legal or not, how many issues), then each submission's
 roster as the list's own roster.pdf draws it (`RosterPdf`), each from a new page with the
 player's name at its head. The file's outline (the reader's bookmarks) and the cover's
 rows lead to each roster.
@@ -53,7 +54,7 @@ class EventRosterPdf(TablePages):
         self.page_size = PAPERS[paper]
         self.width = self.page_size[0] - 2 * MARGIN
         points = Column("Points" if event.uses_points else "Models", 72, "right")
-        columns = [Column("#", 20), Column("Player", 110), Column("Army", 0), points]
+        columns = [Column("#", 20), Column("Player", 104), Column("Army", 0), Column("Book", 52), points]
         columns += [Column("Status", 56), Column("Issues", 92)]
         rest = self.width - sum(column.width for column in columns)
         self.columns = [Column(c.title, c.width or rest, c.align) for c in columns]
@@ -122,7 +123,11 @@ class EventRosterPdf(TablePages):
             y -= TITLE.sized(size).leading
         y -= 2
         points = f"{event.points_limit} pts" if event.points_limit is not None else "warbands, no points"
-        for text in (f"{event.ruleset_title} · {points}", f"Deadline for lists: {when(event.deadline)}"):
+        for text in (
+            f"{event.ruleset_title} · {points}",
+            f"Deadline for lists: {when(event.deadline)}",
+            event.books_rule,
+        ):
             for line in pdf_style.wrap(text, SUBTITLE.font, SUBTITLE.size, self.width):
                 pdf_style.draw_line(canvas, [(line, SUBTITLE.font)], MARGIN, y - SUBTITLE.size, SUBTITLE.size, MUTED)
                 y -= SUBTITLE.leading
@@ -149,12 +154,16 @@ class EventRosterPdf(TablePages):
         else:
             size = str(validation.total_points if printout.uses_points else models)
         status = ("Legal", OK) if validation.valid else ("Not legal", ERROR)
+        # In the colour of an error when the event plays another version of the book.
+        moved_on = any(issue.code == "event_book_version" for issue in validation.issues)
+        book = Style(BODY.font, BODY.size, ERROR) if moved_on else BODY
         size_column = "Points" if self.event.uses_points else "Models"
         values = {
             "#": self._cell([(str(number), BODY.font)], BODY, "#"),
             "Player": self._cell([(submitted.player, BOLD)], BODY_BOLD, "Player"),
             "Army": self._cell([(printout.faction_name, BODY.font)], BODY, "Army")
             + self._cell([(printout.title, SMALL.font)], SMALL, "Army"),
+            "Book": self._cell([(printout.book_version or "—", BODY.font)], book, "Book"),
             size_column: self._cell([(size, BODY.font)], BODY, size_column),
             "Status": self._cell([(status[0], BOLD)], Style(BOLD, BODY.size, status[1]), "Status"),
             "Issues": self._cell([(counted_issues(errors, warnings) or "none", BODY.font)], BODY, "Issues"),

@@ -51,7 +51,7 @@ class EventPackAdmin(admin.ModelAdmin):
 class SubmissionAdmin(admin.ModelAdmin):
     """Submissions are made by players; here they can be read, or withdrawn (deleted)."""
 
-    list_display = ["pack", "player", "submitted_at"]
+    list_display = ["pack", "player", "book_version", "submitted_at"]
     search_fields = ["pack__name", "player__username"]
     readonly_fields = ["pack", "player", "army_list", "data", "book_version", "submitted_at"]
     list_select_related = ["pack", "player"]

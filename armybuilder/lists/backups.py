@@ -2,9 +2,14 @@
 
     DIR/manifest.json                  format and how many of each thing the backup holds
     DIR/rulesets.json                  rulesets with their limits and core rules (admin edits too)
-    DIR/books/<system>/<slug>.json     every army book (armybook/1)
+    DIR/books/<system>/<slug>.json     every army book (armybook/1): its current version
+    DIR/versions/<system>/<slug>.json  every version of the book, oldest first: version,
+                                       source, Army Forge id, import time, units, content
+                                       stamp and document (armybook/1; null for the current
+                                       version, which the book's file holds)
     DIR/factions.json                  what a book's row holds besides the book: id, import
-                                       time and import warnings
+                                       time, import warnings, source and the slug it came with
+    DIR/armyforge_syncs.json           what the last syncs from Army Forge did with each book
     DIR/groups.json                    permission groups
     DIR/users.json                     accounts with their ids (password hashes, not passwords)
     DIR/tokens.json                    API tokens
@@ -27,12 +32,23 @@ Backups in the first format (armybuilder-backup/1: books, users and lists only) 
 restore as they did: users and lists numbered from 1 in the order of the backup. The
 second format (/2) also kept revision counters of books and rulesets, which caches were
 keyed by then; they are passed over (caches are keyed by content stamps now). It had no
-event packs or submissions.
+event packs or submissions. Backups before the fourth (/4) kept one version of each book,
+its current one, and no Army Forge syncs: each book comes back with that one version,
+its source told as migration factions/0009 tells it (Army Forge for a book with an Army
+Forge id, bundled for one the site ships, else an upload), and each event pack plays the
+current versions of the books.
+
+Each versions file is checked whole, every problem in it named: its records' fields, and
+each document, which must still be the one its content stamp was made from; the book's
+current version must be among its versions (with no document: the book's file is it).
+Lists pinned to an older version price as they did: its document comes back as it was.
 """
 
 from __future__ import annotations
 
 import json
+from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -49,18 +65,21 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from armybuilder.lists import events
-from armybuilder.lists.event_rules import RULE_FIELDS
+from armybuilder.lists.event_rules import BOOKS_RULES, RULE_FIELDS
 from armybuilder.lists.format import check_list_shape, first_error
 from armybuilder.lists.models import ArmyList, EventPack, Submission
-from factions.armybook import ArmyBookError
+from armybuilder.stamps import STAMP_LENGTH, content_hash
+from factions.armybook import ArmyBookError, check_storable, parse_json
 from factions.catalogue import RULESET_FIELDS
-from factions.models import Faction, Ruleset
+from factions.models import ArmyForgeSync, BookSource, BookVersion, Faction, Ruleset
 from factions.selectors import faction_book, faction_get_with_book, ruleset_record
-from factions.services import armybook_import, ruleset_write
+from factions.services import KeptVersion, armybook_restore, bundled_book_paths, ruleset_write
 
-FORMAT = "armybuilder-backup/3"
+FORMAT = "armybuilder-backup/4"
+FORMAT_3 = "armybuilder-backup/3"  # as /4, with one version of each book, no sources, syncs or packs' books
 FORMAT_2 = "armybuilder-backup/2"  # as /3, with revision counters (passed over), without events
 FORMAT_1 = "armybuilder-backup/1"
+FORMATS = (FORMAT, FORMAT_3, FORMAT_2, FORMAT_1)
 USER_FIELDS = ("username", "email", "password", "first_name", "last_name", "is_staff", "is_superuser", "is_active")
 LIST_FIELDS = (
     "name",
@@ -79,11 +98,16 @@ PACK_FIELDS = ("key", *events.PACK_FIELDS, "version")
 PACK_JSON_FIELDS = {field: dict if field == "limit_changes" else list for field in RULE_FIELDS}
 SUBMISSION_FIELDS = ("id", "pack", "player", "army_list", "data", "book_version", "submitted_at")
 EVENT_FILES = ("event_packs.json", "submissions.json")
+FACTION_FIELDS = ("system", "slug", "id", "imported_at", "import_warnings")
+VERSION_FIELDS = ("version", "source", "armyforge_id", "imported_at", "units", "content_hash", "document")
+SYNC_FIELDS = ("system", "armyforge_id", "name", "version", "outcome", "detail", "synced_at")
+SOURCES = tuple(BookSource.values)
 
 # The keys each record of a file must have, to refuse a damaged backup before writing.
 RECORD_KEYS = {
     "rulesets.json": ("slug", *RULESET_FIELDS, "limits", "core_rules"),
-    "factions.json": ("system", "slug", "id", "imported_at", "import_warnings"),
+    "factions.json": (*FACTION_FIELDS, "source", "import_slug"),
+    "armyforge_syncs.json": SYNC_FIELDS,
     "groups.json": ("name", "permissions"),
     "users.json": ("id", *USER_FIELDS, "date_joined", "last_login", "groups", "permissions"),
     "tokens.json": ("key", "user", "created"),
@@ -92,7 +116,12 @@ RECORD_KEYS = {
     "lists.json": ("id", "owner", *LIST_FIELDS, "created", "updated"),
     "submissions.json": SUBMISSION_FIELDS,
 }
-RECORD_KEYS_2 = {name: keys for name, keys in RECORD_KEYS.items() if name not in EVENT_FILES}
+RECORD_KEYS_3 = {
+    **{name: keys for name, keys in RECORD_KEYS.items() if name != "armyforge_syncs.json"},
+    "factions.json": FACTION_FIELDS,
+    "event_packs.json": tuple(key for key in RECORD_KEYS["event_packs.json"] if key != "books"),
+}
+RECORD_KEYS_2 = {name: keys for name, keys in RECORD_KEYS_3.items() if name not in EVENT_FILES}
 RECORD_KEYS_1 = {
     "users.json": (*USER_FIELDS, "date_joined"),
     "lists.json": ("owner", *LIST_FIELDS, "created", "updated"),
@@ -142,10 +171,13 @@ def _export(folder: Path) -> dict[str, int]:
     ]
     _write(folder / "rulesets.json", rulesets)
 
-    factions = []
+    factions, versions = [], 0
     for faction in Faction.objects.select_related("ruleset").order_by("ruleset__slug", "slug"):
         full = faction_get_with_book(system=faction.ruleset.slug, slug=faction.slug)
         _write(folder / "books" / faction.ruleset.slug / f"{faction.slug}.json", faction_book(faction=full))
+        kept = _versions_of(faction)
+        _write(folder / "versions" / faction.ruleset.slug / f"{faction.slug}.json", kept)
+        versions += len(kept)
         factions.append(
             {
                 "system": faction.ruleset.slug,
@@ -153,9 +185,17 @@ def _export(folder: Path) -> dict[str, int]:
                 "id": faction.pk,
                 "imported_at": _when(faction.imported_at),
                 "import_warnings": faction.import_warnings,
+                "source": faction.source,
+                "import_slug": faction.import_slug,
             }
         )
     _write(folder / "factions.json", factions)
+
+    syncs = [
+        {**{field: getattr(sync, field) for field in SYNC_FIELDS}, "synced_at": _when(sync.synced_at)}
+        for sync in ArmyForgeSync.objects.order_by("system", "armyforge_id")
+    ]
+    _write(folder / "armyforge_syncs.json", syncs)
 
     groups = [
         {"name": g.name, "permissions": [_permission_name(p) for p in g.permissions.all()]}
@@ -234,6 +274,8 @@ def _export(folder: Path) -> dict[str, int]:
     counts = {
         "rulesets": len(rulesets),
         "books": len(factions),
+        "book versions": versions,
+        "Army Forge syncs": len(syncs),
         "groups": len(groups),
         "users": len(users),
         "tokens": len(tokens),
@@ -247,6 +289,32 @@ def _export(folder: Path) -> dict[str, int]:
     return counts
 
 
+def _versions_of(faction: Faction) -> list[dict[str, Any]]:
+    """The book's versions as the backup keeps them, oldest first; the current version's
+    document is the book's own file. (A book whose current version has no row, which
+    the writers of books never leave, gets one: the backup always restores.)"""
+    rows = list(BookVersion.objects.filter(faction=faction).order_by("imported_at", "id"))
+    if all(row.version != faction.version for row in rows):
+        rows.append(
+            BookVersion(
+                version=faction.version,
+                source=faction.source,
+                armyforge_id=faction.armyforge_id,
+                imported_at=faction.imported_at,
+                units=faction.units.count(),
+                content_hash=faction.content_hash,
+            )
+        )
+    return [
+        {
+            **{field: getattr(row, field) for field in VERSION_FIELDS},
+            "imported_at": _when(row.imported_at),
+            "document": None if row.version == faction.version else row.document,
+        }
+        for row in rows
+    ]
+
+
 # -- reading and checking a backup ---------------------------------------------------------------
 
 
@@ -257,6 +325,9 @@ class _Backup:
     rulesets: list[dict[str, Any]]
     books: list[Path]
     factions: list[dict[str, Any]] | None  # None: /1 kept no faction rows
+    versions: dict[tuple[str, str], str] | None  # (system, slug) -> its versions file; None: before /4
+    version_count: int
+    syncs: list[dict[str, Any]]
     groups: list[dict[str, Any]]
     users: list[dict[str, Any]]
     tokens: list[dict[str, Any]]
@@ -300,19 +371,25 @@ def _read_backup(folder: Path) -> _Backup:
         raise BackupError(f"{folder} is not a readable backup: it has no manifest.json")
     manifest = _load(folder, "manifest.json")
     found = manifest.get("format") if isinstance(manifest, dict) else None
-    if found not in (FORMAT, FORMAT_2, FORMAT_1):
+    if found not in FORMATS:
         raise BackupError(
             f'{folder} is not an Armybuilder backup this version reads (format "{found}"; '
-            f"it reads {FORMAT}, {FORMAT_2} and {FORMAT_1})"
+            f"it reads {', '.join(FORMATS[:-1])} and {FORMATS[-1]})"
         )
-    keys = {FORMAT_1: RECORD_KEYS_1, FORMAT_2: RECORD_KEYS_2}.get(found, RECORD_KEYS)
+    keys = {FORMAT_1: RECORD_KEYS_1, FORMAT_2: RECORD_KEYS_2, FORMAT_3: RECORD_KEYS_3}.get(found, RECORD_KEYS)
     records = {name: _records(folder, name, keys[name]) for name in keys}
+    books = sorted((folder / "books").glob("*/*.json"))
+    versions = _version_files(folder) if found == FORMAT else None
     backup = _Backup(
         folder=folder,
         format=found,
         rulesets=records.get("rulesets.json", []),
-        books=sorted((folder / "books").glob("*/*.json")),
+        books=books,
         factions=records.get("factions.json"),
+        versions=versions,
+        # Before /4, each book comes back with one version: its current one.
+        version_count=len(books) if versions is None else sum(map(len, _all_versions(folder, versions))),
+        syncs=records.get("armyforge_syncs.json", []),
         groups=records.get("groups.json", []),
         users=records["users.json"],
         tokens=records.get("tokens.json", []),
@@ -325,6 +402,89 @@ def _read_backup(folder: Path) -> _Backup:
         backup = _from_format_1(backup)
     _check_counts(backup, manifest.get("counts"))
     return backup
+
+
+def _version_files(folder: Path) -> dict[tuple[str, str], str]:
+    """The versions file of each book, {(system, slug): its name in the backup}."""
+    found = sorted((p.parent.name, p.stem) for p in (folder / "versions").glob("*/*.json"))
+    return {(system, slug): f"versions/{system}/{slug}.json" for system, slug in found}
+
+
+def _all_versions(folder: Path, files: dict[tuple[str, str], str]) -> Iterator[list[dict[str, Any]]]:
+    """Each book's versions, checked, one book at a time (the documents are not kept)."""
+    for (system, _slug), name in files.items():
+        yield _version_records(folder, name, system)
+
+
+def _version_records(folder: Path, name: str, system: str) -> list[dict[str, Any]]:
+    """The versions in one book's versions file, every problem of each named at once
+    (BackupError): its fields, and its document, which must still be the one its content
+    stamp was made from (a document changed since the backup was made is refused)."""
+    records = _records(folder, name, VERSION_FIELDS)
+    problems = [
+        f"version {number}: {problem}"
+        for number, record in enumerate(records, 1)
+        for problem in _version_problems(record, system)
+    ]
+    names = Counter(record["version"] for record in records if isinstance(record["version"], str))
+    problems += [f'version "{version}" is there {times} times' for version, times in names.items() if times > 1]
+    if problems:
+        raise BackupError(f"{folder / name} is inconsistent: {'; '.join(problems)}")
+    return records
+
+
+def _version_problems(record: dict[str, Any], system: str) -> list[str]:
+    """What is wrong with one record of a versions file (nothing: [])."""
+    name, document, stamp = record["version"], record["document"], record["content_hash"]
+    longest, uid = (BookVersion._meta.get_field(field).max_length or 0 for field in ("version", "armyforge_id"))
+    checks = [
+        (_text(name, longest, blank=False), f"its version should be a name of 1 to {longest} characters"),
+        (record["source"] in SOURCES, f"its source should be one of {', '.join(SOURCES)}"),
+        (_text(record["armyforge_id"], uid), f"its armyforge_id should be text of at most {uid} characters"),
+        (_is_time(record["imported_at"]), "its imported_at should be a date and time"),
+        (_count(record["units"]), "its units should be a whole number, 0 or more"),
+        (_text(stamp, STAMP_LENGTH), f"its content_hash should be text of at most {STAMP_LENGTH} characters"),
+    ]
+    problems = [problem for holds, problem in checks if not holds]
+    if document is None:
+        return problems
+    if not _book_document(document, system):
+        return [*problems, f"its document should be an armybook/1 book of {system}, or null"]
+    if unstorable := check_storable(document):
+        return [*problems, f"its document cannot be kept: {unstorable[0]}"]
+    if content_hash(document) != stamp:
+        return [*problems, "its document is not the one its content_hash was made from (changed after the backup)"]
+    if document["version"] != name:
+        problems.append(f'its document is version "{document["version"]}"')
+    if len(document["units"]) != record["units"]:
+        problems.append(f"its units say {record['units']}, its document holds {len(document['units'])}")
+    return problems
+
+
+def _text(value: Any, most: int, *, blank: bool = True) -> bool:
+    return isinstance(value, str) and len(value) <= most and (blank or bool(value))
+
+
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _is_time(value: Any) -> bool:
+    try:
+        return isinstance(value, str) and parse_datetime(value) is not None
+    except ValueError:
+        return False
+
+
+def _book_document(document: Any, system: str) -> bool:
+    """Whether `document` has the shape of an armybook/1 book of `system` (its stamp says the rest)."""
+    return (
+        isinstance(document, dict)
+        and document.get("format") == "armybook/1"
+        and document.get("system") == system
+        and isinstance(document.get("version"), str)
+        and isinstance(document.get("units"), list)
+    )
 
 
 def _from_format_1(backup: _Backup) -> _Backup:
@@ -348,6 +508,8 @@ def _held(backup: _Backup) -> dict[str, int]:
     return {
         "rulesets": len(backup.rulesets),
         "books": len(backup.books),
+        "book versions": backup.version_count,
+        "Army Forge syncs": len(backup.syncs),
         "groups": len(backup.groups),
         "users": len(backup.users),
         "tokens": len(backup.tokens),
@@ -366,12 +528,15 @@ def _check_counts(backup: _Backup, counts: Any) -> None:
     short = [f"{counts[k]} {k} but holds {n}" for k, n in held.items() if k in counts and counts[k] != n]
     if short:
         raise BackupError(f"{backup.folder} is incomplete: its manifest counts {'; '.join(short)}")
+    files = {(p.parent.name, p.stem) for p in backup.books}
     if backup.factions is not None:
         rows = {(f["system"], f["slug"]) for f in backup.factions}
-        files = {(p.parent.name, p.stem) for p in backup.books}
         if rows != files:
             odd = sorted(f"{system}/{slug}" for system, slug in rows ^ files)
             raise BackupError(f"{backup.folder}: books/ and factions.json do not match ({', '.join(odd)})")
+    if backup.versions is not None and set(backup.versions) != files:
+        odd = sorted(f"{system}/{slug}" for system, slug in set(backup.versions) ^ files)
+        raise BackupError(f"{backup.folder}: books/ and versions/ do not match ({', '.join(odd)})")
 
 
 # -- restore -----------------------------------------------------------------------------------
@@ -399,6 +564,7 @@ def backup_import(*, folder: Path, dry_run: bool = False) -> dict[str, int]:
         with transaction.atomic():
             _restore_rulesets(backup)
             faction_ids_kept = _restore_books(backup)
+            _restore_syncs(backup)
             _restore_accounts(backup)
             _restore_packs(backup)
             _restore_lists(backup)
@@ -429,29 +595,107 @@ def _restore_rulesets(backup: _Backup) -> None:
 
 
 def _restore_books(backup: _Backup) -> bool:
-    """Import every book, then put back its row's id (when the database has no books
-    yet), import time and warnings. Returns whether ids were kept."""
+    """Put back every book with its versions, its row's id (when the database has no
+    books yet), import time, warnings, source and the slug it came with. Returns whether
+    ids were kept."""
     keep_ids = backup.factions is not None and not Faction.objects.exists()
     rows = {(f["system"], f["slug"]): f for f in backup.factions or []}
+    bundled = {(path.parent.name, path.stem) for path in bundled_book_paths()}
     for path in backup.books:
-        row = rows.get((path.parent.name, path.stem))
-        ruleset = Ruleset.objects.filter(slug=path.parent.name).first()
-        if keep_ids and row is not None and ruleset is not None:
-            # An empty row with the old id: the import fills it as it would replace a book.
-            Faction.objects.create(id=row["id"], ruleset=ruleset, slug=row["slug"], name="", version="")
+        key = (path.parent.name, path.stem)
+        row = rows.get(key)
         try:
-            faction = armybook_import(data=path.read_bytes()).faction
+            book = parse_json(path.read_bytes())
+            source, import_slug = _book_source(key, book, row, bundled)
+            faction = armybook_restore(
+                data=book,
+                source=source,
+                import_slug=import_slug,
+                versions=_kept_versions(backup, key, book),
+                faction_id=row["id"] if keep_ids and row is not None else None,
+            )
         except ArmyBookError as exc:
             problems = "; ".join(str(p) for p in exc.problems)
             raise BackupError(f"{path} does not import: {problems}") from exc
-        if (faction.ruleset.slug, faction.slug) != (path.parent.name, path.stem):
+        if (faction.ruleset.slug, faction.slug) != key:
             raise BackupError(f"{path} holds the book {faction.ruleset.slug}/{faction.slug}")
         if row is not None:
+            imported_at = _datetime(row["imported_at"], f"factions.json, {key[0]}/{key[1]}")
             Faction.objects.filter(pk=faction.pk).update(
-                imported_at=_datetime(row["imported_at"], f"factions.json, {path.parent.name}/{path.stem}"),
-                import_warnings=row["import_warnings"],
+                imported_at=imported_at, import_warnings=row["import_warnings"]
             )
+            if backup.versions is None:  # its one version was imported when the book was
+                BookVersion.objects.filter(faction=faction).update(imported_at=imported_at)
     return keep_ids
+
+
+def _book_source(
+    key: tuple[str, str], book: Any, row: dict[str, Any] | None, bundled: set[tuple[str, str]]
+) -> tuple[str, str]:
+    """(source, the slug it came with) of a book: as factions.json says since /4; before,
+    its source as migration factions/0009 tells it, and its own slug."""
+    if row is not None and "source" in row:
+        longest = Faction._meta.get_field("import_slug").max_length or 0
+        _refuse_if(
+            f"factions.json, {key[0]}/{key[1]}",
+            (row["source"] not in SOURCES, f"its source should be one of {', '.join(SOURCES)}"),
+            (not _text(row["import_slug"], longest), f"its import_slug should be at most {longest} characters"),
+        )
+        return row["source"], row["import_slug"]
+    if isinstance(book, dict) and book.get("armyforge_id"):
+        return BookSource.ARMYFORGE, ""
+    return (BookSource.BUNDLED if key in bundled else BookSource.UPLOAD), ""
+
+
+def _kept_versions(backup: _Backup, key: tuple[str, str], book: Any) -> list[KeptVersion]:
+    """The book's versions as its versions file keeps them (none before /4: the book comes
+    back with one, its current version). The book's current version must be one of them,
+    with no document of its own (the book's file is its document)."""
+    if backup.versions is None:
+        return []
+    name = backup.versions[key]
+    records = _version_records(backup.folder, name, key[0])
+    current = book.get("version") if isinstance(book, dict) else None
+    if isinstance(current, str):  # (else the book does not import, which says why)
+        held = [record for record in records if record["version"] == current]
+        _refuse_if(
+            str(backup.folder / name),
+            (not held, f'the book\'s current version "{current}" (books/{key[0]}/{key[1]}.json) is not among them'),
+            (
+                bool(held) and held[0]["document"] is not None,
+                f'its current version "{current}" has a document: the book\'s own file is its document',
+            ),
+        )
+    return [
+        KeptVersion(
+            version=record["version"],
+            source=record["source"],
+            armyforge_id=record["armyforge_id"],
+            imported_at=_datetime(record["imported_at"], f"{name}, version {record['version']}"),
+            units=record["units"],
+            content_hash=record["content_hash"],
+            document=record["document"],
+        )
+        for record in records
+    ]
+
+
+def _restore_syncs(backup: _Backup) -> None:
+    """What the syncs from Army Forge last did with each book, in place of what this
+    database says of the same books."""
+    keys = Counter((data["system"], data["armyforge_id"]) for data in backup.syncs)
+    for (system, uid), times in keys.items():
+        _refuse_if("armyforge_syncs.json", (times > 1, f'Army Forge book "{uid}" of {system} is there {times} times'))
+    syncs = [
+        ArmyForgeSync(
+            **{field: data[field] for field in SYNC_FIELDS if field != "synced_at"},
+            synced_at=_datetime(data["synced_at"], f'armyforge_syncs.json, Army Forge book "{data["armyforge_id"]}"'),
+        )
+        for data in backup.syncs
+    ]
+    for system, uid in keys:
+        ArmyForgeSync.objects.filter(system=system, armyforge_id=uid).delete()
+    ArmyForgeSync.objects.bulk_create(syncs)
 
 
 def _permissions(names: list[str], where: str) -> list[Permission]:
@@ -520,20 +764,24 @@ def _restore_packs(backup: _Backup) -> None:
     for data in backup.packs:
         where = f'event_packs.json, pack {data["id"]} ("{data["key"]}")'
         deadline = _datetime(data["deadline"], where)
+        books = data.get("books", "current")  # before /4: the current versions
         _refuse_if(
             where,
             (data["organiser"] not in user_ids, f"its organiser, user {data['organiser']}, is not in users.json"),
             (data["ruleset"] not in rulesets, f'no ruleset "{data["ruleset"]}" in rulesets.json'),
             (deadline is None, "it has no deadline"),
+            (not isinstance(books, str) or books not in BOOKS_RULES, 'its books should be "current" or "any"'),
             *(
                 (not isinstance(data[name], kind), f"{name} should be {_KIND_WORDS[kind]}")
                 for name, kind in PACK_JSON_FIELDS.items()
             ),
         )
-        fields = {field: data[field] for field in PACK_FIELDS if field not in ("ruleset", "deadline")}
+        fields = {field: data[field] for field in PACK_FIELDS if field not in ("ruleset", "deadline", "books")}
         ruleset = rulesets[data["ruleset"]]
         packs.append(
-            EventPack(id=data["id"], organiser_id=data["organiser"], ruleset=ruleset, deadline=deadline, **fields)
+            EventPack(
+                id=data["id"], organiser_id=data["organiser"], ruleset=ruleset, deadline=deadline, books=books, **fields
+            )
         )
     EventPack.objects.bulk_create(packs)
     _put_back_times(EventPack, packs, backup.packs, "event_packs.json, pack")

@@ -20,6 +20,10 @@ from armybuilder.stamps import content_hash
 from factions.limits import describe_limit
 
 RULE_FIELDS = ("factions", "limit_changes", "limits_removed", "limits_added", "bans", "caps")
+# Which versions of their army books an event's lists may use (EventPack.books): each
+# book's current one (a list on an older one has the issue event_book_version), or any
+# version the book holds.
+BOOKS_RULES = ("current", "any")
 EVENT_SOURCE = "event rule"
 
 

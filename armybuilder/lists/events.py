@@ -25,7 +25,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from armybuilder.engine import Book, Issue, RulesetSpec, Validation
-from armybuilder.lists.event_rules import RULE_FIELDS, RuleLine, rule_lines
+from armybuilder.lists.event_rules import BOOKS_RULES, RULE_FIELDS, RuleLine, rule_lines
 from armybuilder.lists.format import MAX_POINTS
 from armybuilder.lists.models import ArmyList, EventPack, Submission
 from armybuilder.lists.selectors import (
@@ -49,9 +49,13 @@ from factions.selectors import (
     ruleset_spec,
 )
 
-PACK_FIELDS = ("name", "description", "ruleset", "points_limit", "deadline", *RULE_FIELDS)
+PACK_FIELDS = ("name", "description", "ruleset", "points_limit", "deadline", *RULE_FIELDS, "books")
 ADDABLE_KINDS = tuple(kind for kind in ForceOrgLimit.Kind.values if kind != "composition")
 MAX_RULES = 200  # rows of each kind of event rule
+BOOKS_CHOICE = (
+    'Either "current" (every list on its army book\'s current version) or "any" (players keep the version of their '
+    "book they built the list on)."
+)
 
 
 class EventError(Exception):
@@ -201,7 +205,7 @@ def check_pack(data: Any) -> dict[str, Any]:
     """A pack's fields from plain data (a JSON body or a form's), checked: every problem
     by field, as EventError. `ruleset` is a ruleset's slug, `deadline` an ISO 8601 time
     with its zone (or a datetime); the event's rules must name limits, army books, units
-    and options the ruleset has."""
+    and options the ruleset has; `books` is "current" (the default) or "any"."""
     if not isinstance(data, dict):
         raise EventError({"non_field_errors": [f'Expected an object but got type "{type(data).__name__}".']})
     if unstorable := check_storable(data):  # before anything walks it: too deep, NUL, lone surrogates
@@ -219,6 +223,7 @@ def check_pack(data: Any) -> dict[str, Any]:
         clean["ruleset"] = ruleset
         clean["points_limit"] = _points(data.get("points_limit"), ruleset, errors)
     clean["deadline"] = _deadline(data.get("deadline"), errors)
+    clean["books"] = _books(data.get("books", "current"), errors)
     if ruleset is not None and "ruleset" not in errors:
         clean.update(_rules(data, ruleset, errors))
     if errors:
@@ -290,6 +295,13 @@ def _deadline(value: Any, errors: dict[str, Any]) -> datetime | None:
     except OverflowError:
         errors["deadline"] = ["A date and time between the years 1 and 9999 is required."]
         return None
+
+
+def _books(value: Any, errors: dict[str, Any]) -> Any:
+    """Which versions of their army books the event's lists may use."""
+    if not isinstance(value, str) or value not in BOOKS_RULES:
+        errors["books"] = [BOOKS_CHOICE]
+    return value
 
 
 def _rule_checks(ruleset: Ruleset) -> dict[str, Any]:
@@ -482,8 +494,11 @@ def submission_submit(
 ) -> Submission:
     """Enter a frozen copy of `army_list` (the player's own) for the pack, replacing the
     player's earlier submission: the copy is checked with the event's ruleset and rules
-    (its points as the player set them: a list of another size is told so). A list of
-    another game is an EventError; SubmissionsClosed after the deadline."""
+    (its points as the player set them: a list of another size is told so), on the
+    version of its army book the list is pinned to, which the submission records (an
+    event that plays the current books tells a list on an older one to move on, and be
+    submitted again). A list of another game is an EventError; SubmissionsClosed after
+    the deadline."""
     now = now or timezone.now()
     if not is_open(pack, now):
         raise SubmissionsClosed(f"Submissions to {pack.name} closed at {pack.deadline:%Y-%m-%d %H:%M %Z}.")
@@ -507,11 +522,14 @@ def submission_submit(
 
 @dataclass(frozen=True, slots=True)
 class SubmissionRow:
-    """What the organiser's page shows of a submission."""
+    """What the organiser's page shows of a submission: its army, the version of the army
+    book the list is built on and the book's current version (None when the book is gone
+    from the catalogue), and its validation against the pack's rules now."""
 
     submission: Submission
     faction_name: str
     validation: dict[str, Any]  # Validation.as_dict()
+    book_latest: str | None = None
 
     @property
     def valid(self) -> bool:
@@ -520,6 +538,15 @@ class SubmissionRow:
     @property
     def issues(self) -> list[dict[str, Any]]:
         return self.validation["issues"]
+
+    @property
+    def book_version(self) -> str:
+        return self.submission.book_version
+
+    @property
+    def book_changed(self) -> bool:
+        """A newer (or another) version of the book is the current one."""
+        return self.book_latest is not None and self.book_latest != self.book_version
 
 
 def book_of(submission: Submission) -> BookKey:
@@ -547,10 +574,11 @@ def submission_rows(pack: EventPack, submissions: Sequence[Submission]) -> list[
             validation = submission_validation(submission=submission, handle=handle, pack=pack).as_dict()
             submission.validation, submission.validation_stamp = validation, stamp
             stale.append(submission)
-        name = submission.data["faction"]
+        name, latest = submission.data["faction"], None
         if handle is not None:
             name = engine_book_get(system=handle.system, slug=handle.slug, handle=handle)[0].name
-        rows.append(SubmissionRow(submission, name, submission.validation))
+            latest = handle.current_version
+        rows.append(SubmissionRow(submission, name, submission.validation, latest))
     if stale:
         Submission.objects.bulk_update(stale, ["validation", "validation_stamp"])
     return rows

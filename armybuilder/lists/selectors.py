@@ -54,11 +54,13 @@ def army_list_validate(
 
 
 def event_book_issue(pack: EventPack, book_name: str, handle: BookHandle) -> Issue:
-    """The event plays each book's current version, and the list is on another."""
+    """The event plays each book's current version, and the list is on another: the issue
+    names both, and how to move the list on."""
     current, pinned = handle.current_version, handle.version
     message = (
         f"Event rule: {pack.name} plays the current {book_name} book, {current}; this list is built on {pinned}. "
-        f"Update it to {current} in the builder (its notice shows what changes first), then submit it again."
+        f'To move it on, open it in the builder: "Review the update" shows what changes, "Update to {current}" '
+        "moves it; then submit it again."
     )
     return Issue("event_book_version", "error", message, None, f"{pack.name} — event rule")
 

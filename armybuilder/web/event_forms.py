@@ -20,7 +20,7 @@ from django.core.exceptions import ValidationError
 from armybuilder.engine import Book
 from armybuilder.engine.book import Limit
 from armybuilder.lists import events
-from armybuilder.lists.event_rules import EVENT_SOURCE, ban_words, cap_words
+from armybuilder.lists.event_rules import BOOKS_RULES, EVENT_SOURCE, ban_words, cap_words
 from armybuilder.lists.format import ListFormatError, first_error, parse_list_body
 from armybuilder.lists.models import EventPack
 from armybuilder.web.forms import Flag, Form
@@ -85,9 +85,17 @@ def _ruleset_choices() -> list[tuple[str, str]]:
     return [(r.slug, f"{r.title} (a variant of {r.base.name})" if r.base else r.title) for r in rulesets]
 
 
+BOOKS_LABELS = {
+    "current": "Current versions: each list on its army book's current version",
+    "any": "Any version: players keep the version they built their list on",
+}
+BOOKS_CHOICES = [(rule, BOOKS_LABELS[rule]) for rule in BOOKS_RULES]
+
+
 # -- a pack's details ----------------------------------------------------------------------
 class PackForm(EventForm):
-    """A pack's name, description, ruleset, points and deadline, as `pack_data()`."""
+    """A pack's name, description, ruleset, points, deadline and the versions of the army
+    books it plays, as `pack_data()`."""
 
     name = forms.CharField(max_length=120, error_messages={"required": "Give the event a name."})
     description = forms.CharField(required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 3}))
@@ -108,8 +116,20 @@ class PackForm(EventForm):
         },
     )
 
+    books = forms.ChoiceField(
+        required=False,
+        label="Army book versions",
+        choices=BOOKS_CHOICES,
+        initial="current",
+        help_text="Army books change a few times a year; a list keeps the version it was built on until its player "
+        "updates it.",
+    )
+
     def pack_data(self) -> dict[str, Any]:
-        return {field: self.cleaned_data[field] for field in self.fields if field in events.PACK_FIELDS}
+        data = {field: self.cleaned_data[field] for field in self.fields if field in events.PACK_FIELDS}
+        if not data.get("books"):
+            data.pop("books", None)  # not sent: the pack's own (a new pack's default)
+        return data
 
 
 # -- the edit page -------------------------------------------------------------------------
@@ -147,7 +167,8 @@ class BasicsForm(EditForm, PackForm):
     rule = "basics"
 
     def __init__(self, data: Any = None, *, pack: EventPack, view: events.PackView):
-        initial = {field: getattr(pack, field) for field in ("name", "description", "points_limit", "deadline")}
+        fields = ("name", "description", "points_limit", "deadline", "books")
+        initial = {field: getattr(pack, field) for field in fields}
         super().__init__(data, pack=pack, view=view, initial={**initial, "ruleset": pack.ruleset.slug})
 
     def changes(self) -> dict[str, Any]:
