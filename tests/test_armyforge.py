@@ -615,7 +615,8 @@ MALFORMED_LISTS = [
         set_at("gameSystem", "gf"),
         {
             "gameSystem": [
-                'Army Forge game system "gf" is not one we build lists for (Age of Fantasy: aof, aofs or aofr).'
+                'This is a list of Grimdark Future (Army Forge game system "gf"); the site builds lists of Age of '
+                "Fantasy, Age of Fantasy: Skirmish and Age of Fantasy: Regiments (Army Forge's aof, aofs and aofr)."
             ]
         },
     ),
@@ -630,8 +631,9 @@ MALFORMED_LISTS = [
         set_at("list.units[4].armyId", "OtherBook000001"),
         {
             "armyId": [
-                "The list uses units of several Army Forge books (EmbrFlk0AoF3xQ7a, OtherBook000001); "
-                "a list here has one faction."
+                'The list uses units of 2 Army Forge army books (Emberfolk Marches "EmbrFlk0AoF3xQ7a", '
+                '"OtherBook000001"); a list here is of one army book: make one list per book, or keep one '
+                "book's units in Army Forge and share that list."
             ]
         },
     ),

@@ -73,7 +73,8 @@ def _mutated(change):
             lambda d: d.update(gameSystem="²"),
             {
                 "gameSystem": [
-                    'Army Forge game system "²" is not one we build lists for (Age of Fantasy: aof, aofs or aofr).'
+                    'This is a list of Army Forge game system "²"; the site builds lists of Age of Fantasy, '
+                    "Age of Fantasy: Skirmish and Age of Fantasy: Regiments (Army Forge's aof, aofs and aofr)."
                 ]
             },
         ),
@@ -81,8 +82,8 @@ def _mutated(change):
             lambda d: d.update(gameSystem="9" * 5000),
             {
                 "gameSystem": [
-                    f'Army Forge game system "{"9" * 5000}" is not one we build lists for '
-                    "(Age of Fantasy: aof, aofs or aofr)."
+                    f'This is a list of Army Forge game system "{"9" * 39}\u2026"; the site builds lists of Age of '
+                    "Fantasy, Age of Fantasy: Skirmish and Age of Fantasy: Regiments (Army Forge's aof, aofs and aofr)."
                 ]
             },
         ),

@@ -11,7 +11,7 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, PolymorphicProxySerializer, extend_schema
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import NotFound, ValidationError
@@ -28,14 +28,15 @@ from armybuilder.api.schema import FIELD_ERRORS, SIGNED_IN_OR_VISITOR, error
 from armybuilder.api.serializers import ConflictSerializer, FileUploadSerializer, ValidationSerializer
 from armybuilder.api.throttles import VisitorListThrottle
 from armybuilder.exports import pdf
+from armybuilder.exports.armyforge import armyforge_list_file, opens_in_armyforge
 from armybuilder.exports.pdf import attachment, file_stem
 from armybuilder.exports.text import list_text
 from armybuilder.lists import selectors, services
-from armybuilder.lists.imports import list_from_file, to_armylist
+from armybuilder.lists.imports import list_from_armyforge_link, list_from_file, list_import
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.visitors import list_owner, own_list, own_lists
 
-TEXT_KINDS = ("json", "text")
+TEXT_KINDS = ("json", "text", "armyforge")
 NOT_YOURS = error(
     "No such list among the caller's: someone else's list is a 404 too, so nothing tells a stranger it exists."
 )
@@ -71,6 +72,27 @@ def changes_own_list(answer: type[serializers.Serializer], unchanged: str) -> di
     """The answers of a change to one's own list based on the version it was made from."""
     conflict = OpenApiResponse(ConflictSerializer, description=f"The list changed since `version`: {unchanged}.")
     return {200: answer, 400: FIELD_ERRORS, 404: NOT_YOURS, 409: conflict}
+
+
+class ImportWarningSerializer(serializers.Serializer):
+    """Something the player should know about an import that went through; codes:
+    book_version_nearest, book_version_matched, points_differ, not_in_version,
+    campaign_notes, unit_notes, points_limit_default, notes_cut (each may add fields,
+    e.g. points_differ: armyforge_total, total, entries)."""
+
+    code = serializers.CharField()
+    message = serializers.CharField()
+
+
+class ImportedListOutSerializer(ArmyListOutSerializer):
+    warnings = ImportWarningSerializer(many=True)
+
+
+class ArmyForgeLinkSerializer(serializers.Serializer):
+    armyforge = serializers.CharField(
+        help_text="An Army Forge share link (https://army-forge.onepagerules.com/share?id=…) or the list's id: "
+        "the list is read from Army Forge (GET {ARMYFORGE_URL}/api/tts?id=…)"
+    )
 
 
 class SharedListOutSerializer(ArmyListOutSerializer):
@@ -142,6 +164,8 @@ def export_response(
     stem = file_stem(army_list.name)
     if kind == "json":
         return json_download(army_list.as_armylist(with_event=not shared), f"{stem}.json")
+    if kind == "armyforge":
+        return json_download(armyforge_file(army_list), f"{stem}.armyforge.json")
     state = selectors.army_list_load(army_list)
     text = list_text(
         name=army_list.name,
@@ -153,6 +177,30 @@ def export_response(
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = attachment(f"{stem}.txt")
     return response
+
+
+def armyforge_file(army_list: ArmyList) -> dict[str, Any]:
+    """The list as Army Forge's "Share as File" JSON; a 400 naming why for a list whose
+    book did not come from Army Forge (Army Forge could not open it)."""
+    state = selectors.army_list_load(army_list)
+    if state.book is None or not opens_in_armyforge(state.book):
+        book = "is no longer in the catalogue" if state.book is None else "did not come from Army Forge"
+        raise ValidationError(
+            {
+                "kind": [
+                    f"The list's army book {state.faction_name} {book}, so Army Forge could not open the list; "
+                    "the json export (armylist/1) carries it to another copy of this site."
+                ]
+            }
+        )
+    return armyforge_list_file(
+        army_list=army_list,
+        book=state.book,
+        book_id=state.book.armyforge_id,
+        game=state.book.system,
+        total=state.validation.total_points,
+        models=state.models,
+    )
 
 
 def json_download(data: Any, filename: str) -> HttpResponse:
@@ -171,7 +219,11 @@ def _export_params(request: Request) -> dict[str, str]:
 
 KIND = OpenApiParameter("kind", str, OpenApiParameter.PATH, enum=list(export_kinds()))
 EXPORTS = {
-    (200, "application/json"): OpenApiResponse(OpenApiTypes.OBJECT, description="`json`: the armylist/1 file"),
+    (200, "application/json"): OpenApiResponse(
+        OpenApiTypes.OBJECT,
+        description="`json`: the armylist/1 file; `armyforge`: Army Forge's \u201cShare as File\u201d JSON "
+        "(saveVersion 3), for lists of books that came from Army Forge",
+    ),
     (200, "text/plain"): OpenApiResponse(OpenApiTypes.STR, description="`text`: the list as plain text"),
     (200, "application/pdf"): OpenApiResponse(
         OpenApiTypes.BINARY, description="`cards.pdf`, `reference.pdf`, `roster.pdf`"
@@ -235,7 +287,8 @@ class ListsView(APIView):
 
 
 class ListImportView(APIView):
-    """Create a list from an armylist/1 file: a JSON body, or a multipart `file`."""
+    """Create a list from a list file (armylist/1 or an Army Forge list: a JSON body, or a
+    multipart `file`), or from an Army Forge share link (`{"armyforge": link}`)."""
 
     permission_classes = [VisitorSessionCsrf]
 
@@ -246,19 +299,34 @@ class ListImportView(APIView):
 
     @extend_schema(
         auth=SIGNED_IN_OR_VISITOR,
-        request={"application/json": ArmyListSerializer, "multipart/form-data": FileUploadSerializer},
-        responses={201: ArmyListOutSerializer, 400: FIELD_ERRORS},
+        request={
+            "application/json": PolymorphicProxySerializer(
+                component_name="ListImport",
+                serializers=[ArmyListSerializer, ArmyForgeLinkSerializer],
+                resource_type_field_name=None,
+            ),
+            "multipart/form-data": FileUploadSerializer,
+        },
+        responses={201: ImportedListOutSerializer, 400: FIELD_ERRORS},
+        description="An armylist/1 list, an Army Forge \u201cShare as File\u201d list or a share link's list "
+        '(`{"armyforge": "<share link or id>"}`, read from Army Forge). The list is pinned to the version '
+        "of its book it was built on when that is held here, else to the nearest one held; `warnings` says "
+        "what the player should know (another version, Army Forge's total differing from ours, notes kept).",
     )
     def post(self, request: Request) -> Response:
         upload = request.FILES.get("file")
         if upload is not None:
-            data, _handle = list_from_file(upload.read())
+            imported = list_from_file(upload.read())
         elif request.content_type.startswith("multipart/"):
             raise ValidationError({"file": ["No file was submitted."]})
+        elif isinstance(request.data, dict) and set(request.data) == {"armyforge"}:
+            imported = list_from_armyforge_link(request.data["armyforge"])
         else:
-            data, _handle = parse_list_body(to_armylist(request.data))
-        army_list = services.army_list_create(data=data, **list_owner(request))
-        return Response(list_payload(request, army_list), status=status.HTTP_201_CREATED)
+            imported = list_import(request.data)
+        army_list = services.army_list_create(data=imported.data, **list_owner(request))
+        payload = list_payload(request, army_list)
+        payload["warnings"] = [warning.as_dict() for warning in imported.warnings]
+        return Response(payload, status=status.HTTP_201_CREATED)
 
 
 class ListDetailView(APIView):
@@ -414,7 +482,7 @@ class ListShareRotateView(APIView):
 class ListExportView(APIView):
     @extend_schema(
         parameters=[KIND],
-        responses={**EXPORTS, 404: NOT_YOURS},
+        responses={**EXPORTS, 400: FIELD_ERRORS, 404: NOT_YOURS},
     )
     def get(self, request: Request, pk: int, kind: str) -> HttpResponse:
         return export_response(_own_list(request, pk), kind, _export_params(request))
@@ -442,7 +510,7 @@ class SharedCloneView(APIView):
 class SharedExportView(APIView):
     @extend_schema(
         parameters=[KIND],
-        responses={**EXPORTS, 404: NOT_SHARED},
+        responses={**EXPORTS, 400: FIELD_ERRORS, 404: NOT_SHARED},
     )
     def get(self, request: Request, key: str, kind: str) -> HttpResponse:
         return export_response(_shared_list(key), kind, _export_params(request), shared=True)

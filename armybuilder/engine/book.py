@@ -208,6 +208,7 @@ class Book:
     rules: Mapping[str, tuple[bool, str]]  # faction rule name -> (rated, text)
     spells: tuple[tuple[str, int, str], ...]  # (name, cost, text)
     composition: Composition | None = None
+    armyforge_id: str = ""  # the Army Forge book it was made from, if any
     # Loadouts already worked out for this book, keyed by unit, picks and copies: a
     # builder re-validates the whole list on every change, and most entries are unchanged.
     loadouts: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
@@ -369,6 +370,7 @@ def book_from_dict(data: Mapping[str, Any]) -> Book:
         rules={r["name"]: (r["rated"], r["text"]) for r in data["rules"]},
         spells=tuple((s["name"], s["cost"], s["text"]) for s in data["spells"]),
         composition=composition,
+        armyforge_id=data.get("armyforge_id") or "",
     )
 
 

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from armybuilder import ratelimit
 from armybuilder.exports import pdf
+from armybuilder.exports.armyforge import opens_in_armyforge
 from armybuilder.lists import events, selectors, services
 from armybuilder.lists.format import ListFormatError
 from armybuilder.lists.models import ArmyList, EventPack
@@ -100,8 +101,11 @@ def import_list(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, form.error_text())
         return redirect("my-lists")
-    army_list = services.army_list_create(data=form.cleaned_data["list"], **list_owner(request))
+    imported = form.cleaned_data["imported"]
+    army_list = services.army_list_create(data=imported.data, **list_owner(request))
     messages.success(request, f"Imported {army_list.name or 'the list'}.")
+    for warning in imported.warnings:
+        messages.warning(request, warning.message)
     return redirect("builder", pk=army_list.pk)
 
 
@@ -156,6 +160,7 @@ def builder_context(request: HttpRequest, army_list: ArmyList, selected: str | N
         "list_issues": [i for i in validation.issues if i.entry is None],
         "share_url": request.build_absolute_uri(army_list.share_path),
         "pdf_kinds": pdf.PDF_KINDS,
+        "armyforge_export": opens_in_armyforge(book),
         "form_head": FORM_HEAD,
         **_event_context(request, state.event),
     }

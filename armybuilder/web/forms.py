@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 
 from armybuilder.lists import editing
 from armybuilder.lists.format import MAX_PICKS, ListFormatError, first_error, parse_list_body
-from armybuilder.lists.imports import list_from_file
+from armybuilder.lists.imports import list_from_armyforge_link, list_from_file
 from armybuilder.lists.selectors import ListBook
 from factions.models import Faction, Ruleset
 
@@ -114,22 +114,33 @@ class NewListForm(Form):
 
 # -- importing a list file -------------------------------------------------------------
 class ImportForm(Form):
-    """A list file: armylist/1 JSON or an Army Forge list. Valid, it holds the checked
-    list as `cleaned_data["list"]`."""
+    """A list file (armylist/1 JSON or an Army Forge list) or an Army Forge share link.
+    Valid, it holds the list carried over as `cleaned_data["imported"]` (the checked
+    list, its book and the warnings)."""
 
-    file = forms.FileField(
-        allow_empty_file=True,  # "is not a list we can read", like any other bad file
-        error_messages={"required": "Choose an armylist/1 JSON file to import."},
-    )
+    file = forms.FileField(required=False, allow_empty_file=True)  # empty: "not a list we can read"
+    armyforge = forms.CharField(required=False, max_length=2000, strip=True)
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
-        upload = cleaned.get("file")
-        if upload is not None:
-            try:
-                cleaned["list"], _handle = list_from_file(upload.read())
-            except ListFormatError as exc:
+        upload, link = cleaned.get("file"), cleaned.get("armyforge")
+        if upload is None and not link:
+            if not self.errors:
+                raise forms.ValidationError(
+                    "Choose a list file (armylist/1 JSON or an Army Forge list) or paste an Army Forge share link."
+                )
+            return cleaned
+        if upload is not None and link:
+            raise forms.ValidationError("Import a file or a share link, one at a time.")
+        try:
+            cleaned["imported"] = (
+                list_from_file(upload.read()) if upload is not None else list_from_armyforge_link(link)
+            )
+        except ListFormatError as exc:
+            if upload is not None:
                 self.add_error("file", f"{upload.name} is not a list we can read: {exc}")
+            else:
+                self.add_error("armyforge", f"The share link could not be imported: {exc}")
         return cleaned
 
 

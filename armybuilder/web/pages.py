@@ -11,6 +11,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
 from armybuilder.exports import pdf
+from armybuilder.exports.armyforge import opens_in_armyforge
 from armybuilder.lists import selectors
 from armybuilder.lists.models import ArmyList
 from armybuilder.stamps import VALIDATION, source_hash
@@ -78,7 +79,7 @@ def _shared_body_context(army_list: ArmyList) -> dict[str, Any]:
         "book_changed": state.book_changed,
         "book_latest": state.current_book_version,
         "models": state.models,
-        "exports": _export_links(army_list.share_key),
+        "exports": _export_links(army_list.share_key, armyforge=opens_in_armyforge(book)),
         "arena": ruleset.family == "aof-arena",  # its weapons have a profile, not attacks
     }
     if book is None:
@@ -92,9 +93,11 @@ def _shared_body_context(army_list: ArmyList) -> dict[str, Any]:
     }
 
 
-def _export_links(key: str) -> list[tuple[str, str]]:
-    """(label, address) of the list's PDFs and files, as anyone with the link gets them."""
+def _export_links(key: str, *, armyforge: bool) -> list[tuple[str, str]]:
+    """(label, address) of the list's PDFs and files, as anyone with the link gets them;
+    the Army Forge file for a list of a book that came from Army Forge."""
     base = f"/api/shared/{key}/export/"
     links = [(f"{PDF_LABELS.get(kind, kind)} (PDF)", base + kind) for kind in pdf.PDF_KINDS]
     links.insert(1, ("Cards with rules (PDF)", base + "cards.pdf?rules=1"))
-    return [*links, ("Text", base + "text"), ("JSON", base + "json")]
+    links += [("Text", base + "text"), ("JSON", base + "json")]
+    return [*links, ("Army Forge file", base + "armyforge")] if armyforge else links
