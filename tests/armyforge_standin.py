@@ -5,9 +5,14 @@ the official index of each game system and its books, as Army Forge answers them
     GET /api/army-books?filters=official&gameSystemSlug=age-of-fantasy
     GET /api/army-books/{uid}?gameSystem=4
 
-Switchable while it runs: `serve` another folder, and make a book (by uid or file name)
-or an index (by game system slug) answer a status, hang, answer broken JSON, an
-over-sized body or another document. `requests` lists what it was asked, with headers.
+and, as Army Forge answers a share link, the lists registered on it with `share`:
+
+    GET /api/tts?id={share id}
+
+Switchable while it runs: `serve` another folder, and make a book (by uid or file name),
+an index (by game system slug) or a share link (by its id, registered or not) answer a
+status, hang, answer broken JSON, an over-sized body or another document. `requests`
+lists what it was asked, with headers.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ GAMES = {
 }
 INDEX_FIELDS = ("uid", "name", "versionString", "official", "enabledGameSystems", "modifiedAt")
 BOOKS_PATH = "/api/army-books"
+SHARE_PATH = "/api/tts"
 
 
 @dataclass
@@ -54,6 +60,7 @@ class ArmyForgeStandIn:
     def __init__(self, folder: Path):
         self.folder = folder
         self.faults: dict[str, Fault] = {}
+        self.shares: dict[str, Any] = {}
         self.requests: list[Request] = []
         self._lock = threading.Lock()
         self._stopping = threading.Event()
@@ -93,6 +100,10 @@ class ArmyForgeStandIn:
         """Answer `document` (any JSON value) instead."""
         self.faults[key] = Fault("document", document)
 
+    def share(self, share_id: str, document: Any) -> None:
+        """Answer `document` for the share link `share_id`; an id not shared is a 404."""
+        self.shares[share_id] = document
+
     def clear(self) -> None:
         self.faults.clear()
         self.requests.clear()
@@ -101,6 +112,15 @@ class ArmyForgeStandIn:
     @property
     def books_fetched(self) -> list[str]:
         return [uid for r in self.requests if (uid := r.book) is not None]
+
+    @property
+    def shares_read(self) -> list[str]:
+        """The ids of the share links asked for, in order."""
+        return [
+            parse_qs(urlsplit(r.path).query).get("id", [""])[0]
+            for r in self.requests
+            if urlsplit(r.path).path == SHARE_PATH
+        ]
 
     @property
     def indexes_read(self) -> list[str]:
@@ -147,6 +167,14 @@ class ArmyForgeStandIn:
             ids = [number for slug, number in GAMES.values() if slug == game]
             index = [self._entry(path) for _, game_id, path in self._files() if ids and game_id == ids[0]]
             self._send(handler, json.dumps(index).encode(), self._fault(game))
+            return
+        if parts.path == SHARE_PATH:
+            share_id = query.get("id", "")
+            fault = self._fault(share_id) if share_id else None
+            if share_id in self.shares:
+                self._send(handler, json.dumps(self.shares[share_id]).encode(), fault)
+            else:
+                self._send(handler, b'{"error": "not found"}', fault, status=404)
             return
         uid = Request(handler.path, {}).book
         for name, game_id, path in self._files():
