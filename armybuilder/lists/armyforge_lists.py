@@ -746,7 +746,7 @@ def _notes(af: _List, limit_note: str) -> tuple[str, list[Warning_]]:
                 parts.append(f"traits: {', '.join(unit.traits)}")
         if parts:
             label = unit.custom_name or unit.name or unit.id
-            lines.append(f"- {label} [{unit.selection}]: {'; '.join(parts)}")
+            lines.append(f"- {label}: {'; '.join(parts)}")
     text = "\n".join(part for part in (limit_note, af.description) if part)
     if lines:
         text = "\n\n".join(part for part in (text, "From Army Forge:\n" + "\n".join(lines)) if part)
