@@ -38,7 +38,8 @@ SAVE_VERSION = 3
 REQUIRED = "This field is required."
 MAX_UNITS = 2 * MAX_ENTRIES  # a combined unit is two units in Army Forge
 MAX_NOTES = 5000
-MAX_TRIED_VERSIONS = 12  # a share link's list is priced against at most this many held versions
+MAX_TRIED_VERSIONS = 12  # a list that names no version is priced against at most this many held versions
+TRIAL_BUDGET = 3000  # … and against fewer for a long list: versions tried × units at most this (2 at least)
 
 # Army Forge's game systems, by the code its lists carry.
 GAMES = {
@@ -153,7 +154,9 @@ def document_kind(data: Any) -> str | None:
     """ "armylist", "file" (Share as File), "link" (a share link's answer), or None for a
     JSON object that is none of them. Anything not an object is left to the armylist/1
     checks to refuse."""
-    if not isinstance(data, dict) or any(key in data for key in ARMYLIST_KEYS):
+    if not isinstance(data, dict):
+        return None
+    if any(key in data for key in ARMYLIST_KEYS):
         return "armylist"
     if "saveVersion" in data or "list" in data:
         return "file"
@@ -555,7 +558,7 @@ def armylist_from_armyforge(data: dict[str, Any], kind: str) -> Imported:
     trial_of = _trials(af, faction, points_limit)
 
     if af.version is not None and (same := [v for v in held if _base(v) == af.version]):
-        trial = _first_matching(af, [trial_of(v, keep_missing=False) for v in same[:MAX_TRIED_VERSIONS]])
+        trial = _first_matching(af, same, trial_of, keep_missing=False)
     elif af.version is not None:
         nearest = _nearest(af.version, held) or faction.version
         trial = trial_of(nearest, keep_missing=True)
@@ -571,10 +574,7 @@ def armylist_from_armyforge(data: dict[str, Any], kind: str) -> Imported:
     else:
         # A file that names no version must fit a version held; a share link is of Army
         # Forge's newest version, which the site may not hold yet: what is missing is kept.
-        lenient = af.kind == "link"
-        tried = [trial_of(v, keep_missing=lenient) for v in held[:MAX_TRIED_VERSIONS]]
-        tried = tried or [trial_of(faction.version, keep_missing=lenient)]
-        trial = _first_matching(af, tried)
+        trial = _first_matching(af, held or [faction.version], trial_of, keep_missing=af.kind == "link")
         if trial.handle.version != faction.version and _prices_match(af, trial):
             warnings.append(
                 Warning_(
@@ -591,7 +591,7 @@ def armylist_from_armyforge(data: dict[str, Any], kind: str) -> Imported:
     if trial.carried.missing:
         warnings.append(_missing_warning(af, faction, trial))
     assert trial.data is not None
-    notes, kept = _notes(af, limit_note)
+    notes, kept = _notes(af, limit_note, trial.book)
     trial.data["notes"] = notes
     warnings += kept
     clean, handle = parse_list_body(trial.data)
@@ -646,15 +646,20 @@ def _prices_match(af: _List, trial: _Trial) -> bool:
     return True
 
 
-def _first_matching(af: _List, trials: list[_Trial]) -> _Trial:
-    """The first version whose prices are Army Forge's; else the first the list fits
-    (the current version, when it does); else the first, whose errors then say why."""
-    for trial in trials:
+def _first_matching(af: _List, versions: list[str], trial_of: Callable[..., _Trial], *, keep_missing: bool) -> _Trial:
+    """Of `versions` (newest first), the first whose prices are Army Forge's; else the
+    current one if the list fits it, else the first it fits, else the first (whose errors
+    say why). Each version tried prices the whole list, so a long list tries fewer."""
+    tries = max(2, min(MAX_TRIED_VERSIONS, TRIAL_BUDGET // max(1, len(af.units))))
+    tried = []
+    for version in versions[:tries]:
+        trial = trial_of(version, keep_missing=keep_missing)
         if _prices_match(af, trial):
             return trial
-    fits = [trial for trial in trials if trial.data is not None]
+        tried.append(trial)
+    fits = [trial for trial in tried if trial.data is not None]
     current = [trial for trial in fits if trial.handle.is_current]
-    return (current or fits or trials)[0]
+    return (current or fits or tried)[0]
 
 
 def _nearest(version: str, held: list[str]) -> str | None:
@@ -728,7 +733,7 @@ def _missing_warning(af: _List, faction: Faction, trial: _Trial) -> Warning_:
     )
 
 
-def _notes(af: _List, limit_note: str) -> tuple[str, list[Warning_]]:
+def _notes(af: _List, limit_note: str, book: Book) -> tuple[str, list[Warning_]]:
     """The list's notes: Army Forge's description, then each unit's notes and campaign
     records (XP, traits), which a list here has no place for."""
     warnings = []
@@ -745,7 +750,8 @@ def _notes(af: _List, limit_note: str) -> tuple[str, list[Warning_]]:
             if unit.traits:
                 parts.append(f"traits: {', '.join(unit.traits)}")
         if parts:
-            label = unit.custom_name or unit.name or unit.id
+            unit_def = book.units.get(our_id(unit.id))
+            label = unit.custom_name or (unit_def.name if unit_def else unit.name or unit.id)
             lines.append(f"- {label}: {'; '.join(parts)}")
     text = "\n".join(part for part in (limit_note, af.description) if part)
     if lines:
