@@ -5,8 +5,9 @@ Prints, for Wood Elves (the largest official book), built on 3.5.1 while the sit
 - POST /api/lists/import/ of a 10-unit list as a "Share as File" body and as a share
   link read from a stand-in Army Forge on loopback;
 - the worst case a request can be made to do: a share link of the most units a list may
-  have (500 entries, each a combined unit: 1,000 Army Forge units), priced against every
-  version tried (12 versions held), and that list as a file;
+  have (500 entries, each a combined unit: 1,000 Army Forge units), and one whose prices
+  match no version held (12 held: a 10-unit list is priced against 12, the 1,000-unit
+  one against 3), and that list as a file;
 - GET /api/lists/{id}/export/armyforge of the 10-unit and the 500-entry list.
 
 Run: .venv/bin/python bench/armyforge_lists.py   (a throw-away SQLite database; needs ../shared)
@@ -28,7 +29,7 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import override_settings  # noqa: E402
 
-from armybuilder.lists.armyforge_lists import MAX_TRIED_VERSIONS  # noqa: E402
+from armybuilder.lists.armyforge_lists import MAX_TRIED_VERSIONS, TRIAL_BUDGET  # noqa: E402
 from factions.services import armybook_import  # noqa: E402
 from tests.armyforge_lists import armyforge_total, chosen_list, random_list, share_api, share_file  # noqa: E402
 from tests.armyforge_standin import ArmyForgeStandIn  # noqa: E402
@@ -106,11 +107,17 @@ def main() -> None:
         post({"armyforge": "Big"})
         print(f"  {'import the 500-entry share link, once':<58}        {1000 * (time.perf_counter() - start):8.1f} ms")
         timed("import the 500-entry share link (worst case)", lambda: post({"armyforge": "Big"}), 5)
-        unknown = copy.deepcopy(big_link)
-        for unit in unknown["units"]:
-            unit["cost"] += 1  # no version matches: every held version is tried
-        standin.share("NoMatch", unknown)
-        timed("import it when no version's prices match (all 12 tried)", lambda: post({"armyforge": "NoMatch"}), 5)
+        for label, link, repeat in (("10-unit", share_api(small), 10), ("500-entry", big_link, 5)):
+            unknown = copy.deepcopy(link)
+            for unit in unknown["units"]:
+                unit["cost"] += 1  # no version's prices match: as many versions as allowed are tried
+            standin.share(f"NoMatch{label}", unknown)
+            tries = max(2, min(MAX_TRIED_VERSIONS, TRIAL_BUDGET // len(unknown["units"])))
+            timed(
+                f"import the {label} link, no version matching ({tries} tried)",
+                lambda label=label: post({"armyforge": f"NoMatch{label}"}),
+                repeat,
+            )
         big_file = share_file(big)
         timed("import the 500-entry Share as File list", lambda: post(big_file), 5)
 
