@@ -21,6 +21,8 @@ export FUZZ_CACHE_DIR="$FUZZ_OUT/cache"
 export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/$DB}"
 export DJANGO_DEBUG=false DJANGO_SECRET_KEY="fuzz-$(head -c 24 /dev/urandom | base64)"
 export DJANGO_ALLOWED_HOSTS=127.0.0.1 DJANGO_SECURE_SSL_REDIRECT=false
+# Share links are read from Army Forge: a closed port on loopback here (nothing leaves the machine).
+export DJANGO_ARMYFORGE_URL=http://127.0.0.1:9
 # Thousands of requests a minute, and of wrong passwords, from one address: the abuse
 # limits (documented as 429, and tested in tests/) would answer most of them and leave
 # little to fuzz, and would lock the fuzzing user out.

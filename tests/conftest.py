@@ -251,6 +251,13 @@ def fast_password_hashing(settings):
 
 
 @pytest.fixture(autouse=True)
+def no_army_forge(settings):
+    """Nothing reaches the internet: Army Forge is a closed port on loopback unless a test
+    starts the stand-in (the `armyforge` fixture)."""
+    settings.ARMYFORGE_URL = "http://127.0.0.1:9"
+
+
+@pytest.fixture(autouse=True)
 def no_throttling(settings):
     """Throttles are tested on their own (test_limits.py); elsewhere they would only
     turn a fuzz test's 600 requests into 429s."""

@@ -849,7 +849,7 @@ def test_an_option_missing_from_the_version_the_file_names_is_refused_naming_it(
     assert not ArmyList.objects.exists()
 
 
-def test_a_list_of_a_book_not_from_army_forge_has_no_army_forge_file(player):
+def test_a_list_of_a_book_not_from_army_forge_has_no_army_forge_file(player, client):
     from factions.services import bundled_books_load
 
     bundled_books_load()
@@ -859,13 +859,31 @@ def test_a_list_of_a_book_not_from_army_forge_has_no_army_forge_file(player):
         format="json",
     ).json()
     response = player.get(f"/api/lists/{created['id']}/export/armyforge")
-    assert response.status_code == 400
+    assert response.status_code == 404
     assert response.json() == {
-        "kind": [
-            "The list's army book Human Empire did not come from Army Forge, so Army Forge could not open the "
-            "list; the json export (armylist/1) carries it to another copy of this site."
-        ]
+        "detail": "No Army Forge file of this list: its army book Human Empire did not come from Army Forge, so "
+        "Army Forge could not open it; the json export (armylist/1) carries it to another copy of this site."
     }
+    client.force_login(ArmyList.objects.get().owner)
+    for address in (f"/lists/{created['id']}/", ArmyList.objects.get().share_path):
+        page = client.get(address).content.decode()
+        assert "export/json" in page and "Army Forge file" not in page, address
+
+
+def test_the_builder_and_the_share_page_link_the_army_forge_file(player, client):
+    import_book(WOOD_ELVES)
+    data = book(WOOD_ELVES)
+    body = imported(
+        player.post(
+            "/api/lists/import/", af.share_file(af.chosen_list(data, [{"unit": data["units"][0]["id"]}])), format="json"
+        )
+    )
+    army_list = ArmyList.objects.get()
+    client.force_login(army_list.owner)
+    builder = client.get(f"/lists/{body['id']}/").content.decode()
+    assert f'<a href="/api/lists/{body["id"]}/export/armyforge" download>Army Forge file</a>' in builder
+    shared = client.get(army_list.share_path).content.decode()
+    assert f'href="/api/shared/{army_list.share_key}/export/armyforge"' in shared and "Army Forge file" in shared
 
 
 def test_the_import_form_asks_for_a_file_or_a_link(db, client):

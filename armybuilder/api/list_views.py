@@ -180,18 +180,14 @@ def export_response(
 
 
 def armyforge_file(army_list: ArmyList) -> dict[str, Any]:
-    """The list as Army Forge's "Share as File" JSON; a 400 naming why for a list whose
-    book did not come from Army Forge (Army Forge could not open it)."""
+    """The list as Army Forge's "Share as File" JSON; none (a 404 saying why) for a list
+    whose book did not come from Army Forge, which Army Forge could not open."""
     state = selectors.army_list_load(army_list)
     if state.book is None or not opens_in_armyforge(state.book):
         book = "is no longer in the catalogue" if state.book is None else "did not come from Army Forge"
-        raise ValidationError(
-            {
-                "kind": [
-                    f"The list's army book {state.faction_name} {book}, so Army Forge could not open the list; "
-                    "the json export (armylist/1) carries it to another copy of this site."
-                ]
-            }
+        raise NotFound(
+            f"No Army Forge file of this list: its army book {state.faction_name} {book}, so Army Forge could "
+            "not open it; the json export (armylist/1) carries it to another copy of this site."
         )
     return armyforge_list_file(
         army_list=army_list,
@@ -222,7 +218,7 @@ EXPORTS = {
     (200, "application/json"): OpenApiResponse(
         OpenApiTypes.OBJECT,
         description="`json`: the armylist/1 file; `armyforge`: Army Forge's \u201cShare as File\u201d JSON "
-        "(saveVersion 3), for lists of books that came from Army Forge",
+        "(saveVersion 3), for lists of books that came from Army Forge (else a 404 saying so)",
     ),
     (200, "text/plain"): OpenApiResponse(OpenApiTypes.STR, description="`text`: the list as plain text"),
     (200, "application/pdf"): OpenApiResponse(
@@ -482,7 +478,7 @@ class ListShareRotateView(APIView):
 class ListExportView(APIView):
     @extend_schema(
         parameters=[KIND],
-        responses={**EXPORTS, 400: FIELD_ERRORS, 404: NOT_YOURS},
+        responses={**EXPORTS, 404: NOT_YOURS},
     )
     def get(self, request: Request, pk: int, kind: str) -> HttpResponse:
         return export_response(_own_list(request, pk), kind, _export_params(request))
@@ -510,7 +506,7 @@ class SharedCloneView(APIView):
 class SharedExportView(APIView):
     @extend_schema(
         parameters=[KIND],
-        responses={**EXPORTS, 400: FIELD_ERRORS, 404: NOT_SHARED},
+        responses={**EXPORTS, 404: NOT_SHARED},
     )
     def get(self, request: Request, key: str, kind: str) -> HttpResponse:
         return export_response(_shared_list(key), kind, _export_params(request), shared=True)
