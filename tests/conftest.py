@@ -250,6 +250,17 @@ def fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture
+def fresh_engine_cache():
+    """The engine's book cache emptied before and after: test databases reuse row ids,
+    and books imported by a test must not meet another test's copies."""
+    from factions.selectors import engine_cache_clear
+
+    engine_cache_clear()
+    yield
+    engine_cache_clear()
+
+
 @pytest.fixture(autouse=True)
 def no_army_forge(settings):
     """Nothing reaches the internet: Army Forge is a closed port on loopback unless a test

@@ -22,7 +22,7 @@ from factions.armybook import ArmyBookError
 from factions.armyforge import our_id
 from factions.book_formats import to_armybook
 from factions.models import Faction
-from factions.selectors import engine_book_get, engine_cache_clear, faction_book, faction_get_with_book
+from factions.selectors import engine_book_get, faction_book, faction_get_with_book
 from factions.services import armybook_import
 from tests.mutations import DELETE, set_at
 
@@ -44,12 +44,7 @@ def row_counts() -> dict[str, int]:
     return {m.__name__: m.objects.count() for m in models}
 
 
-@pytest.fixture(autouse=True)
-def fresh_engine_cache():
-    # Test databases reuse row ids, and the engine cache is keyed by them.
-    engine_cache_clear()
-    yield
-    engine_cache_clear()
+pytestmark = pytest.mark.usefixtures("fresh_engine_cache")
 
 
 @pytest.fixture

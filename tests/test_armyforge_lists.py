@@ -27,7 +27,6 @@ from rest_framework.test import APIClient
 
 from armybuilder.lists.models import ArmyList
 from factions.armyforge import our_id
-from factions.selectors import engine_cache_clear
 from factions.services import armybook_import
 from tests import armyforge_lists as af
 from tests.conftest import SHARED, require_shared
@@ -161,12 +160,7 @@ def troop_and_hero(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]
     return troop, hero, some, whole
 
 
-@pytest.fixture(autouse=True)
-def fresh_engine_cache():
-    # Test databases reuse row ids, and the engine cache is keyed by them.
-    engine_cache_clear()
-    yield
-    engine_cache_clear()
+pytestmark = pytest.mark.usefixtures("fresh_engine_cache")
 
 
 @pytest.fixture

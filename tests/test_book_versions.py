@@ -11,7 +11,6 @@ from django.core.management import call_command
 
 from armybuilder.lists.models import ArmyList
 from factions.models import BookVersion, Faction
-from factions.selectors import engine_cache_clear
 from factions.services import BOOKS_DIR, armybook_import, bundled_books_load
 from tests.conftest import SHARED, require_shared
 
@@ -31,9 +30,7 @@ def versions_of(faction: Faction) -> list[str]:
     return list(faction.versions.order_by("imported_at", "id").values_list("version", flat=True))
 
 
-@pytest.fixture(autouse=True)
-def fresh_engine_cache():
-    engine_cache_clear()
+pytestmark = pytest.mark.usefixtures("fresh_engine_cache")
 
 
 # -- every version kept ------------------------------------------------------------------

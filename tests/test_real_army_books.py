@@ -21,7 +21,7 @@ from rest_framework.test import APIClient
 from armybuilder.lists.models import ArmyList
 from factions.armyforge import our_id
 from factions.models import Faction
-from factions.selectors import engine_book_get, engine_cache_clear, faction_book, faction_get_with_book
+from factions.selectors import engine_book_get, faction_book, faction_get_with_book
 from factions.services import armybook_import
 from tests.conftest import SHARED, require_shared
 
@@ -42,11 +42,7 @@ def armyforge(name: str) -> dict[str, Any]:
     return json.loads(book_path(name).read_text(encoding="utf-8"))
 
 
-@pytest.fixture(autouse=True)
-def fresh_engine_cache():
-    engine_cache_clear()
-    yield
-    engine_cache_clear()
+pytestmark = pytest.mark.usefixtures("fresh_engine_cache")
 
 
 def import_book(name: str):

@@ -16,7 +16,6 @@ from armybuilder.lists.format import parse_list_body
 from armybuilder.lists.models import ArmyList
 from armybuilder.web import presenters
 from factions.models import Faction
-from factions.selectors import engine_cache_clear
 from factions.services import armybook_import
 from tests.conftest import SHARED, require_shared
 
@@ -30,9 +29,7 @@ def import_armyforge(name: str, version: str = "3.5.2") -> None:
     armybook_import(data=json.loads(require_shared(folder / name).read_text()), system="aof")
 
 
-@pytest.fixture(autouse=True)
-def fresh_engine_cache():
-    engine_cache_clear()
+pytestmark = pytest.mark.usefixtures("fresh_engine_cache")
 
 
 def make_list(owner, faction: str, entries: list[dict], name: str = "Scouts") -> ArmyList:
