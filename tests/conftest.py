@@ -10,6 +10,50 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
+ON_POSTGRES = os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "postgres: needs PostgreSQL (DATABASE_URL=postgres://…); left out, not skipped, on SQLite"
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests that only PostgreSQL can run (several connections at once, killed
+    connections, lock timeouts) are left out on SQLite, and the summary says how many:
+    CI runs them on its PostgreSQL leg."""
+    if ON_POSTGRES:
+        return
+    left = [item for item in items if item.get_closest_marker("postgres")]
+    if left:
+        config.hook.pytest_deselected(items=left)
+        items[:] = [item for item in items if not item.get_closest_marker("postgres")]
+        config.stash[POSTGRES_LEFT] = len(left)
+
+
+POSTGRES_LEFT = pytest.StashKey[int]()
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    skipped = terminalreporter.stats.get("skipped", [])
+    if os.environ.get("ARMYBUILDER_NO_SKIPS") == "1" and skipped:
+        terminalreporter.write_line(f"{len(skipped)} tests skipped: in CI every test must run (a failure)", red=True)
+    left = config.stash.get(POSTGRES_LEFT, 0)
+    if left:
+        terminalreporter.write_line(
+            f"{left} tests need PostgreSQL and were left out: run with DATABASE_URL=postgres://…"
+        )
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """In CI (ARMYBUILDER_NO_SKIPS=1) a skipped test is a test that did not run: a failure."""
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    skipped = reporter.stats.get("skipped", []) if reporter else []
+    if os.environ.get("ARMYBUILDER_NO_SKIPS") == "1" and skipped and session.exitstatus == 0:
+        session.exitstatus = 1
+
+
 Book = dict[str, Any]
 
 

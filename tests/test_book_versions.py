@@ -373,17 +373,16 @@ def test_the_share_page_shows_the_version_a_list_keeps_when_a_newer_one_is_out(u
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.postgres
 def test_imports_of_the_same_new_book_at_once_make_one_book(make_aof_book):
     """Two staff imports (or a sync and an import) of a book new to the site, at the same
     moment: one makes it, the other finds it and is unchanged; neither fails."""
     import threading
 
-    from django.db import connection, connections
+    from django.db import connections
 
     from factions.services import sync_rulesets
 
-    if connection.vendor == "sqlite" and "memory" in str(connection.settings_dict["NAME"]):
-        pytest.skip("SQLite in memory is one connection per thread; run with DATABASE_URL=postgres://…")
     sync_rulesets()  # transactional tests may run after one that emptied the tables
     barrier, outcomes = threading.Barrier(4), []
 

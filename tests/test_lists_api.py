@@ -399,19 +399,16 @@ def test_two_clients_on_version_3_the_first_put_wins(owned_list, owner):
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.postgres
 def test_saves_at_the_same_moment_never_lose_an_update(make_aof_book):
     """Threads, each with its own database connection, save the same list at once from
     the same version: exactly one wins, the rest get a conflict, nothing is lost."""
     import threading
 
-    from django.db import connection, connections
+    from django.db import connections
 
     from armybuilder.lists import services
     from armybuilder.lists.format import parse_list_body
-
-    if connection.vendor == "sqlite" and "memory" in str(connection.settings_dict["NAME"]):
-        pytest.skip("SQLite in memory is one connection per thread; run with DATABASE_URL=postgres://…")
-
     from factions.services import sync_rulesets
 
     sync_rulesets()  # transactional tests may run after one that emptied the tables

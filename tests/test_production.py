@@ -171,9 +171,8 @@ def test_a_save_cut_off_half_way_leaves_nothing_half_saved(wardens, make_aof_boo
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.postgres
 def test_on_postgresql_a_killed_connection_is_a_503_then_recovers(make_aof_book):
-    if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL to kill a server connection (run with DATABASE_URL=postgres://…)")
     from django.db import connections
 
     from factions.services import sync_rulesets
@@ -447,11 +446,10 @@ def test_an_address_locks_whatever_account_it_tries_and_forging_its_address_does
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.postgres
 def test_on_postgresql_a_request_blocked_by_a_lock_answers_503_within_seconds(user):
     """Someone holds the lists table locked: a request waits no longer than the lock
     timeout, answers 503 and frees its worker (it used to wait until gunicorn killed it)."""
-    if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL for its lock and statement timeouts (run with DATABASE_URL=postgres://…)")
     import time
 
     import psycopg
