@@ -469,3 +469,46 @@ def test_a_share_link_does_not_hand_out_the_event_s_link(wardens, user_client, u
     assert "event" not in stranger.get(f"/api/shared/{key}/").json()
     assert "event" not in stranger.get(f"/api/shared/{key}/export/json").json()
     assert pack.key not in stranger.get(f"/s/{key}/").content.decode()
+
+
+# -- a copy never carries the event ---------------------------------------------------------------
+@pytest.mark.parametrize(
+    "how",
+    [
+        "own-api",
+        "own-page",
+        "shared-api-visitor",
+        "shared-api-signed-in",
+        "shared-page-visitor",
+        "shared-page-signed-in",
+    ],
+)
+def test_a_copy_of_a_list_entered_for_an_event_never_carries_the_event(people, pack, how):
+    from django.test import Client
+
+    from armybuilder.lists.models import ArmyList
+
+    army_list = make_list(people["submitter"], ["wardens"], points=1000)
+    player = client_for(people["submitter"])
+    assert player.post(f"/api/lists/{army_list['id']}/enter/", {"event": pack["key"]}, format="json").status_code == 200
+    original = ArmyList.objects.get(pk=army_list["id"])
+    key = original.share_key
+    if how == "own-api":
+        response = player.post(f"/api/lists/{original.pk}/clone/")
+    elif how == "own-page":
+        page = Client()
+        page.force_login(people["submitter"])
+        response = page.post(f"/lists/{original.pk}/clone/")
+    elif how.startswith("shared-api"):
+        response = client_for(people["other"] if how.endswith("signed-in") else None).post(f"/api/shared/{key}/clone/")
+    else:
+        page = Client()
+        if how.endswith("signed-in"):
+            page.force_login(people["other"])
+        response = page.post(f"/s/{key}/copy/")
+    assert response.status_code in (201, 302), response.content
+    copy = ArmyList.objects.exclude(pk=original.pk).get()
+    assert (copy.event_id, original.event_id) == (None, pack["key"])
+    if response.status_code == 201:
+        assert "event" not in response.json()
+        assert pack["key"] not in response.content.decode()

@@ -159,8 +159,10 @@ def _upgrade_report(
 
 @transaction.atomic
 def army_list_clone(*, army_list: ArmyList, owner: AbstractBaseUser | None, visitor: str = "") -> ArmyList:
-    """A copy in the caller's lists, with a new share key."""
-    data = army_list.as_armylist()
+    """A copy in the caller's lists, with a new share key, and never the event it is
+    entered for: a share link must not hand out the event's key (a copy is the copier's
+    to enter wherever they like)."""
+    data = army_list.as_armylist(with_event=False)
     data["name"] = f"Copy of {army_list.name}"[:200] if army_list.name else "Copy"
     return ArmyList.objects.create(
         **_owner_fields(owner, visitor),
