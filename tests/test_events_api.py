@@ -512,3 +512,87 @@ def test_a_copy_of_a_list_entered_for_an_event_never_carries_the_event(people, p
     if response.status_code == 201:
         assert "event" not in response.json()
         assert pack["key"] not in response.content.decode()
+
+
+# -- no lost update ----------------------------------------------------------------------------
+def _race(work, threads: int = 10, rounds: int = 20) -> list:
+    """Run `work(thread, round)` in `threads` threads at once, `rounds` times each, each
+    thread on its own database connection; what each call answered, in no order."""
+    import threading
+
+    from django.db import connections
+
+    barrier, answers = threading.Barrier(threads), []
+
+    def run(thread: int) -> None:
+        try:
+            barrier.wait()
+            for turn in range(rounds):
+                answers.append(work(thread, turn))
+        finally:
+            connections.close_all()
+
+    started = [threading.Thread(target=run, args=(n,)) for n in range(threads)]
+    for thread in started:
+        thread.start()
+    for thread in started:
+        thread.join()
+    return answers
+
+
+@pytest.fixture
+def rulesets(transactional_db):
+    """The rulesets in the tables (a transactional test before may have emptied them)."""
+    from factions.services import sync_rulesets
+
+    sync_rulesets()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.postgres
+def test_changes_to_a_pack_at_once_lose_none_that_were_answered(rulesets, wardens, people):
+    """10 organisers' tabs × 20 changes, each naming a description of its own: every
+    change answered 200 is in the pack's history (one version each, none written over);
+    the others were told 409 and wrote nothing."""
+    pack = client_for(people["organiser"]).post(EVENTS, pack_body(), format="json").json()
+    organiser = client_for(people["organiser"])
+
+    def change(thread: int, turn: int):
+        response = organiser.patch(f"{EVENTS}{pack['key']}/", {"description": f"{thread}.{turn}"}, format="json")
+        assert response.status_code in (200, 409), response.content
+        body = response.json()
+        return (response.status_code, body["version"], body.get("description"))
+
+    answers = _race(change)
+    kept = sorted((version, description) for status, version, description in answers if status == 200)
+    final = organiser.get(f"{EVENTS}{pack['key']}/").json()
+    # Each acknowledged change made its own version, one after another from the first.
+    assert [version for version, _ in kept] == list(range(pack["version"] + 1, final["version"] + 1))
+    assert final["description"] == kept[-1][1]
+    assert len({description for _, description in kept}) == len(kept)
+    assert all(status == 409 for status, _, _ in answers if status != 200)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.postgres
+def test_entering_a_list_at_once_loses_no_answered_change(rulesets, wardens, people, pack):
+    """10 tabs × 20 times build the same list for the event or for none: every answered
+    change is one version of the list; a stale one is a 409 and writes nothing."""
+    army_list = make_list(people["submitter"], ["wardens"], points=1000)
+    player = client_for(people["submitter"])
+
+    def enter(thread: int, turn: int):
+        event = pack["key"] if (thread + turn) % 2 else None
+        response = player.post(f"/api/lists/{army_list['id']}/enter/", {"event": event}, format="json")
+        assert response.status_code in (200, 409), response.content
+        return (response.status_code, response.json()["version"], event)
+
+    answers = _race(enter)
+    kept = sorted((version, event) for status, version, event in answers if status == 200)
+    final = player.get(f"/api/lists/{army_list['id']}/").json()
+    assert [version for version, _ in kept] == list(range(army_list["version"] + 1, final["version"] + 1))
+    assert final.get("event") == kept[-1][1]
+    stale = player.post(
+        f"/api/lists/{army_list['id']}/enter/", {"event": None, "version": army_list["version"]}, format="json"
+    )
+    assert (stale.status_code, stale.json()["version"]) == (409, final["version"])

@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import UTC
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.request import Request
@@ -27,16 +27,18 @@ from armybuilder.api.list_views import (
     ListPagination,
     VisitorSessionCsrf,
     _own_list,
+    list_conflict,
     list_payload,
 )
 from armybuilder.api.lists import ArmyListSerializer
 from armybuilder.api.schema import FIELD_ERRORS, SIGNED_IN_OR_VISITOR, error
-from armybuilder.api.serializers import IssueSerializer, ValidationSerializer
+from armybuilder.api.serializers import ConflictSerializer, IssueSerializer, ValidationSerializer
 from armybuilder.lists import events
 from armybuilder.lists.event_rules import BOOKS_RULES, RULE_FIELDS
 from armybuilder.lists.format import MAX_POINTS
 from armybuilder.lists.models import EventPack
 from armybuilder.lists.selectors import event_pack_get
+from armybuilder.lists.services import VersionConflict
 
 SIGNED_IN = [{"cookieAuth": []}, {"tokenAuth": []}]
 NO_PACK = error("No event pack has this key.")
@@ -135,8 +137,26 @@ class SubmitSerializer(serializers.Serializer):
     list = serializers.IntegerField(min_value=1, help_text="The id of one of the caller's lists")
 
 
+class PackConflictSerializer(ConflictSerializer):
+    pack = EventPackOutSerializer(help_text="The pack as it is now")
+
+
+PACK_CONFLICT = OpenApiResponse(
+    PackConflictSerializer, description="The pack changed since `version`: nothing written."
+)
+
+
+LIST_CONFLICT = OpenApiResponse(ConflictSerializer, description="The list changed since `version`: nothing written.")
+
+
 class EnterSerializer(serializers.Serializer):
     event = serializers.CharField(max_length=32, allow_null=True, help_text="An event pack's key; null: no event")
+    version = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        help_text="The list's version the change was made from (default: the one read now); if the list has "
+        "changed since, nothing is written and the answer is 409",
+    )
 
 
 class SubmissionOutSerializer(serializers.Serializer):
@@ -263,12 +283,29 @@ class EventDetailView(APIView):
 
     @extend_schema(
         request={"application/json": EventPackSerializer},
-        responses={200: EventPackOutSerializer, 400: FIELD_ERRORS, 404: NOT_MANAGED},
+        responses={200: EventPackOutSerializer, 400: FIELD_ERRORS, 404: NOT_MANAGED, 409: PACK_CONFLICT},
         description="Change the fields the body names; the others stay as they are. "
-        "Lists entered for the pack are checked against its new rules from now on.",
+        "Lists entered for the pack are checked against its new rules from now on. "
+        "`version` (optional) is the pack's version the change was made from (default: the one read now); "
+        "if the pack has changed since, nothing is written and the answer is 409 with the pack as it is.",
     )
     def patch(self, request: Request, key: str) -> Response:
-        pack = events.pack_update(pack=managed_pack_or_404(request, key), data=request.data)
+        pack = managed_pack_or_404(request, key)
+        data, based_on = request.data, None
+        if isinstance(data, dict) and "version" in data:
+            data = dict(data)
+            based_on = data.pop("version")
+            if isinstance(based_on, bool) or not isinstance(based_on, int) or based_on < 1:
+                raise ValidationError({"version": ["The pack's version the change was made from: a whole number."]})
+        try:
+            pack = events.pack_update(pack=pack, data=data, based_on=based_on)
+        except VersionConflict as conflict:
+            detail = (
+                f"The pack was changed since version {based_on or pack.version}; it is now at version "
+                f"{conflict.current}. Nothing was written: read it again and make the change again."
+            )
+            current = pack_payloads(request, [events.pack_get(key=key)])[0]
+            return Response({"detail": detail, "version": conflict.current, "pack": current}, status=409)
         return Response(pack_payloads(request, [pack])[0])
 
     @extend_schema(responses={204: None, 404: NOT_MANAGED})
@@ -339,15 +376,20 @@ class ListEnterView(APIView):
     @extend_schema(
         auth=SIGNED_IN_OR_VISITOR,
         request={"application/json": EnterSerializer},
-        responses={200: ArmyListOutSerializer, 400: FIELD_ERRORS, 404: NOT_YOURS},
+        responses={200: ArmyListOutSerializer, 400: FIELD_ERRORS, 404: NOT_YOURS, 409: LIST_CONFLICT},
         description="The list takes the event's ruleset (a variant of its own game) and points, and is checked "
         "against the event's rules from now on; `null` builds it for no event. "
         "A list of another game is refused (400, on `event`).",
     )
     def post(self, request: Request, pk: int) -> Response:
         army_list = _own_list(request, pk)
-        key = _body(EnterSerializer, request)["event"]
+        body = _body(EnterSerializer, request)
+        key = body["event"]
         pack = None if key is None else event_pack_get(key=key)
         if key is not None and pack is None:
             raise ValidationError({"event": [f'No event pack "{key}".']})
-        return Response(list_payload(request, events.army_list_enter(army_list=army_list, pack=pack)))
+        try:
+            entered = events.army_list_enter(army_list=army_list, pack=pack, based_on=body.get("version"))
+        except VersionConflict as conflict:
+            return list_conflict(body.get("version") or army_list.version, conflict)
+        return Response(list_payload(request, entered))

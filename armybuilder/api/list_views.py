@@ -346,7 +346,7 @@ class ListDetailView(APIView):
         try:
             army_list = services.army_list_update(army_list=army_list, data=data, based_on=based_on)
         except services.VersionConflict as conflict:
-            return _conflict(based_on, conflict)
+            return list_conflict(based_on, conflict)
         return Response(list_payload(request, army_list))
 
     @extend_schema(auth=SIGNED_IN_OR_VISITOR, responses={204: None, 404: NOT_YOURS})
@@ -355,7 +355,7 @@ class ListDetailView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-def _conflict(based_on: int, conflict: services.VersionConflict) -> Response:
+def list_conflict(based_on: int, conflict: services.VersionConflict) -> Response:
     detail = (
         f"The list was changed since version {based_on}; it is now at version {conflict.current}. "
         "Reload it and apply the change again."
@@ -437,7 +437,7 @@ class ListUpgradeView(APIView):
                 based_on=options.get("version"),
             )
         except services.VersionConflict as conflict:
-            return _conflict(options.get("version", army_list.version), conflict)
+            return list_conflict(options.get("version", army_list.version), conflict)
         return Response({"list": list_payload(request, moved.army_list), "report": moved.report})
 
 

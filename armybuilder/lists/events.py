@@ -20,7 +20,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
+from django.db.models import Case, F, IntegerField, Q, QuerySet, Value, When
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -35,6 +35,7 @@ from armybuilder.lists.selectors import (
     event_pack_get,
     validation_stamp,
 )
+from armybuilder.lists.services import VersionConflict
 from factions.armybook import Problem, check_storable
 from factions.limits import limit_param_problems
 from factions.models import ForceOrgLimit, Ruleset
@@ -174,13 +175,20 @@ def pack_create(*, organiser: AbstractBaseUser, data: dict[str, Any]) -> EventPa
 
 
 @transaction.atomic
-def pack_update(*, pack: EventPack, data: dict[str, Any]) -> EventPack:
+def pack_update(*, pack: EventPack, data: dict[str, Any], based_on: int | None = None) -> EventPack:
     """Change the fields of the pack `data` names. The rest stay as they are, but for
     rules that no longer apply (a limit its ruleset has dropped since, a unit gone from
     its book, or anything the ruleset `data` moves it to does not have): those are left
-    out rather than refusing every change until they are mended."""
+    out rather than refusing every change until they are mended.
+
+    One compare-and-swap on the pack's version (`based_on`, else the version read): when
+    another change came first, VersionConflict and nothing is written, so no change that
+    was answered is lost under another."""
     if not isinstance(data, dict):
         check_pack(data)  # (names what is wrong with it)
+    based_on = pack.version if based_on is None else based_on
+    if based_on != pack.version:
+        raise VersionConflict(pack.version)
     current = {field: getattr(pack, field) for field in PACK_FIELDS}
     current["ruleset"] = pack.ruleset.slug
     ruleset = Ruleset.objects.filter(slug=data.get("ruleset", current["ruleset"])).first()
@@ -191,8 +199,12 @@ def pack_update(*, pack: EventPack, data: dict[str, Any]) -> EventPack:
     clean = check_pack({**current, **data})
     for field, value in clean.items():
         setattr(pack, field, value)
-    pack.version += 1
-    pack.save()
+    columns = {field: getattr(pack, field) for field in clean}
+    written = EventPack.objects.filter(pk=pack.pk, version=based_on).update(**columns, version=F("version") + 1)
+    if not written:
+        now = EventPack.objects.filter(pk=pack.pk).values_list("version", flat=True).first()
+        raise VersionConflict(now if now is not None else pack.version)
+    pack.version = based_on + 1  # the caller's copy is the pack as written
     return pack_get(key=pack.key)
 
 
@@ -446,18 +458,30 @@ def _cap_problems(rows: list[Any], books: dict[str, Book]) -> dict[str, Any]:
 
 # -- building for an event and submitting ---------------------------------------------------------
 @transaction.atomic
-def army_list_enter(*, army_list: ArmyList, pack: EventPack | None) -> ArmyList:
+def army_list_enter(*, army_list: ArmyList, pack: EventPack | None, based_on: int | None = None) -> ArmyList:
     """Build the list for `pack` (None: for no event): it takes the event's ruleset when
     it plays the same game with the same army book, and the event's points; any other
-    list is refused (EventError)."""
+    list is refused (EventError). One compare-and-swap on the list's version (`based_on`,
+    else the version read): VersionConflict when it changed meanwhile, and nothing is
+    written."""
+    based_on = army_list.version if based_on is None else based_on
+    if based_on != army_list.version:
+        raise VersionConflict(army_list.version)
+    changes: dict[str, Any] = {"event": pack}
     if pack is not None:
         if problem := _entry_problem(army_list, pack):
             raise EventError({"event": [problem]})
-        army_list.system, army_list.points_limit = pack.ruleset.slug, pack.points_limit
-    army_list.event = pack
-    army_list.version += 1
-    army_list.save()
-    return army_list
+        changes.update(system=pack.ruleset.slug, points_limit=pack.points_limit)
+    written = ArmyList.objects.filter(pk=army_list.pk, version=based_on).update(
+        **changes, version=F("version") + 1, updated=timezone.now()
+    )
+    if not written:
+        current = ArmyList.objects.filter(pk=army_list.pk).values_list("version", flat=True).first()
+        raise VersionConflict(current if current is not None else army_list.version)
+    for field, value in changes.items():  # the caller's copy is the list as written
+        setattr(army_list, field, value)
+    army_list.version = based_on + 1
+    return ArmyList.objects.get(pk=army_list.pk)
 
 
 def _entry_problem(army_list: ArmyList, pack: EventPack) -> str | None:

@@ -26,11 +26,11 @@ def _fields(data: dict[str, Any]) -> dict[str, Any]:
 
 
 class VersionConflict(Exception):
-    """The list changed since the version the caller based its change on."""
+    """The list (or event pack) changed since the version the caller based its change on."""
 
     def __init__(self, current: int):
         self.current = current
-        super().__init__(f"the list is at version {current}")
+        super().__init__(f"it is at version {current}")
 
 
 def new_visitor_id() -> str:

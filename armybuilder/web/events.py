@@ -17,8 +17,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from armybuilder.lists import events, services
 from armybuilder.lists.models import EventPack
+from armybuilder.lists.services import VersionConflict
 from armybuilder.lists.visitors import list_owner
 from armybuilder.web import builder, event_forms, fragments
+
+CHANGED_MEANWHILE = (
+    "The {what} was changed by someone else while you saved: nothing was written. Look at it and make the change again."
+)
 
 
 def _pack(key: str) -> EventPack:
@@ -143,9 +148,12 @@ def pack_edit(request: HttpRequest, key: str) -> HttpResponse:
         return HttpResponseBadRequest("Unknown change.")
     if posted is not None and posted.is_valid():
         try:
-            events.pack_update(pack=pack, data=posted.changes())
+            events.pack_update(pack=pack, data=posted.changes(), based_on=pack.version)
         except events.EventError as exc:
             posted.add_event_errors(exc.errors)
+        except VersionConflict:
+            messages.error(request, CHANGED_MEANWHILE.format(what="pack"))
+            return redirect(f"{pack.path}edit/")
         else:
             messages.success(request, posted.done())
             return redirect(f"{pack.path}edit/{posted.where()}")
@@ -173,9 +181,12 @@ def list_event(request: HttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         pack = form.cleaned_data["pack"]
         try:
-            events.army_list_enter(army_list=army_list, pack=pack)
+            events.army_list_enter(army_list=army_list, pack=pack, based_on=army_list.version)
         except events.EventError as exc:
             form.add_event_errors(exc.errors)
+        except VersionConflict:
+            messages.error(request, CHANGED_MEANWHILE.format(what="list"))
+            return redirect("builder", pk=army_list.pk)
         else:
             words = f"built for {pack.name}" if pack else "no longer built for an event"
             messages.success(request, f"This list is {words}.")
