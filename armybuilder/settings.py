@@ -52,7 +52,6 @@ except EnvError as exc:
 try:
     CACHE_URL = env.str("CACHE_URL", default="locmem://")
     SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=not DEBUG)
-    TRUST_PROXY_SSL_HEADER = env.bool("DJANGO_SECURE_PROXY_SSL_HEADER", default=not DEBUG)
     SECURE_HSTS_SECONDS = env.int("DJANGO_HSTS_SECONDS", default=0 if DEBUG else 31_536_000)
     THROTTLE_RATES = {  # "off" turns a throttle off (load tests)
         scope: None if rate == "off" else rate
@@ -70,6 +69,9 @@ try:
     AXES_FAILURE_LIMIT = env.int("DJANGO_LOGIN_FAILURES", default=5, validate=Range(min=1))
     LOGIN_COOLOFF_MINUTES = env.int("DJANGO_LOGIN_COOLOFF_MINUTES", default=15, validate=Range(min=1))
     TRUSTED_PROXIES = env.int("DJANGO_TRUSTED_PROXIES", default=0, validate=Range(min=0))
+    # X-Forwarded-Proto says the request came over https only when a proxy in front of the
+    # site writes it: trusted when one is declared, never by default (a client can send it).
+    TRUST_PROXY_SSL_HEADER = env.bool("DJANGO_SECURE_PROXY_SSL_HEADER", default=TRUSTED_PROXIES > 0)
     # Army Forge, where `sync_armyforge` reads the official books: each request waits at
     # most the timeout (seconds) and reads at most the size cap (bytes; a book is < 1 MB).
     ARMYFORGE_URL = env.str(

@@ -101,3 +101,26 @@ def test_army_forge_settings_are_read():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["http://armyforge.internal:8080", "2.5", "1000000"]
+
+
+PROXY_PROBE = (
+    "import django; from django.conf import settings; django.setup(); "
+    "print(getattr(settings, 'SECURE_PROXY_SSL_HEADER', None))"
+)
+PRODUCTION = {"DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "s" * 50}
+
+
+@pytest.mark.parametrize(
+    ("env", "trusted"),
+    [
+        ({}, "None"),
+        ({"DJANGO_TRUSTED_PROXIES": "1"}, "('HTTP_X_FORWARDED_PROTO', 'https')"),
+        ({"DJANGO_SECURE_PROXY_SSL_HEADER": "true"}, "('HTTP_X_FORWARDED_PROTO', 'https')"),
+        ({"DJANGO_TRUSTED_PROXIES": "1", "DJANGO_SECURE_PROXY_SSL_HEADER": "false"}, "None"),
+    ],
+    ids=["no-proxy", "a-proxy", "said-so", "a-proxy-but-not-its-header"],
+)
+def test_x_forwarded_proto_is_trusted_only_when_a_proxy_is_declared(env, trusted):
+    result = start(PROXY_PROBE, **PRODUCTION, **env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == trusted
