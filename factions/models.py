@@ -41,6 +41,19 @@ class Ruleset(models.Model):
     def __str__(self) -> str:
         return self.title
 
+    def clean(self) -> None:
+        """The default and suggested points limits are within the largest (the admin)."""
+        from django.core.exceptions import ValidationError
+
+        from factions.ruleset_format import points_within_maximum
+
+        problems = points_within_maximum(self.default_points, self.suggested_points, self.max_points)
+        if problems:
+            fields: dict[str, list[str]] = {}
+            for problem in problems:
+                fields.setdefault(problem.path.split("[")[0], []).append(problem.message)
+            raise ValidationError(fields)
+
     @property
     def title(self) -> str:
         """Name and version as issues cite it: "Age of Fantasy 3.2.0"."""

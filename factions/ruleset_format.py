@@ -84,6 +84,26 @@ def check_ruleset(data: Any, bases: Mapping[str, Any], variants: set[str]) -> li
         for key in ("default_points", "max_points"):
             if data.get(key) is not None:
                 problems.append(Problem(key, f"{played.name} has no points: leave it out or null"))
+    elif played is not None:
+        problems += points_within_maximum(
+            data.get("default_points", played.default_points),
+            data.get("suggested_points", list(played.suggested_points)),
+            data.get("max_points", played.max_points),
+        )
+    return problems
+
+
+def points_within_maximum(default: Any, suggested: Any, most: Any) -> list[Problem]:
+    """A ruleset's default and suggested points limits are legal limits of it: none above
+    its largest (`most`; None: no largest)."""
+    if not isinstance(most, int) or isinstance(most, bool):
+        return []
+    problems = []
+    if isinstance(default, int) and not isinstance(default, bool) and default > most:
+        problems.append(Problem("default_points", f"{default} pts is above the largest limit, {most} pts"))
+    for i, points in enumerate(suggested if isinstance(suggested, list) else []):
+        if isinstance(points, int) and not isinstance(points, bool) and points > most:
+            problems.append(Problem(f"suggested_points[{i}]", f"{points} pts is above the largest limit, {most} pts"))
     return problems
 
 

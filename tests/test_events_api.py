@@ -596,3 +596,24 @@ def test_entering_a_list_at_once_loses_no_answered_change(rulesets, wardens, peo
         f"/api/lists/{army_list['id']}/enter/", {"event": None, "version": army_list["version"]}, format="json"
     )
     assert (stale.status_code, stale.json()["version"]) == (409, final["version"])
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("enter", {"event": None, "evnet": "x"}),
+        ("submit", {"list": 1, "notes": "hi"}),
+    ],
+)
+def test_a_write_with_a_field_it_does_not_know_is_refused_naming_it(people, pack, path, body):
+    army_list = make_list(people["submitter"], ["wardens"], points=355)
+    player = client_for(people["submitter"])
+    if path == "enter":
+        url = f"/api/lists/{army_list['id']}/enter/"
+    else:
+        url, body = f"{EVENTS}{pack['key']}/submissions/", {**body, "list": army_list["id"]}
+    response = player.post(url, body, format="json")
+    unknown = "evnet" if path == "enter" else "notes"
+    assert (response.status_code, response.json()) == (400, {unknown: ["Unknown field."]})
+    assert ArmyList.objects.get(pk=army_list["id"]).version == army_list["version"]
+    assert not Submission.objects.exists()

@@ -119,6 +119,16 @@ def test_export_then_import_is_the_same_variant(tmp_path, club):
         ),
         (lambda d: d["limits"][0].update(kind="composition", params={}), "limits[0].kind", "only Arena"),
         (lambda d: d.pop("limits"), "", "'limits' is a required property"),
+        (
+            lambda d: d.update(default_points=3000, max_points=2000),
+            "default_points",
+            "3000 pts is above the largest limit, 2000 pts",
+        ),
+        (
+            lambda d: d.update(suggested_points=[500, 2500], max_points=2000),
+            "suggested_points[1]",
+            "2500 pts is above the largest limit, 2000 pts",
+        ),
     ],
 )
 def test_a_bad_variant_names_what_is_wrong_and_changes_nothing(club, change, path, words):
@@ -179,3 +189,16 @@ def test_the_readme_s_example_variant_imports(db):
     example = json.loads(section[section.index("```json") + 7 : section.index("```", section.index("```json") + 7)])
     variant = ruleset_import(data=example)
     assert (variant.slug, variant.base.slug, variant.limits.count()) == ("aof-club", "aof", 3)
+
+
+def test_the_admin_keeps_default_and_suggested_points_within_the_largest(club):
+    from django.core.exceptions import ValidationError
+
+    ruleset = ruleset_get(slug="aof-club")
+    ruleset.max_points, ruleset.default_points, ruleset.suggested_points = 1000, 1500, [750, 1250]
+    with pytest.raises(ValidationError) as caught:
+        ruleset.full_clean()
+    assert caught.value.message_dict == {
+        "default_points": ["1500 pts is above the largest limit, 1000 pts"],
+        "suggested_points": ["1250 pts is above the largest limit, 1000 pts"],
+    }

@@ -32,7 +32,7 @@ from armybuilder.api.list_views import (
 )
 from armybuilder.api.lists import ArmyListSerializer
 from armybuilder.api.schema import FIELD_ERRORS, SIGNED_IN_OR_VISITOR, error
-from armybuilder.api.serializers import ConflictSerializer, IssueSerializer, ValidationSerializer
+from armybuilder.api.serializers import ClosedSerializer, ConflictSerializer, IssueSerializer, ValidationSerializer
 from armybuilder.lists import events
 from armybuilder.lists.event_rules import BOOKS_RULES, RULE_FIELDS
 from armybuilder.lists.format import MAX_POINTS
@@ -133,7 +133,7 @@ class EventPackOutSerializer(EventPackSerializer):
     can_manage = serializers.BooleanField(help_text="The caller may change the pack and see every submission")
 
 
-class SubmitSerializer(serializers.Serializer):
+class SubmitSerializer(ClosedSerializer):
     list = serializers.IntegerField(min_value=1, help_text="The id of one of the caller's lists")
 
 
@@ -149,7 +149,7 @@ PACK_CONFLICT = OpenApiResponse(
 LIST_CONFLICT = OpenApiResponse(ConflictSerializer, description="The list changed since `version`: nothing written.")
 
 
-class EnterSerializer(serializers.Serializer):
+class EnterSerializer(ClosedSerializer):
     event = serializers.CharField(max_length=32, allow_null=True, help_text="An event pack's key; null: no event")
     version = serializers.IntegerField(
         required=False,

@@ -25,7 +25,7 @@ from rest_framework.views import APIView
 from armybuilder.api.fastjson import ORJSONParser
 from armybuilder.api.lists import ArmyListSerializer, EntrySerializer, parse_list_body
 from armybuilder.api.schema import FIELD_ERRORS, SIGNED_IN_OR_VISITOR, error
-from armybuilder.api.serializers import ConflictSerializer, FileUploadSerializer, ValidationSerializer
+from armybuilder.api.serializers import ClosedSerializer, ConflictSerializer, FileUploadSerializer, ValidationSerializer
 from armybuilder.api.throttles import VisitorListThrottle
 from armybuilder.exports import pdf
 from armybuilder.exports.armyforge import armyforge_list_file, opens_in_armyforge
@@ -363,7 +363,7 @@ def list_conflict(based_on: int, conflict: services.VersionConflict) -> Response
     return Response({"detail": detail, "version": conflict.current}, status=status.HTTP_409_CONFLICT)
 
 
-class UpgradeSerializer(serializers.Serializer):
+class UpgradeSerializer(ClosedSerializer):
     book_version = serializers.CharField(
         max_length=48, required=False, allow_null=True, help_text="The version to move to (default: the current one)"
     )
@@ -371,12 +371,6 @@ class UpgradeSerializer(serializers.Serializer):
     version = serializers.IntegerField(
         required=False, min_value=1, help_text="The list version the move is based on: a stale one is a 409"
     )
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        unknown = sorted(set(self.initial_data) - set(self.fields)) if isinstance(self.initial_data, dict) else []
-        if unknown:
-            raise ValidationError({name: ["Unknown field."] for name in unknown})
-        return attrs
 
 
 class DroppedSerializer(serializers.Serializer):

@@ -167,7 +167,7 @@ _NOT_BLANK = "[^\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u20
 
 
 # Bodies whose checks refuse fields they do not know ("Unknown field."): armylist/1
-# lists (check_list_shape) and event packs (events.check_pack).
+# lists (check_list_shape), event packs (events.check_pack) and the ClosedSerializer bodies.
 _CLOSED_BODIES = (
     "ArmyListRequest",
     "ArmyListUpdateRequest",
@@ -178,6 +178,9 @@ _CLOSED_BODIES = (
     "BanRequest",
     "CapRequest",
     "UpgradeRequest",
+    "SubmitRequest",
+    "EnterRequest",
+    "VariantRequest",
 )
 
 

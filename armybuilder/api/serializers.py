@@ -1,5 +1,7 @@
 """Output shapes of the catalogue API (see shared/spec/api.md)."""
 
+from typing import Any
+
 from rest_framework import serializers
 
 from factions.models import BookSource, BookVersion, CoreRule, Faction, ForceOrgLimit, Ruleset
@@ -64,7 +66,19 @@ class RulesetDetailSerializer(RulesetSerializer):
         return ForceOrgLimitSerializer(limits, many=True, context={"ruleset": ruleset}).data
 
 
-class VariantSerializer(serializers.Serializer):
+class ClosedSerializer(serializers.Serializer):
+    """A request body that refuses fields it does not know ("Unknown field."), as the
+    list and pack checks do: a misspelt field is an error, not silently nothing."""
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        known = set(self.fields)
+        unknown = sorted(set(self.initial_data) - known) if isinstance(self.initial_data, dict) else []
+        if unknown:
+            raise serializers.ValidationError({name: ["Unknown field."] for name in unknown})
+        return super().validate(attrs)
+
+
+class VariantSerializer(ClosedSerializer):
     """A new variant of a ruleset: its own slug and name; it starts with the ruleset's
     points and limit rows, and plays the ruleset's game."""
 
