@@ -868,3 +868,54 @@ def test_every_army_forge_book_restores_as_it_was(name, tmp_path):
     result = armybook_import(data=path.read_bytes(), system=name.split("--", 1)[0])
     assert result.faction.import_warnings == [str(w) for w in result.warnings]
     round_trip(tmp_path)
+
+
+# -- a tampered backup is refused by record, as the live paths would refuse it -----------------------
+@pytest.mark.parametrize(
+    ("name", "change", "match"),
+    [
+        (
+            "lists.json",
+            lambda records: records[0].update(entries=[{"id": "e1", "unit": "wardens", "options": {"x": -1}}]),
+            r"lists\.json, list \d+: it is not armylist/1 \(",
+        ),
+        (
+            "lists.json",
+            lambda records: records[0].update(points_limit="lots"),
+            r"lists\.json, list \d+: it is not armylist/1 \(A valid integer is required\.\)",
+        ),
+        ("lists.json", lambda records: records[0].update(version="2"), r"lists\.json, list \d+: its version should be"),
+        (
+            "event_packs.json",
+            lambda records: records[0].update(caps=[{"faction": "club-wardens", "unit": "wardens", "max": "one"}]),
+            r"event_packs\.json, pack \d+ \(.*\): ",
+        ),
+        (
+            "event_packs.json",
+            lambda records: records[0].update(points_limit=-5),
+            r"event_packs\.json, pack \d+ \(.*\): ",
+        ),
+        (
+            "users.json",
+            lambda records: records[0].update(is_superuser="yes"),
+            r"users\.json, user \d+: is_superuser should be",
+        ),
+        (
+            "users.json",
+            lambda records: records[0].update(username=["x"]),
+            r"users\.json, user \d+: its username should be",
+        ),
+    ],
+    ids=["list-entries", "list-points", "list-version", "pack-caps", "pack-points", "user-superuser", "user-name"],
+)
+def test_a_tampered_record_is_refused_by_its_path_and_nothing_restored(event_site, name, change, match):
+    damage(event_site["folder"], name, change)
+    refused(event_site["folder"], match)
+
+
+def test_a_backup_is_readable_by_its_owner_only(event_site):
+    folder = event_site["folder"]
+    assert folder.stat().st_mode & 0o777 == 0o700
+    files = [path for path in folder.rglob("*") if path.is_file()]
+    assert files and {path.stat().st_mode & 0o777 for path in files} == {0o600}
+    assert {path.stat().st_mode & 0o777 for path in folder.rglob("*") if path.is_dir()} <= {0o700}

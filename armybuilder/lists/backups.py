@@ -47,6 +47,7 @@ Lists pinned to an older version price as they did: its document comes back as i
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -67,7 +68,7 @@ from django.utils.dateparse import parse_datetime
 from armybuilder.lists import events
 from armybuilder.lists.event_rules import BOOKS_RULES, RULE_FIELDS
 from armybuilder.lists.format import check_list_shape, first_error
-from armybuilder.lists.models import ArmyList, EventPack, Submission
+from armybuilder.lists.models import ARMYLIST_FIELDS, ArmyList, EventPack, Submission
 from armybuilder.stamps import STAMP_LENGTH, content_hash
 from factions.armybook import ArmyBookError, check_storable, parse_json
 from factions.catalogue import RULESET_FIELDS
@@ -136,8 +137,14 @@ class BackupError(Exception):
 
 
 def _write(path: Path, data: Any) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    """A backup holds password hashes, API tokens and sessions: its folders are the
+    owner's alone (0700) and its files too (0600), whatever the umask."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    path.parent.chmod(0o700)
+    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="utf-8") as file:
+        file.write(text)
+    path.chmod(0o600)
 
 
 def _when(value: datetime | None) -> str | None:
@@ -158,13 +165,19 @@ def backup_export(*, folder: Path) -> dict[str, int]:
         with transaction.atomic():
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            return _export(folder)
-    with transaction.atomic():
-        return _export(folder)
+            counts = _export(folder)
+    else:
+        with transaction.atomic():
+            counts = _export(folder)
+    for path in folder.rglob("*"):  # folders made on the way (versions/<ruleset>/) too
+        if path.is_dir():
+            path.chmod(0o700)
+    return counts
 
 
 def _export(folder: Path) -> dict[str, int]:
-    folder.mkdir(parents=True, exist_ok=True)
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    folder.chmod(0o700)
     rulesets = [
         ruleset_record(ruleset=r)
         for r in Ruleset.objects.order_by("slug").select_related("base").prefetch_related("limits", "core_rules")
@@ -715,6 +728,8 @@ def _restore_accounts(backup: _Backup) -> None:
         group = Group.objects.create(name=data["name"])
         group.permissions.set(_permissions(data["permissions"], f'groups.json, group "{data["name"]}"'))
         groups[group.name] = group
+    for data in backup.users:
+        _refuse_if(f"users.json, user {data.get('id')}", *_user_problems(data))
     User = get_user_model()
     users = User.objects.bulk_create(
         User(
@@ -755,6 +770,29 @@ def _restore_accounts(backup: _Backup) -> None:
     )
 
 
+def _user_problems(data: dict[str, Any]) -> list[tuple[bool, str]]:
+    """What the live paths would refuse in a user: the checks of the sign-up and admin
+    forms' fields, as (wrong, why)."""
+    checks = [(not _count(data.get("id")) or data.get("id") == 0, "its id should be a whole number above 0")]
+    for name in ("username", "password"):
+        checks.append(
+            (not _text(data.get(name), 150 if name == "username" else 128, blank=False), f"its {name} should be text")
+        )
+    for name, most in (("email", 254), ("first_name", 150), ("last_name", 150)):
+        checks.append((not _text(data.get(name), most), f"its {name} should be text of at most {most} characters"))
+    for name in ("is_staff", "is_superuser", "is_active"):
+        checks.append((not isinstance(data.get(name), bool), f"{name} should be true or false"))
+    for name in ("groups", "permissions"):
+        value = data.get(name)
+        checks.append(
+            (
+                not isinstance(value, list) or not all(isinstance(v, str) for v in value),
+                f"its {name} should be a list of names",
+            )
+        )
+    return checks
+
+
 def _restore_packs(backup: _Backup) -> None:
     """The event packs with their keys, ids and organisers; a pack naming a ruleset or a
     user the backup does not have, or with rules of the wrong shape, is refused by name."""
@@ -775,6 +813,13 @@ def _restore_packs(backup: _Backup) -> None:
                 (not isinstance(data[name], kind), f"{name} should be {_KIND_WORDS[kind]}")
                 for name, kind in PACK_JSON_FIELDS.items()
             ),
+        )
+        try:  # what a pack's form and PATCH would refuse
+            events.check_pack({field: data[field] for field in events.PACK_FIELDS if field in data})
+        except events.EventError as exc:
+            raise BackupError(f"{where}: {first_error(exc.errors)}") from None
+        _refuse_if(
+            where, (not _count(data.get("version")) or data["version"] < 1, "its version should be a whole number")
         )
         fields = {field: data[field] for field in PACK_FIELDS if field not in ("ruleset", "deadline", "books")}
         ruleset = rulesets[data["ruleset"]]
@@ -812,6 +857,16 @@ def _restore_lists(backup: _Backup) -> None:
     for data in backup.lists:
         if data["owner"] is not None and data["owner"] not in user_ids:
             raise BackupError(f"lists.json: list {data['id']} belongs to user {data['owner']}, not in users.json")
+        where = f"lists.json, list {data['id']}"
+        _clean, problems = check_list_shape({field: data[field] for field in ARMYLIST_FIELDS})
+        _refuse_if(
+            where,
+            (bool(problems), f"it is not armylist/1 ({first_error(problems) if problems else ''})"),
+            (not _count(data.get("version")) or data["version"] < 1, "its version should be a whole number"),
+            (not _text(data.get("share_key"), 64, blank=False), "its share key should be text"),
+            (not _text(data.get("visitor"), 64), "its visitor should be text"),
+            (not _text(data.get("book_version"), 48), "its book version should be text"),
+        )
         if data.get("event") is not None and data["event"] not in pack_keys:
             event = data["event"]
             raise BackupError(
