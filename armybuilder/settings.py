@@ -113,7 +113,8 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql"):
 
 def _cache(url: str) -> dict:
     if url.startswith(("redis://", "rediss://", "unix://")):
-        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+        # Redis down is not an outage: a local cache stands in (armybuilder/cache.py).
+        return {"BACKEND": "armybuilder.cache.FailSoftRedisCache", "LOCATION": url}
     if url.startswith("locmem://"):
         return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": url[9:] or "armybuilder"}
     if url.startswith("dummy://"):

@@ -104,9 +104,11 @@ def test_an_arena_list_needs_no_points(db, client, make_arena_book):
 
 
 # -- importing -------------------------------------------------------------------------
-def test_an_import_without_a_file_asks_for_one(db):
+def test_an_import_without_a_file_or_a_link_asks_for_one(db):
     form = forms.ImportForm({}, {})
-    assert form.errors == {"file": ["Choose an armylist/1 JSON file to import."]}
+    assert form.errors == {
+        "__all__": ["Choose a list file (armylist/1 JSON or an Army Forge list) or paste an Army Forge share link."]
+    }
 
 
 def test_an_empty_file_is_not_a_list_we_can_read(wardens):

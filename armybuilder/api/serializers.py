@@ -197,6 +197,11 @@ class TokenSerializer(serializers.Serializer):
 
 class HealthSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=["ok"])
+    cache = serializers.ChoiceField(
+        choices=["ok", "down", "local"],
+        help_text="ok: the shared cache (Redis) answers; down: it cannot be reached, and each server uses a "
+        "local cache meanwhile; local: no shared cache is configured",
+    )
 
 
 class FileUploadSerializer(serializers.Serializer):

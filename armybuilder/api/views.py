@@ -20,6 +20,7 @@ from armybuilder.api.list_views import json_download
 from armybuilder.api.lists import ArmyListSerializer, parse_list_body
 from armybuilder.api.schema import FIELD_ERRORS, NOT_FOUND, error
 from armybuilder.api.throttles import AuthThrottle
+from armybuilder.cache import cache_state
 from armybuilder.lists.selectors import army_list_validate
 from armybuilder.security import locked_out
 from factions.armybook import ArmyBookError, Problem, parse_json
@@ -320,7 +321,8 @@ class TokenView(ObtainAuthToken):
 
 
 class HealthView(APIView):
-    """A trivial endpoint: for load balancers, and the yardstick of the benchmarks."""
+    """A trivial endpoint: for load balancers, and the yardstick of the benchmarks. The
+    site answers with or without Redis; `cache` says which cache it is using."""
 
     authentication_classes: list = []
     throttle_classes: list = []  # a load balancer polls it all day
@@ -328,4 +330,4 @@ class HealthView(APIView):
 
     @extend_schema(responses={200: s.HealthSerializer})
     def get(self, request: Request) -> Response:
-        return Response({"status": "ok"})
+        return Response({"status": "ok", "cache": cache_state()})

@@ -1,0 +1,118 @@
+"""A shared cache (Redis) that is not a single point of failure.
+
+Everything the site keeps in its cache (compiled army books, rendered PDFs and share
+pages, the throttles' counters) can be made again from the database. So when Redis
+cannot be reached, the cache falls back to one of this process's own (the same as
+running without CACHE_URL): pages are answered from the database, and the throttles
+count per process instead of across all of them. After a failure Redis is left alone for
+a few seconds, then tried again; short socket timeouts keep a Redis that does not answer
+from holding requests up. `cache_state()` says which cache is in use, for /api/health/.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Any
+
+from django.core.cache import caches
+from django.core.cache.backends.locmem import LocMemCache
+from django.core.cache.backends.redis import RedisCache
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+log = logging.getLogger(__name__)
+UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
+RETRY_AFTER = 5.0  # seconds Redis is left alone after a failure
+SOCKET_TIMEOUT = 0.5  # seconds: connecting, and each command
+
+
+class FailSoftRedisCache(RedisCache):
+    """RedisCache that uses a local cache while Redis cannot be reached."""
+
+    def __init__(self, server: str, params: dict[str, Any]):
+        options = {"socket_connect_timeout": SOCKET_TIMEOUT, "socket_timeout": SOCKET_TIMEOUT}
+        options.update(params.get("OPTIONS", {}))
+        super().__init__(server, {**params, "OPTIONS": options})
+        self._local = LocMemCache("armybuilder-fallback", {"OPTIONS": {"MAX_ENTRIES": 2000}})
+        self._down_until = 0.0
+        self._lock = threading.Lock()
+
+    @property
+    def down(self) -> bool:
+        return time.monotonic() < self._down_until
+
+    def _call(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        if not self.down:
+            try:
+                return getattr(super(), name)(*args, **kwargs)
+            except UNREACHABLE as exc:
+                with self._lock:
+                    if not self.down:
+                        log.warning("Redis cannot be reached (%s): a local cache for %g s", exc, RETRY_AFTER)
+                    self._down_until = time.monotonic() + RETRY_AFTER
+        return getattr(self._local, name)(*args, **kwargs)
+
+    def ping(self) -> bool:
+        """Whether Redis answers now (tried at most once per retry period when down)."""
+        if self.down:
+            return False
+        try:
+            return bool(self._cache.get_client(write=False).ping())
+        except UNREACHABLE:
+            self._down_until = time.monotonic() + RETRY_AFTER
+            return False
+
+    def add(self, *args: Any, **kwargs: Any) -> Any:
+        return self._call("add", *args, **kwargs)
+
+    def get(self, *args: Any, **kwargs: Any) -> Any:
+        return self._call("get", *args, **kwargs)
+
+    def set(self, *args: Any, **kwargs: Any) -> Any:
+        return self._call("set", *args, **kwargs)
+
+    def touch(self, *args: Any, **kwargs: Any) -> Any:
+        return self._call("touch", *args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> Any:
+        return self._call("delete", *args, **kwargs)
+
+    def get_many(self, *args: Any, **kwargs: Any) -> Any:
+        return self._call("get_many", *args, **kwargs)
+
+    def has_key(self, *args: Any, **kwargs: Any) -> Any:
+        return self._call("has_key", *args, **kwargs)
+
+    def incr(self, *args: Any, **kwargs: Any) -> Any:
+        return self._call("incr", *args, **kwargs)
+
+    def set_many(self, *args: Any, **kwargs: Any) -> Any:
+        return self._call("set_many", *args, **kwargs)
+
+    def delete_many(self, *args: Any, **kwargs: Any) -> Any:
+        return self._call("delete_many", *args, **kwargs)
+
+    def clear(self) -> Any:
+        self._local.clear()
+        return self._call("clear")
+
+
+_checked: dict[str, tuple[float, str]] = {}
+
+
+def cache_state() -> str:
+    """ "ok" (the shared cache answers), "down" (Redis cannot be reached: a local cache
+    stands in) or "local" (no shared cache configured). Redis is asked at most once a
+    second per process."""
+    cache = caches["default"]
+    if not isinstance(cache, FailSoftRedisCache):
+        return "local"
+    now = time.monotonic()
+    last = _checked.get("default")
+    if last is not None and now - last[0] < 1.0:
+        return last[1]
+    state = "ok" if cache.ping() else "down"
+    _checked["default"] = (now, state)
+    return state
