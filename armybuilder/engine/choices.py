@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from armybuilder.engine.book import Option, Rule, Section, Unit
 from armybuilder.engine.loadout import (
     Allowance,
+    none_left_words,
     option_limit_words,
     section_limit_words,
     stack_ratings,
@@ -54,24 +55,27 @@ def section_choices(unit: Unit, options: Mapping[str, int], *, copies: int) -> l
     allowances = unit_loadout(
         unit, options, copies=copies, combine_rules=stack_ratings, implied_rules=_no_rules, every_section=True
     ).allowances
-    return [_section_choice(section, allowances[section.id], options) for section in unit.sections]
+    return [_section_choice(unit, section, allowances[section.id], options) for section in unit.sections]
 
 
 def _no_rules(unit: Unit, mounted: bool) -> list[Rule]:
     return []  # the limits do not depend on the rules a unit's type gives
 
 
-def _section_choice(section: Section, allowance: Allowance, options: Mapping[str, int]) -> SectionChoice:
+def _section_choice(unit: Unit, section: Section, allowance: Allowance, options: Mapping[str, int]) -> SectionChoice:
     most = allowance.most
     picks = [options.get(option.id, 0) for option in section.options]
     total = sum(picks)
     full = most is not None and total >= most
-    reason = section_limit_words(section, allowance) if full else ""
+    none_left = most == 0 and allowance.by_items
+    reason = "" if not full else allowance.basis if none_left else section_limit_words(section, allowance)
     option_most = [allowance.option_most(option) for option in section.options]
     choices = []
     for option, taken, limit in zip(section.options, picks, option_most, strict=True):
         why = reason
-        if not full and limit is not None and taken >= limit:
+        if none_left:
+            why = none_left_words(unit, section, option, taken + 1)
+        elif not full and limit is not None and taken >= limit:
             why = option_limit_words(section, allowance, option)
         choices.append(OptionChoice(option, taken, limit, not why, why))
     return SectionChoice(
@@ -95,6 +99,8 @@ def _note(allowance: Allowance) -> str:
     if allowance.required:
         return f"pick exactly {allowance.required}"
     most = allowance.most
+    if most == 0:
+        return allowance.basis or "none"
     if most is None:
         return "any number" if allowance.each is None else f"each option up to {times_words(allowance.each)}"
     if most == 1:

@@ -2,7 +2,9 @@
 its picks (unknown options, section limits, replacing what is not there).
 
 Picks are applied in book order (package, section, option), not in the order the list
-happens to spell them, so the same list always gives the same loadout.
+happens to spell them, so the same list always gives the same loadout; the one exception
+is that replacements of a fixed number of an item go before those of all or any of it,
+which take what is left (`book.apply_order`), so the book's order of those never matters.
 
 How many picks a section allows an entry (`Allowance`) is worked out here, once, while
 the picks are applied, and said in words here, once (`section_limit_words`,
@@ -194,7 +196,7 @@ def unit_loadout(
     allowances: dict[str, Allowance] = {}
     cost = unit.cost * copies
 
-    for section in unit.sections:
+    for section in unit.applied:
         chosen = [(o, options[o.id]) for o in section.options if options.get(o.id)] if options else ()
         if not chosen and not every_section and not section.may_require:
             continue
@@ -291,6 +293,9 @@ def section_allowance(section: Section, *, copies: int, models: int, stock: _Car
     A combined unit doubles the limits of sections that do not apply to the whole unit,
     except command-group upgrades, which stay at one unit's limit."""
     affects, select = section.affects, section.select
+    if section.on_items and stock is not None and _sets(section, stock) == 0:
+        # Nothing left that it works on: no pick (taking one is replace_missing).
+        return Allowance(0, None, 0, f"no {_target_words(section)} left", by_items=True)
     per_copy = copies if not section.whole_unit and not section.command_only else 1
     counted = section.counted
     if not counted and (affects is None or affects.type != "exactly" or section.on_items):
@@ -389,6 +394,23 @@ def option_limit_words(section: Section, allowance: Allowance, option: Option, p
     return words if picks is None else f'{words}, but "{option.label}" is taken {picks} times'
 
 
+def missing_words(unit: Unit, section: Section, option: Option, covered: int, have: int) -> str:
+    """Why `option` cannot cover `covered` of what the section replaces or attaches to, of
+    which `unit` has `have` left: the replace_missing issue, and the reason the builder
+    takes no pick of it once nothing is left."""
+    if section.variant == "attachment" and have == 0:
+        return f'"{option.label}" attaches to {_target_words(section)}, but {unit.name} carries none'
+    return f'"{option.label}" replaces {covered} {_target_words(section)}, but {unit.name} has only {have} left'
+
+
+def none_left_words(unit: Unit, section: Section, option: Option, picks: int) -> str:
+    """The replace_missing issue for `picks` of `option` when nothing it works on is left
+    (an allowance of none, `by_items`), covering what `_apply` would have it cover."""
+    per_each = section.select is not None and section.select.per is not None
+    covered = picks if section.whole_unit or per_each else section.per_pick * picks
+    return missing_words(unit, section, option, covered, 0)
+
+
 def picks_words(n: int) -> str:
     return "pick" if n == 1 else "picks"
 
@@ -421,24 +443,13 @@ def _apply(
         if whole:
             covered = have
         if covered > have or have == 0:
-            problems.append(
-                Problem(
-                    "replace_missing",
-                    f'"{option.label}" replaces {covered or picks} {_target_words(section)}, '
-                    f"but {unit.name} has only {have} left",
-                )
-            )
+            problems.append(Problem("replace_missing", missing_words(unit, section, option, covered or picks, have)))
         for target in section.targets:
             stock.remove(target.name, min(covered, have) * target.count)
     elif section.variant == "attachment":
         target = next((t for t in section.targets if stock.count(t.name) >= t.count), None)
         if target is None:
-            problems.append(
-                Problem(
-                    "replace_missing",
-                    f'"{option.label}" attaches to {_target_words(section)}, but {unit.name} carries none',
-                )
-            )
+            problems.append(Problem("replace_missing", missing_words(unit, section, option, picks, 0)))
             return
         have = stock.count(target.name) // target.count
         if whole or per_each:
