@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from armybuilder import ratelimit
+from armybuilder.engine.rulesets import has_force_org_choice
 from armybuilder.exports import pdf
 from armybuilder.exports.armyforge import opens_in_armyforge
 from armybuilder.lists import events, selectors, services
@@ -162,6 +163,7 @@ def builder_context(request: HttpRequest, army_list: ArmyList, selected: str | N
         "pdf_kinds": pdf.PDF_KINDS,
         "armyforge_export": opens_in_armyforge(book),
         "form_head": FORM_HEAD,
+        "force_org_choice": has_force_org_choice(state.ruleset.family),
         **_event_context(request, state.event),
     }
     context["units_html"] = fragments.units_html(book, engine_ruleset, core, context)

@@ -11,11 +11,13 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
+from armybuilder.engine.rulesets import has_force_org_choice
 from armybuilder.lists import editing
 from armybuilder.lists.format import MAX_PICKS, ListFormatError, first_error, parse_list_body
 from armybuilder.lists.imports import list_from_armyforge_link, list_from_file
 from armybuilder.lists.selectors import ListBook
 from factions.models import Faction, Ruleset
+from factions.selectors import ruleset_family
 
 GAME_SIZE = "Enter the game size in points, a whole number."
 UNKNOWN_ACTION = "Unknown action."
@@ -321,7 +323,11 @@ class SettingsForm(ActionForm):
     def change(self, data: ListData) -> tuple[ListData, str | None]:
         sent = {field: self.cleaned_data[field] if field in self.data else None for field in ("name", "notes")}
         changed = editing.change_settings(
-            data, **sent, points_limit=self.cleaned_data["points_limit"], force_org=self.cleaned_data["force_org"]
+            data,
+            **sent,
+            points_limit=self.cleaned_data["points_limit"],
+            force_org=self.cleaned_data["force_org"],
+            force_org_choice=has_force_org_choice(ruleset_family(data["system"])),
         )
         return changed, self.cleaned_data["entry"] or None
 
