@@ -224,9 +224,9 @@ def test_added_models_count_and_carry_their_weapons():
 def test_loadout_lists_items_rules_and_upgrades():
     entry = check({"id": "h", "unit": "captain", "options": {"gw": 1, "horse": 1, "r1": 1}}).entries[0]
     assert [w.name for w in entry.loadout.weapons] == ["Great Weapon"]
-    assert entry.loadout.items == ["Horse"]
+    assert entry.loadout.items == ("Horse",)
     assert [str(r) for r in entry.loadout.rules] == ["Hero", "Tough(3)", "Fearless", "Fast"]
-    assert entry.loadout.upgrades == [("gw", 1), ("horse", 1), ("r1", 1)]
+    assert entry.loadout.upgrades == (("gw", 1), ("horse", 1), ("r1", 1))
 
 
 # -- points --------------------------------------------------------------------------
@@ -319,7 +319,7 @@ def test_an_attachment_changes_the_weapon_it_is_attached_to():
         ("Lance", 2, ("AP(2)", "Rending")),
     ]
     assert [str(r) for r in loadout.rules] == []
-    assert loadout.items == ["2x Rune Edge (Lance)"]
+    assert loadout.items == ("2x Rune Edge (Lance)",)
 
 
 def test_an_added_model_does_not_add_its_rules_ratings_again():

@@ -16,19 +16,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Any
 
 from armybuilder.engine.book import Gain, Option, Rule, Section, Unit, Weapon, same_name
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class WeaponLine:
     name: str
     count: int
     range: int | None
     attacks: int | str | None
     rules: tuple[str, ...]
-    profile: dict[str, Any]
+    profile: Mapping[str, Any]
 
     def as_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"name": self.name, "count": self.count}
@@ -41,7 +42,7 @@ class WeaponLine:
         return data
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Problem:
     code: str
     message: str
@@ -72,19 +73,24 @@ class Allowance:
         return min(limits) if limits else None
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Loadout:
+    """An entry's loadout. Frozen, with read-only parts: the validator keeps loadouts per
+    book (`Book.loadouts`) and hands the same one to every list with the same entry, so
+    nothing may change one after it is made (a limit that settles a combined unit's copy
+    sizes makes a copy, `with_copy_sizes`)."""
+
     models: int
     copy_sizes: tuple[int, ...]
     cost: int
-    weapons: list[WeaponLine]
-    rules: list[Rule]
-    items: list[str]
-    upgrades: list[tuple[str, int]]  # (option label, picks)
-    command: dict[str, int]  # command-group upgrade -> picks
+    weapons: tuple[WeaponLine, ...]
+    rules: tuple[Rule, ...]
+    items: tuple[str, ...]
+    upgrades: tuple[tuple[str, int], ...]  # (option label, picks)
+    command: Mapping[str, int]  # command-group upgrade -> picks
     mounted: bool
-    problems: list[Problem] = field(default_factory=list)
-    allowances: dict[str, Allowance] = field(default_factory=dict)  # section id -> what it allows
+    problems: tuple[Problem, ...] = ()
+    allowances: Mapping[str, Allowance] = field(default_factory=lambda: MappingProxyType({}))  # section id -> limit
     added_models: int = 0
     added_per_copy: int | None = None  # most models one copy can add (None: no limit)
 
@@ -96,6 +102,9 @@ class Loadout:
 
     def has_rule(self, name: str) -> bool:
         return any(rule.name == name for rule in self.rules)
+
+    def with_copy_sizes(self, sizes: tuple[int, ...]) -> Loadout:
+        return replace(self, copy_sizes=sizes)
 
 
 class _Carried:
@@ -234,13 +243,13 @@ def unit_loadout(
         copy_sizes=copy_sizes,
         cost=max(cost, 0),  # a cheaper swap never makes an entry worth less than nothing
         weapons=_merge_weapons(stock.weapons),
-        rules=combine_rules(rule_sources),
-        items=items,
-        upgrades=upgrades,
-        command=command,
+        rules=tuple(combine_rules(rule_sources)),
+        items=tuple(items),
+        upgrades=tuple(upgrades),
+        command=MappingProxyType(command),
         mounted=mounted,
-        problems=problems,
-        allowances=allowances,
+        problems=tuple(problems),
+        allowances=MappingProxyType(allowances),
         added_models=added_models,
         added_per_copy=added_per_copy,
     )
@@ -514,21 +523,18 @@ def _with_rules(current: tuple[str, ...], extra: list[Rule]) -> tuple[str, ...]:
     return tuple(str(rule) for rule in rules)
 
 
-def _merge_weapons(lines: list[list[Any]]) -> list[WeaponLine]:
-    merged: dict[tuple, WeaponLine] = {}
+def _merge_weapons(lines: list[list[Any]]) -> tuple[WeaponLine, ...]:
+    merged: dict[tuple, int] = {}
     for weapon, count, _item in lines:
         if count <= 0:
             continue
         weapon: Weapon
         key = (weapon.name, weapon.range, weapon.attacks, weapon.rules, weapon.profile)
-        line = merged.get(key)
-        if line is None:
-            merged[key] = WeaponLine(
-                weapon.name, count, weapon.range, weapon.attacks, weapon.rules, dict(weapon.profile)
-            )
-        else:
-            line.count += count
-    return list(merged.values())
+        merged[key] = merged.get(key, 0) + count
+    return tuple(
+        WeaponLine(name, count, range_, attacks, rules, MappingProxyType(dict(profile)))
+        for (name, range_, attacks, rules, profile), count in merged.items()
+    )
 
 
 def stack_ratings(sources: Iterable[tuple[Rule, bool]]) -> list[Rule]:
