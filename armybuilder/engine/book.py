@@ -117,9 +117,25 @@ class Option:
     gains: tuple[Gain, ...]
     section_id: str
     rule_only: bool = field(init=False)  # gives rules only: a unit takes it at most once
+    # Gives rules, and items that carry rules, only (armour, a charm, a mount): a second on
+    # the same model adds nothing, so it is taken once per model or copy the section
+    # covers. An item with no rules (a net, a bomb) is kit, of which a model may carry more.
+    once: bool = field(init=False)
+    # The rules it gives when all it gives is rules without a rating (and items carrying
+    # only those): it adds nothing to a unit that has them from elsewhere (those rules do
+    # not stack). Empty for any other option.
+    plain_rules: frozenset[str] = field(init=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "rule_only", bool(self.gains) and all(g.kind == "rule" for g in self.gains))
+        gains = self.gains
+        once = bool(gains) and all(g.kind in ("rule", "item") for g in gains) and any(g.rules for g in gains)
+        plain = once and all(not g.weapons and not g.mount and g.rules for g in gains)
+        plain = plain and all(r.rating is None for g in gains for r in g.rules)
+        object.__setattr__(self, "rule_only", bool(gains) and all(g.kind == "rule" for g in gains))
+        object.__setattr__(self, "once", once)
+        object.__setattr__(
+            self, "plain_rules", frozenset(r.name for g in gains for r in g.rules) if plain else frozenset()
+        )
 
     def cost_for(self, unit_id: str) -> int:
         return self.costs.get(unit_id, self.cost)

@@ -14,6 +14,7 @@ builder page (through `choices.section_choices`) gives them as the reason it tak
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
@@ -54,18 +55,26 @@ class Allowance:
 
     `most`: picks in all (None: no limit); `each`: picks of any one option (None: up to
     `most`); `required`: picks it needs; `basis`: what the limit counts, in words
-    ("1 per model", "1 per Hand Weapon carried"), for messages."""
+    ("1 per model", "1 per Hand Weapon carried"), for messages; `once`: picks of an
+    option that gives only rules and items (`Option.once`), one for each model or copy
+    the section covers (a second on the same one adds nothing)."""
 
     most: int | None
     each: int | None
     required: int
     basis: str = ""
     by_items: bool = False  # `most` is what the unit carries: going past it is replace_missing
+    once: int | None = None  # None: not an upgrade section, where a pick covers a new item
 
     def own_most(self, option: Option) -> int | None:
         """How many picks of `option` the section allows, apart from its picks in all: once
-        for an option that only gives a rule (a unit has a rule once), else `each`."""
-        return 1 if option.rule_only else self.each
+        for an option that only gives a rule (a unit has a rule once), once per model or
+        copy covered for one that gives only rules and items, else `each`."""
+        if option.rule_only:
+            return 1
+        if option.once and self.each is None and self.once is not None:
+            return self.once
+        return self.each
 
     def option_most(self, option: Option) -> int | None:
         """How many picks of `option` the section allows on its own."""
@@ -203,6 +212,7 @@ def unit_loadout(
     upgrades: list[tuple[str, int]] = []
     command: dict[str, int] = {}
     allowances: dict[str, Allowance] = {}
+    picked: list[tuple[Section, Option]] = []
     cost = unit.cost * copies
 
     for section in unit.applied:
@@ -216,12 +226,18 @@ def unit_loadout(
             continue
         multiplier = copies if section.whole_unit else 1
         for option, picks in chosen:
+            picked.append((section, option))
             upgrades.append((option.label, picks))
             cost += option.costs.get(unit.id, option.cost) * picks * multiplier
             if option.command:
                 command[option.command] = command.get(option.command, 0) + picks
             # Past its limit the section is reported once, not again for each shortfall.
             _apply(unit, section, option, picks, copies, models, stock, rule_sources, [] if over else problems)
+
+    sources = plain_rule_sources(unit, (option for _section, option in picked))
+    for section, option in picked:
+        if adds_nothing(section, option, sources, picked=True):
+            problems.append(Problem("option_limit", adds_nothing_words(unit, option)))
 
     mounted = False
     items = []
@@ -253,6 +269,32 @@ def unit_loadout(
         added_models=added_models,
         added_per_copy=added_per_copy,
     )
+
+
+def plain_rule_sources(unit: Unit, picked: Iterable[Option]) -> Counter[str]:
+    """For each rule without a rating (one that never stacks: Age of Fantasy, Rules
+    Priority & Stacking Effects; One Page Fantasy: not cumulative), how many things give
+    it to the unit: its profile, what it carries from the start, each option picked."""
+    sources = Counter(r.name for r in unit.rules if r.rating is None)
+    sources.update({r.name for item in unit.items for r in item.rules if r.rating is None})
+    for option in picked:
+        sources.update({r.name for gain in option.gains for r in gain.rules if r.rating is None})
+    return sources
+
+
+def adds_nothing(section: Section, option: Option, sources: Counter[str], *, picked: bool) -> bool:
+    """An upgrade that gives only rules without a rating (and items carrying only those),
+    each of which the unit has from something else (`sources` counts the option itself
+    when it is `picked`): taking it changes nothing on the table."""
+    if section.variant != "upgrade" or not option.plain_rules:
+        return False
+    others = 2 if picked else 1
+    return all(sources[name] >= others for name in option.plain_rules)
+
+
+def adds_nothing_words(unit: Unit, option: Option) -> str:
+    names = " and ".join(sorted(option.plain_rules))
+    return f'"{option.label}" adds nothing: {unit.name} has {names} already, which does not stack'
 
 
 def _added_models(unit: Unit, options: Mapping[str, int], copies: int) -> tuple[int, int | None]:
@@ -310,10 +352,11 @@ def section_allowance(section: Section, *, copies: int, models: int, stock: _Car
     if not counted and (affects is None or affects.type != "exactly" or section.on_items):
         # The common shapes, quickly: one pick, or N picks in all (per copy).
         if select is None:
-            return Allowance(per_copy, None, 0)
+            return Allowance(per_copy, None, 0, once=per_copy if section.variant == "upgrade" else None)
         if select.per is None and select.type != "any":
             most = select.value * per_copy
-            return Allowance(most, None, most if select.type == "exactly" and not section.optional else 0)
+            required = most if select.type == "exactly" and not section.optional else 0
+            return Allowance(most, None, required, once=per_copy if section.variant == "upgrade" else None)
     # What one pick at a time can cover: target items still carried, or models.
     if section.on_items and stock is not None:
         cover, what = _sets(section, stock), f"{_target_words(section)} carried"
@@ -329,6 +372,7 @@ def section_allowance(section: Section, *, copies: int, models: int, stock: _Car
     each: int | None = None
     basis = ""
     by_cover = False  # the limit is what there is to cover
+    once = cover if counted or (select is not None and select.per is not None) else per_copy
     if select is None or select.type == "any":
         if counted:
             most, basis, by_cover = cover, f"1 per {what}", True
@@ -353,10 +397,18 @@ def section_allowance(section: Section, *, copies: int, models: int, stock: _Car
         if most is None or fits < most:
             noun = "model" if affects.value == 1 else "models"
             most, basis, by_cover = fits, f"{affects.value} {noun} a pick, of {models}", False
+        once = max(fits, 1)
     required = 0
     if select is not None and select.type == "exactly" and not section.optional:
         required = most if most is not None else 0
-    return Allowance(most=most, each=each, required=required, basis=basis, by_items=by_cover and carried)
+    return Allowance(
+        most=most,
+        each=each,
+        required=required,
+        basis=basis,
+        by_items=by_cover and carried,
+        once=max(once, 1) if section.variant == "upgrade" else None,
+    )
 
 
 def _check_picks(section: Section, allowance: Allowance, chosen: list[tuple[Option, int]], problems) -> bool:
@@ -369,7 +421,8 @@ def _check_picks(section: Section, allowance: Allowance, chosen: list[tuple[Opti
         problems.append(Problem("option_limit", section_limit_words(section, allowance, total)))
     for option, picks in chosen:
         own = allowance.own_most(option)
-        if own is not None and picks > own:
+        # An option's own limit, where the section's limit in all does not already say it.
+        if own is not None and picks > own and (most is None or own < most or allowance.by_items):
             problems.append(Problem("option_limit", option_limit_words(section, allowance, option, picks)))
     required = allowance.required
     if total < required:
@@ -398,6 +451,11 @@ def option_limit_words(section: Section, allowance: Allowance, option: Option, p
     times, past it."""
     if option.rule_only:
         words = f'"{option.label}" gives a rule, which a unit has once'
+        return words if picks is None else f"{words}; it is taken {picks} times"
+    if option.once and allowance.each is None and allowance.once is not None:
+        words = f'"{option.label}" gives only items and rules, which a model carries once'
+        if allowance.once > 1:
+            words += f": at most {allowance.once} here"
         return words if picks is None else f"{words}; it is taken {picks} times"
     words = f'"{section.label}" allows each option at most {times_words(allowance.each)}'
     return words if picks is None else f'{words}, but "{option.label}" is taken {picks} times'
