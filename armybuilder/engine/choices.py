@@ -63,6 +63,26 @@ def section_choices(unit: Unit, options: Mapping[str, int], *, copies: int) -> l
     return [_section_choice(unit, section, allowances[section.id], options, sources) for section in unit.sections]
 
 
+# What a pick past the limits of its section is reported as (engine/loadout.py).
+PAST_LIMITS = ("option_limit", "replace_missing")
+
+
+def refused_picks(unit: Unit, before: Mapping[str, int], after: Mapping[str, int], *, copies: int) -> list[str]:
+    """Why the builder refuses to go from the picks `before` to `after`: the validator's
+    issues on the section limits that the new picks bring, when the player took more of
+    something (a number typed past what a section allows). Taking picks away is never
+    refused, even where what is left still breaks a limit."""
+    if not any(n > before.get(option_id, 0) for option_id, n in after.items()):
+        return []
+
+    def past(options: Mapping[str, int]) -> list[str]:
+        loadout = unit_loadout(unit, options, copies=copies, combine_rules=stack_ratings, implied_rules=_no_rules)
+        return [p.message for p in loadout.problems if p.code in PAST_LIMITS]
+
+    known = set(past(before))
+    return [message for message in past(after) if message not in known]
+
+
 def _no_rules(unit: Unit, mounted: bool) -> list[Rule]:
     return []  # the limits do not depend on the rules a unit's type gives
 
@@ -90,13 +110,20 @@ def _section_choice(
     return SectionChoice(
         section,
         allowance,
-        _kind(section, most, option_most),
+        _none_left_kind(section) if none_left else _kind(section, most, option_most),
         tuple(choices),
         total,
         full,
         reason,
         _note(allowance, option_most),
     )
+
+
+def _none_left_kind(section: Section) -> str:
+    """With nothing left to work on, a section keeps the controls it has otherwise: one
+    pick (radio buttons) for a replacement of all or a fixed number, else counters."""
+    one = not section.counted and (section.select is None or (section.select.per is None and section.select.value == 1))
+    return ONE if one else COUNT
 
 
 def _kind(section: Section, most: int | None, option_most: list[int | None]) -> str:

@@ -145,7 +145,6 @@ def builder_context(request: HttpRequest, army_list: ArmyList, selected: str | N
     engine_ruleset = state.ruleset if book else None
     core = core_rule_summaries(system=army_list.system)
     entries = presenters.entry_views(validation, book, engine_ruleset, core) if book else []
-    chosen = next((e for e in entries if e.id == selected), None)
     context = {
         "army_list": army_list,
         "ruleset": state.ruleset,
@@ -155,7 +154,7 @@ def builder_context(request: HttpRequest, army_list: ArmyList, selected: str | N
         "book_url": reverse("list-book", args=[army_list.pk]),
         "validation": validation,
         "entries": entries,
-        "selected": chosen,
+        "selected": next((e for e in entries if e.id == selected), None),
         "composition": presenters.composition_rows(book, validation) if book else [],
         "models": state.models,
         "list_issues": [i for i in validation.issues if i.entry is None],
@@ -167,7 +166,7 @@ def builder_context(request: HttpRequest, army_list: ArmyList, selected: str | N
         **_event_context(request, state.event),
     }
     context["units_html"] = fragments.units_html(book, engine_ruleset, core, context)
-    context["entries_html"] = fragments.entries_html(book, entries, chosen, context)
+    context["entries_html"] = fragments.entries_html(book, entries, context["selected"], context)
     return context
 
 
