@@ -274,3 +274,34 @@ def test_the_guild_captain_takes_plate_armor_once():
     assert [i.message for i in issues if i.code == "option_limit"] == [
         f"Guild Captain: {armor.reason}; it is taken 4 times"
     ]
+
+
+# -- hints that say what the controls allow -------------------------------------------------
+HINTS = book(
+    "aof",
+    [unit("band", size=5, equipment=[weapon("Hand Weapon", 5)], upgrades=["BAND"])],
+    [
+        {
+            "id": "BAND",
+            "sections": [
+                section(
+                    "one-model",
+                    "upgrade",
+                    [option(r, gains=rule(r.title())) for r in ("fearless", "furious", "strider")],
+                    label="Upgrade one model with",
+                    affects={"type": "exactly", "value": 1},
+                    select={"type": "any"},
+                )
+            ],
+        }
+    ],
+)
+
+
+@pytest.mark.parametrize("copies", [1, 2])
+def test_the_hint_over_options_taken_once_each_says_so_not_the_models(copies):
+    # Three options a unit has once: three check boxes, whatever the models ("up to 5 (1
+    # model a pick, of 5)" alone, "up to 10" combined, was the hint before).
+    (choice,) = section_choices(HINTS.units["band"], {}, copies=copies)
+    assert (choice.kind, choice.note) == (EACH, "each option once")
+    assert [o.most for o in choice.options] == [1, 1, 1]
