@@ -305,3 +305,33 @@ def test_the_hint_over_options_taken_once_each_says_so_not_the_models(copies):
     (choice,) = section_choices(HINTS.units["band"], {}, copies=copies)
     assert (choice.kind, choice.note) == (EACH, "each option once")
     assert [o.most for o in choice.options] == [1, 1, 1]
+
+
+def test_an_item_with_a_rule_is_taken_once_per_model_in_a_per_model_section():
+    per_model = book(
+        "aof",
+        [unit("guards", size=3, equipment=[weapon("Hand Weapon", 3)], upgrades=["G"])],
+        [
+            {
+                "id": "G",
+                "sections": [
+                    section(
+                        "any",
+                        "upgrade",
+                        [option("plate", gains=item_with("Plate Armor", "Armored"), label="Plate Armor")],
+                        label="Upgrade any model with up to two",
+                        affects={"type": "any"},
+                        select={"type": "up to", "value": 2, "per": "model"},
+                    )
+                ],
+            }
+        ],
+    )
+    (choice,) = section_choices(per_model.units["guards"], {"plate": 3}, copies=1)
+    (plate,) = choice.options
+    assert choice.allowance.most == 6 and not plate.open
+    assert plate.reason == '"Plate Armor" gives only items and rules, which a model carries once: at most 3 here'
+    entry = {"id": "g", "unit": "guards", "options": {"plate": 4}}
+    assert only(run("aof", per_model, 2000, [entry]), "option_limit").message == (
+        f"Guards: {plate.reason}; it is taken 4 times"
+    )
