@@ -92,6 +92,13 @@ def ruleset_get(*, slug: str) -> Ruleset:
     return Ruleset.objects.select_related("base").prefetch_related("limits", "core_rules").get(slug=slug)
 
 
+def ruleset_family(slug: str) -> str:
+    """The game the ruleset `slug` plays (`Ruleset.family`); the slug itself when the
+    catalogue has no such ruleset."""
+    row = Ruleset.objects.select_related("base").filter(slug=slug).first()
+    return row.family if row else slug
+
+
 def ruleset_record(*, ruleset: Ruleset) -> dict[str, Any]:
     """Everything a ruleset says, as plain data: its fields, its limits in order and its
     core rules (load with prefetched limits and core rules). Backups keep it, and its

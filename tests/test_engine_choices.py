@@ -100,7 +100,7 @@ def test_every_section_is_given_in_book_order_with_how_it_is_picked_from():
     assert {s: (c.kind, c.note) for s, c in sections.items()} == {
         "one": (ONE, "pick one"),
         "two": (EACH, "up to 2"),  # options that give a rule: each taken once or not
-        "mixed": (COUNT, "up to 3"),
+        "mixed": (COUNT, "up to 3"),  # a rule, and an item without rules (kit: more may be carried)
         "twice": (COUNT, "up to 4 (twice each)"),
         "needed": (ONE, "pick exactly 1"),
     }
@@ -191,3 +191,147 @@ def test_the_builder_closes_exactly_the_picks_the_validator_reports(path):
                         assert new == set(), (the_unit.id, pick.option.id)
                     elif not choice.allowance.by_items:
                         assert any(m.startswith(f"{the_unit.name}: {pick.reason}") for m in new), (the_unit.id, new)
+
+
+# -- picks that add nothing ------------------------------------------------------------------
+def item_with(name: str, rule: str) -> list[dict]:
+    return [{"kind": "item", "name": name, "rules": [rule]}]
+
+
+WAGONS = book(
+    "aof",
+    [unit("war-wagon", type="chariot", size=1, rules=["Impact(4)", "Fearless"], upgrades=["WAGON"])],
+    [
+        {
+            "id": "WAGON",
+            "sections": [
+                section(
+                    "two",
+                    "upgrade",
+                    [
+                        option("wheels", 90, item_with("Scythed Wheels", "Impact(3)"), label="Scythed Wheels"),
+                        option("ram", 40, item_with("Spiked Ram", "Impact(2)"), label="Spiked Ram"),
+                        option("banner", 10, item_with("War Banner", "Fearless"), label="War Banner"),
+                        option("totem", 10, item_with("Totem", "Fear"), label="Totem"),
+                    ],
+                    label="Upgrade with up to two",
+                    select={"type": "up to", "value": 2},
+                )
+            ],
+        }
+    ],
+)
+
+
+def wagon(options: dict[str, int]):
+    return run("aof", WAGONS, 2000, [{"id": "w", "unit": "war-wagon", "options": options}])
+
+
+def test_the_same_item_twice_is_not_offered_and_is_an_issue_when_sent():
+    wheels, ram, _banner, totem = {
+        c.section.id: c for c in section_choices(WAGONS.units["war-wagon"], {"wheels": 1}, copies=1)
+    }["two"].options
+    assert not wheels.open and ram.open and totem.open
+    assert wheels.reason == '"Scythed Wheels" gives only items and rules, which a model carries once'
+    result = wagon({"wheels": 2})
+    assert only(result, "option_limit").message == f"War Wagon: {wheels.reason}; it is taken 2 times"
+
+
+def test_rated_rules_of_two_different_items_stack_on_the_card():
+    # Age of Fantasy, Rules Priority & Stacking Effects: rules with (X) stack.
+    result = wagon({"wheels": 1, "ram": 1})
+    assert result.valid, result.issues
+    assert result.entries[0].loadout.rating("Impact") == 9
+
+
+def test_an_item_whose_rule_the_unit_has_and_that_does_not_stack_adds_nothing():
+    banner = next(
+        o for o in section_choices(WAGONS.units["war-wagon"], {}, copies=1)[0].options if o.option.id == "banner"
+    )
+    assert not banner.open
+    assert banner.reason == '"War Banner" adds nothing: War Wagon has Fearless already, which does not stack'
+    assert only(wagon({"banner": 1}), "option_limit").message == f"War Wagon: {banner.reason}"
+
+
+def test_an_item_giving_a_plain_rule_the_unit_lacks_is_a_legal_pick():
+    assert wagon({"totem": 1}).valid  # the Totem counts itself once, not as a second Fear
+
+
+def test_the_guild_captain_takes_plate_armor_once():
+    """One Page Fantasy's Free Cities (bundled): "Upgrade with any" allowed four Plate
+    Armors, each giving Armored, which is not cumulative."""
+    path = next(p for p in BOOKS if p.stem == "free-cities")
+    data = json.loads(path.read_text())
+    free_cities, opf = book_from_dict(data), ruleset_with_core_rules("opf")
+    captain = free_cities.units["guild-captain"]
+    plate = next(c for c in section_choices(captain, {"FC1a": 1}, copies=1) if c.section.id == "FC1")
+    armor, charm = plate.options
+    assert not armor.open and charm.open and plate.note == "each option once"
+    army = list_from_dict(
+        {"system": "opf", "faction": data["slug"], "entries": [{"id": "c", "unit": captain.id, "options": {"FC1a": 4}}]}
+    )
+    issues = validate_list(free_cities, opf, army).issues
+    assert [i.message for i in issues if i.code == "option_limit"] == [
+        f"Guild Captain: {armor.reason}; it is taken 4 times"
+    ]
+
+
+# -- hints that say what the controls allow -------------------------------------------------
+HINTS = book(
+    "aof",
+    [unit("band", size=5, equipment=[weapon("Hand Weapon", 5)], upgrades=["BAND"])],
+    [
+        {
+            "id": "BAND",
+            "sections": [
+                section(
+                    "one-model",
+                    "upgrade",
+                    [option(r, gains=rule(r.title())) for r in ("fearless", "furious", "strider")],
+                    label="Upgrade one model with",
+                    affects={"type": "exactly", "value": 1},
+                    select={"type": "any"},
+                )
+            ],
+        }
+    ],
+)
+
+
+@pytest.mark.parametrize("copies", [1, 2])
+def test_the_hint_over_options_taken_once_each_says_so_not_the_models(copies):
+    # Three options a unit has once: three check boxes, whatever the models ("up to 5 (1
+    # model a pick, of 5)" alone, "up to 10" combined, was the hint before).
+    (choice,) = section_choices(HINTS.units["band"], {}, copies=copies)
+    assert (choice.kind, choice.note) == (EACH, "each option once")
+    assert [o.most for o in choice.options] == [1, 1, 1]
+
+
+def test_an_item_with_a_rule_is_taken_once_per_model_in_a_per_model_section():
+    per_model = book(
+        "aof",
+        [unit("guards", size=3, equipment=[weapon("Hand Weapon", 3)], upgrades=["G"])],
+        [
+            {
+                "id": "G",
+                "sections": [
+                    section(
+                        "any",
+                        "upgrade",
+                        [option("plate", gains=item_with("Plate Armor", "Armored"), label="Plate Armor")],
+                        label="Upgrade any model with up to two",
+                        affects={"type": "any"},
+                        select={"type": "up to", "value": 2, "per": "model"},
+                    )
+                ],
+            }
+        ],
+    )
+    (choice,) = section_choices(per_model.units["guards"], {"plate": 3}, copies=1)
+    (plate,) = choice.options
+    assert choice.allowance.most == 6 and not plate.open
+    assert plate.reason == '"Plate Armor" gives only items and rules, which a model carries once: at most 3 here'
+    entry = {"id": "g", "unit": "guards", "options": {"plate": 4}}
+    assert only(run("aof", per_model, 2000, [entry]), "option_limit").message == (
+        f"Guards: {plate.reason}; it is taken 4 times"
+    )

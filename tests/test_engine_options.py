@@ -3,6 +3,7 @@ and how picks change loadouts and points."""
 
 import pytest
 
+from armybuilder.engine.choices import section_choices
 from tests.engine_helpers import book, codes, hero, only, option, run, section, unit, weapon
 
 W = {"kind": "weapon", "name": "Great Weapon", "attacks": 2, "rules": ["AP(1)"]}
@@ -223,9 +224,9 @@ def test_added_models_count_and_carry_their_weapons():
 def test_loadout_lists_items_rules_and_upgrades():
     entry = check({"id": "h", "unit": "captain", "options": {"gw": 1, "horse": 1, "r1": 1}}).entries[0]
     assert [w.name for w in entry.loadout.weapons] == ["Great Weapon"]
-    assert entry.loadout.items == ["Horse"]
+    assert entry.loadout.items == ("Horse",)
     assert [str(r) for r in entry.loadout.rules] == ["Hero", "Tough(3)", "Fearless", "Fast"]
-    assert entry.loadout.upgrades == [("gw", 1), ("horse", 1), ("r1", 1)]
+    assert entry.loadout.upgrades == (("gw", 1), ("horse", 1), ("r1", 1))
 
 
 # -- points --------------------------------------------------------------------------
@@ -318,7 +319,7 @@ def test_an_attachment_changes_the_weapon_it_is_attached_to():
         ("Lance", 2, ("AP(2)", "Rending")),
     ]
     assert [str(r) for r in loadout.rules] == []
-    assert loadout.items == ["2x Rune Edge (Lance)"]
+    assert loadout.items == ("2x Rune Edge (Lance)",)
 
 
 def test_an_added_model_does_not_add_its_rules_ratings_again():
@@ -353,3 +354,51 @@ def test_an_added_model_does_not_add_its_rules_ratings_again():
     )
     loadout = run("aof", knights, 1500, [{"id": "k", "unit": "knights", "options": {"squire": 1}}]).entries[0].loadout
     assert [str(r) for r in loadout.rules] == ["Tough(3)", "Fearless"]
+
+
+def wild_orcs(one_first: bool, size: int = 5):
+    """Wild Orcs' shape: five Spears, "Replace all Spears" and "Replace one Spear", in
+    either book order."""
+    every = section(
+        "all",
+        "replace",
+        [option("dual", 5, [{"kind": "weapon", "name": "Dual Hand Weapons", "attacks": 1, "rules": []}])],
+        label="Replace all Spears",
+        targets=["Spear"],
+        affects={"type": "all"},
+    )
+    one = section(
+        "one",
+        "replace",
+        [option("impaler", 10, [{"kind": "weapon", "name": "Great Impaler", "attacks": 3, "rules": []}])],
+        label="Replace one Spear",
+        targets=["Spear"],
+        affects={"type": "exactly", "value": 1},
+    )
+    sections = [one, every] if one_first else [every, one]
+    orcs = unit("wild-orcs", size=size, equipment=[weapon("Spear", size)], upgrades=["W"])
+    return book("aof", [orcs], [{"id": "W", "sections": sections}])
+
+
+@pytest.mark.parametrize("one_first", [True, False], ids=["one-first", "all-first"])
+def test_a_fixed_replacement_goes_before_one_of_all_whatever_the_book_order(one_first):
+    entry = {"id": "w", "unit": "wild-orcs", "options": {"dual": 1, "impaler": 1}}
+    result = run("aof", wild_orcs(one_first), 2000, [entry])
+    assert result.valid, result.issues
+    weapons = {w.name: w.count for w in result.entries[0].loadout.weapons}
+    assert weapons == {"Dual Hand Weapons": 4, "Great Impaler": 1}
+
+
+@pytest.mark.parametrize("one_first", [True, False], ids=["one-first", "all-first"])
+def test_a_replacement_of_all_with_nothing_left_is_refused_in_the_validators_words(one_first):
+    # One model: "Replace one Spear" takes its only Spear, and nothing is left for "all".
+    the_book = wild_orcs(one_first, size=1)
+    picks = {"impaler": 1}
+    every = {c.section.id: c for c in section_choices(the_book.units["wild-orcs"], picks, copies=1)}["all"]
+    assert every.full and every.note == "no Spear left"
+    (dual,) = every.options
+    assert not dual.open
+    entry = {"id": "w", "unit": "wild-orcs", "options": {**picks, "dual": 1}}
+    issue = only(run("aof", the_book, 2000, [entry]), "replace_missing")
+    assert issue.message == f"Wild Orcs: {dual.reason}"
+    assert dual.reason == '"dual" replaces 1 Spear, but Wild Orcs has only 0 left'

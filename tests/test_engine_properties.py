@@ -1,6 +1,7 @@
 """Property-based tests of points and messages over generated books and lists."""
 
 import re
+from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -51,7 +52,7 @@ def sections(draw, n_section: int):
 
 
 @st.composite
-def books_and_lists(draw):
+def books_and_lists(draw, most_picks: int = 3):
     packages = [{"id": "P", "sections": [draw(sections(i)) for i in range(draw(st.integers(0, 4)))]}]
     units = []
     for i in range(draw(st.integers(1, 4))):
@@ -76,7 +77,11 @@ def books_and_lists(draw):
     option_ids = [o["id"] for s in packages[0]["sections"] for o in s["options"]]
     entries = []
     for i in range(draw(st.integers(0, 12))):
-        picks = draw(st.dictionaries(st.sampled_from(option_ids), st.integers(0, 3), max_size=4)) if option_ids else {}
+        picks = (
+            draw(st.dictionaries(st.sampled_from(option_ids), st.integers(0, most_picks), max_size=4))
+            if option_ids
+            else {}
+        )
         entries.append(
             {
                 "id": f"e{i}",
@@ -154,3 +159,74 @@ def test_every_message_states_the_figures_of_the_response(case):
             unit_name = issue.message.split(" copies of ")[1].split(",")[0]
             copies = sum(1 for e in result.entries if e.unit.name == unit_name)
             assert found[0] == copies
+
+
+# -- the same answer whatever ran before -------------------------------------------------
+REGIMENTS_WITHOUT_FORMATION = [
+    {"code": lim.code, "kind": lim.kind, "params": dict(lim.params), "section": lim.section}
+    for lim in ruleset("aof-regiments").limits
+    if lim.kind != "formation"
+]
+# The rulesets a list may be checked against in one process: each rulebook, with and
+# without force organisation, and an event's Regiments without the formation limit.
+CHECKS = [
+    ("aof", None, True),
+    ("aof", None, False),
+    ("aof-regiments", None, True),
+    ("aof-regiments", REGIMENTS_WITHOUT_FORMATION, True),
+    ("aof-skirmish", None, True),
+]
+
+
+def figures(result) -> tuple:
+    """Every figure a validation gives: the answer, and each entry's loadout as the cards
+    print it."""
+    loadouts = [
+        (
+            e.loadout.models,
+            e.loadout.copy_sizes,
+            e.loadout.cost,
+            [(w.name, w.count, w.rules) for w in e.loadout.weapons],
+            [str(r) for r in e.loadout.rules],
+            e.loadout.items,
+            e.loadout.upgrades,
+            dict(e.loadout.command),
+        )
+        for e in result.entries
+    ]
+    return result.as_dict(), loadouts
+
+
+def check_with(the_book, entries, points, check) -> tuple:
+    system, limits, force_org = check
+    return figures(
+        validate_list(the_book, ruleset(system, limits=limits), army("aof", points, entries, force_org=force_org))
+    )
+
+
+@st.composite
+def runs(draw):
+    """Several lists of one book, each with a ruleset to check it against, in an order."""
+    # Up to 8 picks of an option: enough added models for combined units whose copies
+    # Regiments' formation limit splits unevenly.
+    the_book, entries, points = draw(books_and_lists(most_picks=8))
+    jobs = []
+    for _ in range(draw(st.integers(1, 5))):
+        picked = draw(st.lists(st.sampled_from(entries), unique_by=lambda e: e["id"])) if entries else []
+        jobs.append((picked, draw(st.integers(1, 3000)), draw(st.sampled_from(CHECKS))))
+    jobs += [(entries, points, check) for check in CHECKS]
+    return the_book, draw(st.permutations(jobs))
+
+
+@settings(max_examples=200, deadline=None)
+@given(runs())
+def test_a_list_validates_the_same_whatever_was_validated_before(case):
+    """Each list, checked after the others in a random order on one book (whose loadout
+    cache they all share), gives every figure it gives checked first on a fresh book."""
+    the_book, jobs = case
+    warm = [check_with(the_book, entries, points, check) for entries, points, check in jobs]
+    for (entries, points, check), seen in zip(jobs, warm, strict=True):
+        fresh = replace(the_book, loadouts={}, memo={})
+        assert check_with(fresh, entries, points, check) == seen
+    # And again in the same order on the now warm book.
+    assert [check_with(the_book, entries, points, check) for entries, points, check in jobs] == warm

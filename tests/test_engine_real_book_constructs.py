@@ -164,7 +164,7 @@ def test_replace_any_takes_a_pick_per_item_carried_then_reports_what_is_missing(
 
 def test_a_per_model_limit_allows_that_many_for_each_model_with_repeats():
     six = run("aof", ANY, 2000, [{"id": "r", "unit": "raiders", "options": {"nets": 4, "bombs": 2}}])
-    assert six.valid and weapons(six)["Bomb"] == 2 and loadout(six).items == ["4x Net"]
+    assert six.valid and weapons(six)["Bomb"] == 2 and loadout(six).items == ("4x Net",)
     seven = run("aof", ANY, 2000, [{"id": "r", "unit": "raiders", "options": {"nets": 4, "bombs": 3}}])
     assert only(seven, "option_limit").message == (
         'Raiders: "Upgrade any model with up to two" allows at most 6 picks (2 per model), but has 7'
@@ -334,11 +334,11 @@ def _pair_section() -> dict:
 def test_a_starting_item_gives_its_rules_and_weapons_until_it_is_replaced():
     mounted = run("aof", ITEMS, 2000, [{"id": "r", "unit": "rider"}])
     assert {str(r) for r in loadout(mounted).rules} >= {"Fast", "Impact(1)"}
-    assert weapons(mounted) == {"Lance": 1, "Hooves": 1} and loadout(mounted).items == ["Horse"]
+    assert weapons(mounted) == {"Lance": 1, "Hooves": 1} and loadout(mounted).items == ("Horse",)
     griffon = run("aof", ITEMS, 2000, [{"id": "r", "unit": "rider", "options": {"griffon": 1}}])
     rules = {str(r) for r in loadout(griffon).rules}
     assert "Fast" not in rules and {"Flying", "Tough(6)"} <= rules  # Tough(3) + the Griffon's Tough(3)
-    assert weapons(griffon) == {"Lance": 1, "Talons": 1} and loadout(griffon).items == ["Griffon"]
+    assert weapons(griffon) == {"Lance": 1, "Talons": 1} and loadout(griffon).items == ("Griffon",)
     assert griffon.valid
 
 

@@ -1,8 +1,10 @@
 """Age of Fantasy: Regiments 1.7."""
 
+from dataclasses import replace
+
 import pytest
 
-from tests.engine_helpers import book, codes, entries, hero, only, option, run, section, unit
+from tests.engine_helpers import book, codes, entries, hero, only, option, ruleset, run, section, unit
 
 R = "aof-regiments"
 BOOK = book(
@@ -264,3 +266,17 @@ def test_messages_never_call_a_regiments_hero_not_infantry():
         "Thane cannot join Thane, which is a hero; heroes join units that are not heroes",
     ]
     assert not any("not infantry" in m.lower() or "not an infantry" in m.lower() for m in messages)
+
+
+def test_a_combined_units_copy_sizes_do_not_depend_on_what_was_validated_before():
+    """The formation limit settles the split on a copy of the loadout: the loadout kept
+    for the book is the same for a ruleset (an event's, say) without that limit."""
+    six = [*entries("thane", 1), {"id": "r", "unit": "rangers", "combined": True, "options": {"levy": 6}}]
+    no_formation = [lim for lim in ruleset(R).limits if lim.kind != "formation"]
+    fresh = replace(BOOK, loadouts={}, memo={})
+    limits = [
+        {"code": lim.code, "kind": lim.kind, "params": dict(lim.params), "section": lim.section} for lim in no_formation
+    ]
+    assert run(R, fresh, 500, six, limits=limits).entries[1].loadout.copy_sizes == (8, 8)
+    assert run(R, fresh, 500, six).entries[1].loadout.copy_sizes == (10, 6)
+    assert run(R, fresh, 500, six, limits=limits).entries[1].loadout.copy_sizes == (8, 8)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
+from armybuilder.engine import list_from_dict, validate_list
+from armybuilder.engine.book import same_name, takes_what_is_left
+from armybuilder.engine.choices import section_choices
 from armybuilder.lists.models import ArmyList
 from factions.armyforge import our_id
 from factions.models import Faction
@@ -262,3 +266,83 @@ def test_a_list_of_every_unit_prints_and_exports(user_client, name):
         content = b"".join(response.streaming_content) if response.streaming else response.content
         assert response.status_code == 200, (kind, content[:300])
         assert content.startswith(starts) or starts in content, kind
+
+
+# -- picks that give the same answer however the book is laid out, and none that add nothing -------
+def engine_book(name: str):
+    book, ruleset = engine_book_get(system=system_of(name), slug=import_book(name).faction.slug)
+    return book, ruleset
+
+
+def fixed_and_rest_pairs(unit):
+    """(fixed, rest): a replacement of a fixed number of an item and one of all or any of
+    the same item, on `unit`."""
+    replaces = [s for s in unit.sections if s.variant == "replace"]
+    for fixed in replaces:
+        for rest in replaces:
+            shared = any(same_name(a.name, b.name) for a in fixed.targets for b in rest.targets)
+            if shared and not takes_what_is_left(fixed) and takes_what_is_left(rest):
+                yield fixed, rest
+
+
+def figures_of(book, ruleset, unit, options: dict[str, int]):
+    army = list_from_dict(
+        {"system": book.system, "faction": book.slug, "entries": [{"id": "e", "unit": unit.id, "options": options}]}
+    )
+    result = validate_list(replace(book, units={unit.id: unit}, loadouts={}), ruleset, army)
+    loadout = result.entries[0].loadout
+    weapons = sorted((w.name, w.count, w.rules) for w in loadout.weapons)
+    return weapons, sorted(loadout.items), sorted(i.message for i in result.issues if i.entry == "e")
+
+
+def test_replacements_of_one_item_give_the_same_loadout_in_either_book_order(db):
+    """Every unit of the official books with a fixed and an all-or-any replacement of the
+    same item: one option of each, with the two sections in the book's order and swapped."""
+    pairs = 0
+    for name in BOOKS:
+        book, ruleset = engine_book(name)
+        for unit in book.units.values():
+            for fixed, rest in fixed_and_rest_pairs(unit):
+                pairs += 1
+                options = {fixed.options[0].id: 1, rest.options[0].id: 1}
+                order = list(unit.sections)
+                i, j = order.index(fixed), order.index(rest)
+                order[i], order[j] = rest, fixed
+                swapped = replace(unit, sections=tuple(order))
+                assert figures_of(book, ruleset, swapped, options) == figures_of(book, ruleset, unit, options), (
+                    name,
+                    unit.name,
+                    fixed.label,
+                    rest.label,
+                )
+    assert pairs
+
+
+def test_an_upgrade_giving_only_items_and_rules_is_offered_once_per_model_or_copy(db):
+    """Every upgrade of the official books that gives only items and rules (armour, a
+    charm, a mount): the builder closes it once taken as often as the models or copies its
+    section covers, and one more is an option_limit issue."""
+    checked = 0
+    for name in BOOKS:
+        book, ruleset = engine_book(name)
+        for unit in book.units.values():
+            for choice in section_choices(unit, {}, copies=1):
+                for pick in choice.options:
+                    option = pick.option
+                    if choice.section.variant != "upgrade" or not option.once or choice.allowance.each is not None:
+                        continue
+                    most = choice.allowance.own_most(option)
+                    taken = {option.id: most}
+                    after = {c.section.id: c for c in section_choices(unit, taken, copies=1)}[choice.section.id]
+                    assert not next(o for o in after.options if o.option.id == option.id).open, (name, option.label)
+                    army = list_from_dict(
+                        {
+                            "system": book.system,
+                            "faction": book.slug,
+                            "entries": [{"id": "e", "unit": unit.id, "options": {option.id: most + 1}}],
+                        }
+                    )
+                    issues = validate_list(book, ruleset, army).issues
+                    assert "option_limit" in {i.code for i in issues}, (name, unit.name, option.label)
+                    checked += 1
+    assert checked

@@ -7,6 +7,7 @@ import json
 import pytest
 from django.core.management import call_command
 
+from armybuilder.engine.rulesets import has_force_org_choice
 from factions.models import Faction, ForceOrgLimit, Ruleset
 from factions.ruleset_format import RulesetError
 from factions.selectors import book_handle_get, ruleset_document, ruleset_get
@@ -202,3 +203,34 @@ def test_the_admin_keeps_default_and_suggested_points_within_the_largest(club):
         "default_points": ["1500 pts is above the largest limit, 1000 pts"],
         "suggested_points": ["1250 pts is above the largest limit, 1000 pts"],
     }
+
+
+@pytest.mark.parametrize("system", ["aof", "aof-club"])
+def test_a_variant_of_age_of_fantasy_offers_its_force_organisation_choice(client, wardens, club, system):
+    """A club variant plays its base's game, force organisation choice and all: the
+    builder shows the box and saves what it says."""
+    from armybuilder.lists.models import ArmyList
+
+    response = client.post(f"/new/{system}/", {"faction": "test-wardens", "points": 750, "name": "Club list"})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    army_list = ArmyList.objects.get(name="Club list")
+    assert army_list.force_org and 'name="force_org"' in client.get(response["Location"]).content.decode()
+    fields = {"action": "settings", "version": army_list.version, "points_limit": 750, "force_org": ""}
+    client.post(f"/lists/{army_list.pk}/act/", fields)
+    army_list.refresh_from_db()
+    assert not army_list.force_org
+
+
+@pytest.mark.parametrize(
+    ("family", "choice"),
+    [
+        ("aof", True),
+        ("aof-regiments", False),
+        ("aof-skirmish", False),
+        ("opf", False),
+        ("aof-arena", False),
+        ("x", False),
+    ],
+)
+def test_only_age_of_fantasy_s_game_has_a_force_organisation_choice(family, choice):
+    assert has_force_org_choice(family) is choice

@@ -11,6 +11,8 @@ class AgeOfFantasy(Policy):
     join_section = "Hero"
     # "Rules with (X) in their name stack" (Rules Priority & Stacking Effects).
     combine_rules = staticmethod(stack_ratings)
+    # "Force Organisation (Optional)": players agree whether to use it (Preparing your Army).
+    force_org_choice = True
 
     def combine_problem(self, unit):
         if unit.size <= 1:

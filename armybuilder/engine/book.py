@@ -117,9 +117,25 @@ class Option:
     gains: tuple[Gain, ...]
     section_id: str
     rule_only: bool = field(init=False)  # gives rules only: a unit takes it at most once
+    # Gives rules, and items that carry rules, only (armour, a charm, a mount): a second on
+    # the same model adds nothing, so it is taken once per model or copy the section
+    # covers. An item with no rules (a net, a bomb) is kit, of which a model may carry more.
+    once: bool = field(init=False)
+    # The rules it gives when all it gives is rules without a rating (and items carrying
+    # only those): it adds nothing to a unit that has them from elsewhere (those rules do
+    # not stack). Empty for any other option.
+    plain_rules: frozenset[str] = field(init=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "rule_only", bool(self.gains) and all(g.kind == "rule" for g in self.gains))
+        gains = self.gains
+        once = bool(gains) and all(g.kind in ("rule", "item") for g in gains) and any(g.rules for g in gains)
+        plain = once and all(not g.weapons and not g.mount and g.rules for g in gains)
+        plain = plain and all(r.rating is None for g in gains for r in g.rules)
+        object.__setattr__(self, "rule_only", bool(gains) and all(g.kind == "rule" for g in gains))
+        object.__setattr__(self, "once", once)
+        object.__setattr__(
+            self, "plain_rules", frozenset(r.name for g in gains for r in g.rules) if plain else frozenset()
+        )
 
     def cost_for(self, unit_id: str) -> int:
         return self.costs.get(unit_id, self.cost)
@@ -177,10 +193,43 @@ class Unit:
     sections: tuple[Section, ...]
     options: Mapping[str, tuple[Section, Option]]  # every option the unit can take
     items: tuple[Gain, ...] = ()  # what it starts with besides weapons (a mount): replaceable
+    # The sections in the order their picks are applied (see `apply_order`).
+    applied: tuple[Section, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "applied", apply_order(self.sections))
 
     @property
     def is_hero(self) -> bool:
         return self.type == "hero"
+
+
+def takes_what_is_left(section: Section) -> bool:
+    """A replacement of all, any or up to some of what it names, rather than of a fixed
+    number ("Replace one", "Replace 2x"): it works on what the fixed ones leave."""
+    return section.variant == "replace" and (section.affects is None or section.affects.type != "exactly")
+
+
+def apply_order(sections: tuple[Section, ...]) -> tuple[Section, ...]:
+    """Book order, except that a replacement that takes what is left comes after every
+    fixed-number replacement of the same item, wherever the book puts them: "Replace all
+    Spears" and "Replace one Spear" give one of each whichever comes first. Other sections
+    keep their place, so an attachment to what a replacement gives still follows it."""
+    order = list(sections)
+    for section in sections:
+        if not takes_what_is_left(section):
+            continue
+        at = order.index(section)
+        fixed = [
+            i
+            for i in range(at + 1, len(order))
+            if order[i].variant == "replace"
+            and not takes_what_is_left(order[i])
+            and any(same_name(a.name, b.name) for a in section.targets for b in order[i].targets)
+        ]
+        if fixed:
+            order.insert(fixed[-1], order.pop(at))
+    return tuple(order)
 
 
 @dataclass(frozen=True, slots=True)

@@ -133,7 +133,8 @@ def _formation(ctx: Context, limit: Limit) -> None:
         if result.entry.combined:
             split = legal_split(result.unit.size, loadout.added_models, loadout.added_per_copy, sizes)
             if split is not None:
-                loadout.copy_sizes = split
+                # A copy: the loadout itself is shared by every list with this entry.
+                result.loadout = loadout.with_copy_sizes(split)
                 continue
         for size in dict.fromkeys(loadout.copy_sizes):
             if size > 1 and size not in sizes:

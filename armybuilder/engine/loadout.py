@@ -2,7 +2,9 @@
 its picks (unknown options, section limits, replacing what is not there).
 
 Picks are applied in book order (package, section, option), not in the order the list
-happens to spell them, so the same list always gives the same loadout.
+happens to spell them, so the same list always gives the same loadout; the one exception
+is that replacements of a fixed number of an item go before those of all or any of it,
+which take what is left (`book.apply_order`), so the book's order of those never matters.
 
 How many picks a section allows an entry (`Allowance`) is worked out here, once, while
 the picks are applied, and said in words here, once (`section_limit_words`,
@@ -12,21 +14,23 @@ builder page (through `choices.section_choices`) gives them as the reason it tak
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Any
 
 from armybuilder.engine.book import Gain, Option, Rule, Section, Unit, Weapon, same_name
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class WeaponLine:
     name: str
     count: int
     range: int | None
     attacks: int | str | None
     rules: tuple[str, ...]
-    profile: dict[str, Any]
+    profile: Mapping[str, Any]
 
     def as_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"name": self.name, "count": self.count}
@@ -39,7 +43,7 @@ class WeaponLine:
         return data
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Problem:
     code: str
     message: str
@@ -51,18 +55,26 @@ class Allowance:
 
     `most`: picks in all (None: no limit); `each`: picks of any one option (None: up to
     `most`); `required`: picks it needs; `basis`: what the limit counts, in words
-    ("1 per model", "1 per Hand Weapon carried"), for messages."""
+    ("1 per model", "1 per Hand Weapon carried"), for messages; `once`: picks of an
+    option that gives only rules and items (`Option.once`), one for each model or copy
+    the section covers (a second on the same one adds nothing)."""
 
     most: int | None
     each: int | None
     required: int
     basis: str = ""
     by_items: bool = False  # `most` is what the unit carries: going past it is replace_missing
+    once: int | None = None  # None: not an upgrade section, where a pick covers a new item
 
     def own_most(self, option: Option) -> int | None:
         """How many picks of `option` the section allows, apart from its picks in all: once
-        for an option that only gives a rule (a unit has a rule once), else `each`."""
-        return 1 if option.rule_only else self.each
+        for an option that only gives a rule (a unit has a rule once), once per model or
+        copy covered for one that gives only rules and items, else `each`."""
+        if option.rule_only:
+            return 1
+        if option.once and self.each is None and self.once is not None:
+            return self.once
+        return self.each
 
     def option_most(self, option: Option) -> int | None:
         """How many picks of `option` the section allows on its own."""
@@ -70,19 +82,24 @@ class Allowance:
         return min(limits) if limits else None
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Loadout:
+    """An entry's loadout. Frozen, with read-only parts: the validator keeps loadouts per
+    book (`Book.loadouts`) and hands the same one to every list with the same entry, so
+    nothing may change one after it is made (a limit that settles a combined unit's copy
+    sizes makes a copy, `with_copy_sizes`)."""
+
     models: int
     copy_sizes: tuple[int, ...]
     cost: int
-    weapons: list[WeaponLine]
-    rules: list[Rule]
-    items: list[str]
-    upgrades: list[tuple[str, int]]  # (option label, picks)
-    command: dict[str, int]  # command-group upgrade -> picks
+    weapons: tuple[WeaponLine, ...]
+    rules: tuple[Rule, ...]
+    items: tuple[str, ...]
+    upgrades: tuple[tuple[str, int], ...]  # (option label, picks)
+    command: Mapping[str, int]  # command-group upgrade -> picks
     mounted: bool
-    problems: list[Problem] = field(default_factory=list)
-    allowances: dict[str, Allowance] = field(default_factory=dict)  # section id -> what it allows
+    problems: tuple[Problem, ...] = ()
+    allowances: Mapping[str, Allowance] = field(default_factory=lambda: MappingProxyType({}))  # section id -> limit
     added_models: int = 0
     added_per_copy: int | None = None  # most models one copy can add (None: no limit)
 
@@ -94,6 +111,9 @@ class Loadout:
 
     def has_rule(self, name: str) -> bool:
         return any(rule.name == name for rule in self.rules)
+
+    def with_copy_sizes(self, sizes: tuple[int, ...]) -> Loadout:
+        return replace(self, copy_sizes=sizes)
 
 
 class _Carried:
@@ -192,9 +212,10 @@ def unit_loadout(
     upgrades: list[tuple[str, int]] = []
     command: dict[str, int] = {}
     allowances: dict[str, Allowance] = {}
+    picked: list[tuple[Section, Option]] = []
     cost = unit.cost * copies
 
-    for section in unit.sections:
+    for section in unit.applied:
         chosen = [(o, options[o.id]) for o in section.options if options.get(o.id)] if options else ()
         if not chosen and not every_section and not section.may_require:
             continue
@@ -205,12 +226,18 @@ def unit_loadout(
             continue
         multiplier = copies if section.whole_unit else 1
         for option, picks in chosen:
+            picked.append((section, option))
             upgrades.append((option.label, picks))
             cost += option.costs.get(unit.id, option.cost) * picks * multiplier
             if option.command:
                 command[option.command] = command.get(option.command, 0) + picks
             # Past its limit the section is reported once, not again for each shortfall.
             _apply(unit, section, option, picks, copies, models, stock, rule_sources, [] if over else problems)
+
+    sources = plain_rule_sources(unit, (option for _section, option in picked))
+    for section, option in picked:
+        if adds_nothing(section, option, sources, picked=True):
+            problems.append(Problem("option_limit", adds_nothing_words(unit, option)))
 
     mounted = False
     items = []
@@ -232,16 +259,42 @@ def unit_loadout(
         copy_sizes=copy_sizes,
         cost=max(cost, 0),  # a cheaper swap never makes an entry worth less than nothing
         weapons=_merge_weapons(stock.weapons),
-        rules=combine_rules(rule_sources),
-        items=items,
-        upgrades=upgrades,
-        command=command,
+        rules=tuple(combine_rules(rule_sources)),
+        items=tuple(items),
+        upgrades=tuple(upgrades),
+        command=MappingProxyType(command),
         mounted=mounted,
-        problems=problems,
-        allowances=allowances,
+        problems=tuple(problems),
+        allowances=MappingProxyType(allowances),
         added_models=added_models,
         added_per_copy=added_per_copy,
     )
+
+
+def plain_rule_sources(unit: Unit, picked: Iterable[Option]) -> Counter[str]:
+    """For each rule without a rating (one that never stacks: Age of Fantasy, Rules
+    Priority & Stacking Effects; One Page Fantasy: not cumulative), how many things give
+    it to the unit: its profile, what it carries from the start, each option picked."""
+    sources = Counter(r.name for r in unit.rules if r.rating is None)
+    sources.update({r.name for item in unit.items for r in item.rules if r.rating is None})
+    for option in picked:
+        sources.update({r.name for gain in option.gains for r in gain.rules if r.rating is None})
+    return sources
+
+
+def adds_nothing(section: Section, option: Option, sources: Counter[str], *, picked: bool) -> bool:
+    """An upgrade that gives only rules without a rating (and items carrying only those),
+    each of which the unit has from something else (`sources` counts the option itself
+    when it is `picked`): taking it changes nothing on the table."""
+    if section.variant != "upgrade" or not option.plain_rules:
+        return False
+    others = 2 if picked else 1
+    return all(sources[name] >= others for name in option.plain_rules)
+
+
+def adds_nothing_words(unit: Unit, option: Option) -> str:
+    names = " and ".join(sorted(option.plain_rules))
+    return f'"{option.label}" adds nothing: {unit.name} has {names} already, which does not stack'
 
 
 def _added_models(unit: Unit, options: Mapping[str, int], copies: int) -> tuple[int, int | None]:
@@ -291,15 +344,19 @@ def section_allowance(section: Section, *, copies: int, models: int, stock: _Car
     A combined unit doubles the limits of sections that do not apply to the whole unit,
     except command-group upgrades, which stay at one unit's limit."""
     affects, select = section.affects, section.select
+    if section.on_items and stock is not None and _sets(section, stock) == 0:
+        # Nothing left that it works on: no pick (taking one is replace_missing).
+        return Allowance(0, None, 0, f"no {_target_words(section)} left", by_items=True)
     per_copy = copies if not section.whole_unit and not section.command_only else 1
     counted = section.counted
     if not counted and (affects is None or affects.type != "exactly" or section.on_items):
         # The common shapes, quickly: one pick, or N picks in all (per copy).
         if select is None:
-            return Allowance(per_copy, None, 0)
+            return Allowance(per_copy, None, 0, once=per_copy if section.variant == "upgrade" else None)
         if select.per is None and select.type != "any":
             most = select.value * per_copy
-            return Allowance(most, None, most if select.type == "exactly" and not section.optional else 0)
+            required = most if select.type == "exactly" and not section.optional else 0
+            return Allowance(most, None, required, once=per_copy if section.variant == "upgrade" else None)
     # What one pick at a time can cover: target items still carried, or models.
     if section.on_items and stock is not None:
         cover, what = _sets(section, stock), f"{_target_words(section)} carried"
@@ -315,6 +372,7 @@ def section_allowance(section: Section, *, copies: int, models: int, stock: _Car
     each: int | None = None
     basis = ""
     by_cover = False  # the limit is what there is to cover
+    once = cover if counted or (select is not None and select.per is not None) else per_copy
     if select is None or select.type == "any":
         if counted:
             most, basis, by_cover = cover, f"1 per {what}", True
@@ -339,10 +397,18 @@ def section_allowance(section: Section, *, copies: int, models: int, stock: _Car
         if most is None or fits < most:
             noun = "model" if affects.value == 1 else "models"
             most, basis, by_cover = fits, f"{affects.value} {noun} a pick, of {models}", False
+        once = max(fits, 1)
     required = 0
     if select is not None and select.type == "exactly" and not section.optional:
         required = most if most is not None else 0
-    return Allowance(most=most, each=each, required=required, basis=basis, by_items=by_cover and carried)
+    return Allowance(
+        most=most,
+        each=each,
+        required=required,
+        basis=basis,
+        by_items=by_cover and carried,
+        once=max(once, 1) if section.variant == "upgrade" else None,
+    )
 
 
 def _check_picks(section: Section, allowance: Allowance, chosen: list[tuple[Option, int]], problems) -> bool:
@@ -355,7 +421,8 @@ def _check_picks(section: Section, allowance: Allowance, chosen: list[tuple[Opti
         problems.append(Problem("option_limit", section_limit_words(section, allowance, total)))
     for option, picks in chosen:
         own = allowance.own_most(option)
-        if own is not None and picks > own:
+        # An option's own limit, where the section's limit in all does not already say it.
+        if own is not None and picks > own and (most is None or own < most or allowance.by_items):
             problems.append(Problem("option_limit", option_limit_words(section, allowance, option, picks)))
     required = allowance.required
     if total < required:
@@ -385,8 +452,30 @@ def option_limit_words(section: Section, allowance: Allowance, option: Option, p
     if option.rule_only:
         words = f'"{option.label}" gives a rule, which a unit has once'
         return words if picks is None else f"{words}; it is taken {picks} times"
+    if option.once and allowance.each is None and allowance.once is not None:
+        words = f'"{option.label}" gives only items and rules, which a model carries once'
+        if allowance.once > 1:
+            words += f": at most {allowance.once} here"
+        return words if picks is None else f"{words}; it is taken {picks} times"
     words = f'"{section.label}" allows each option at most {times_words(allowance.each)}'
     return words if picks is None else f'{words}, but "{option.label}" is taken {picks} times'
+
+
+def missing_words(unit: Unit, section: Section, option: Option, covered: int, have: int) -> str:
+    """Why `option` cannot cover `covered` of what the section replaces or attaches to, of
+    which `unit` has `have` left: the replace_missing issue, and the reason the builder
+    takes no pick of it once nothing is left."""
+    if section.variant == "attachment" and have == 0:
+        return f'"{option.label}" attaches to {_target_words(section)}, but {unit.name} carries none'
+    return f'"{option.label}" replaces {covered} {_target_words(section)}, but {unit.name} has only {have} left'
+
+
+def none_left_words(unit: Unit, section: Section, option: Option, picks: int) -> str:
+    """The replace_missing issue for `picks` of `option` when nothing it works on is left
+    (an allowance of none, `by_items`), covering what `_apply` would have it cover."""
+    per_each = section.select is not None and section.select.per is not None
+    covered = picks if section.whole_unit or per_each else section.per_pick * picks
+    return missing_words(unit, section, option, covered, 0)
 
 
 def picks_words(n: int) -> str:
@@ -421,24 +510,13 @@ def _apply(
         if whole:
             covered = have
         if covered > have or have == 0:
-            problems.append(
-                Problem(
-                    "replace_missing",
-                    f'"{option.label}" replaces {covered or picks} {_target_words(section)}, '
-                    f"but {unit.name} has only {have} left",
-                )
-            )
+            problems.append(Problem("replace_missing", missing_words(unit, section, option, covered or picks, have)))
         for target in section.targets:
             stock.remove(target.name, min(covered, have) * target.count)
     elif section.variant == "attachment":
         target = next((t for t in section.targets if stock.count(t.name) >= t.count), None)
         if target is None:
-            problems.append(
-                Problem(
-                    "replace_missing",
-                    f'"{option.label}" attaches to {_target_words(section)}, but {unit.name} carries none',
-                )
-            )
+            problems.append(Problem("replace_missing", missing_words(unit, section, option, picks, 0)))
             return
         have = stock.count(target.name) // target.count
         if whole or per_each:
@@ -503,21 +581,18 @@ def _with_rules(current: tuple[str, ...], extra: list[Rule]) -> tuple[str, ...]:
     return tuple(str(rule) for rule in rules)
 
 
-def _merge_weapons(lines: list[list[Any]]) -> list[WeaponLine]:
-    merged: dict[tuple, WeaponLine] = {}
+def _merge_weapons(lines: list[list[Any]]) -> tuple[WeaponLine, ...]:
+    merged: dict[tuple, int] = {}
     for weapon, count, _item in lines:
         if count <= 0:
             continue
         weapon: Weapon
         key = (weapon.name, weapon.range, weapon.attacks, weapon.rules, weapon.profile)
-        line = merged.get(key)
-        if line is None:
-            merged[key] = WeaponLine(
-                weapon.name, count, weapon.range, weapon.attacks, weapon.rules, dict(weapon.profile)
-            )
-        else:
-            line.count += count
-    return list(merged.values())
+        merged[key] = merged.get(key, 0) + count
+    return tuple(
+        WeaponLine(name, count, range_, attacks, rules, MappingProxyType(dict(profile)))
+        for (name, range_, attacks, rules, profile), count in merged.items()
+    )
 
 
 def stack_ratings(sources: Iterable[tuple[Rule, bool]]) -> list[Rule]:

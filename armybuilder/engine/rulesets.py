@@ -28,6 +28,8 @@ class Policy:
     combine_section = "Preparing your Army"
     join_section = "Preparing your Army"
     combine_rules = staticmethod(highest_rating)
+    # Players may choose to leave out the ruleset's optional limits (its force organisation).
+    force_org_choice = False
 
     def implied_rules(self, unit: Unit, mounted: bool) -> list[Rule]:
         return []
@@ -63,6 +65,12 @@ def policy_for(slug: str) -> Policy:
     except KeyError:
         raise ValueError(f"unknown ruleset {slug!r}") from None
     return module.POLICY
+
+
+def has_force_org_choice(family: str) -> bool:
+    """Whether players of the game `family` (a ruleset's, or its base's for a variant)
+    choose to use its force organisation; False for a game the engine does not know."""
+    return family in MODULES and policy_for(family).force_org_choice
 
 
 def not_a_hero(hero: EntryResult) -> str | None:

@@ -113,11 +113,18 @@ def change_options(
 
 
 def change_settings(
-    data: dict[str, Any], *, name: str | None, notes: str | None, points_limit: int | None, force_org: bool
+    data: dict[str, Any],
+    *,
+    name: str | None,
+    notes: str | None,
+    points_limit: int | None,
+    force_org: bool,
+    force_org_choice: bool,
 ) -> dict[str, Any]:
     """The list's own settings; a name or notes of None is left as it is. The points
-    limit only changes on a list that has one, and force organisation only in Age of
-    Fantasy (the other rulesets have no such choice)."""
+    limit only changes on a list that has one, and force organisation only where the
+    ruleset's game lets players choose it (`force_org_choice`: Age of Fantasy and its
+    variants; the other rulesets have no such choice)."""
     changed = dict(data)
     if name is not None:
         changed["name"] = name.strip()[:200]
@@ -127,6 +134,6 @@ def change_settings(
         if points_limit is None or points_limit < 1:
             raise EditError(POINTS_LIMIT)
         changed["points_limit"] = points_limit
-    if data["system"] == "aof":
+    if force_org_choice:
         changed["force_org"] = force_org
     return changed

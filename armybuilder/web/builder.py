@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from armybuilder import ratelimit
+from armybuilder.engine.rulesets import has_force_org_choice
 from armybuilder.exports import pdf
 from armybuilder.exports.armyforge import opens_in_armyforge
 from armybuilder.lists import events, selectors, services
@@ -144,7 +145,6 @@ def builder_context(request: HttpRequest, army_list: ArmyList, selected: str | N
     engine_ruleset = state.ruleset if book else None
     core = core_rule_summaries(system=army_list.system)
     entries = presenters.entry_views(validation, book, engine_ruleset, core) if book else []
-    chosen = next((e for e in entries if e.id == selected), None)
     context = {
         "army_list": army_list,
         "ruleset": state.ruleset,
@@ -154,7 +154,7 @@ def builder_context(request: HttpRequest, army_list: ArmyList, selected: str | N
         "book_url": reverse("list-book", args=[army_list.pk]),
         "validation": validation,
         "entries": entries,
-        "selected": chosen,
+        "selected": next((e for e in entries if e.id == selected), None),
         "composition": presenters.composition_rows(book, validation) if book else [],
         "models": state.models,
         "list_issues": [i for i in validation.issues if i.entry is None],
@@ -162,10 +162,11 @@ def builder_context(request: HttpRequest, army_list: ArmyList, selected: str | N
         "pdf_kinds": pdf.PDF_KINDS,
         "armyforge_export": opens_in_armyforge(book),
         "form_head": FORM_HEAD,
+        "force_org_choice": has_force_org_choice(state.ruleset.family),
         **_event_context(request, state.event),
     }
     context["units_html"] = fragments.units_html(book, engine_ruleset, core, context)
-    context["entries_html"] = fragments.entries_html(book, entries, chosen, context)
+    context["entries_html"] = fragments.entries_html(book, entries, context["selected"], context)
     return context
 
 

@@ -11,11 +11,14 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
+from armybuilder.engine.choices import refused_picks
+from armybuilder.engine.rulesets import has_force_org_choice
 from armybuilder.lists import editing
 from armybuilder.lists.format import MAX_PICKS, ListFormatError, first_error, parse_list_body
 from armybuilder.lists.imports import list_from_armyforge_link, list_from_file
 from armybuilder.lists.selectors import ListBook
 from factions.models import Faction, Ruleset
+from factions.selectors import engine_book_get, ruleset_family
 
 GAME_SIZE = "Enter the game size in points, a whole number."
 UNKNOWN_ACTION = "Unknown action."
@@ -189,7 +192,7 @@ class ActionForm(Form):
             return cleaned
         try:
             changed, cleaned["selected"] = self.change(self.current)
-            cleaned["list"], _handle = parse_list_body(changed)
+            cleaned["list"], cleaned["handle"] = parse_list_body(changed)
         except (editing.EditError, ListFormatError) as exc:
             raise ValidationError(str(exc)) from exc
         return cleaned
@@ -299,6 +302,28 @@ class OptionsForm(ActionForm):
         options = editing.bump_option(self.every_pick(), bump)
         return self.with_entries(data, editing.set_options(data["entries"], entry, options))
 
+    def clean(self) -> dict[str, Any]:
+        """The change, unless it takes more of an option than its section allows (a number
+        typed past the field's limit): then refused, in the words of the validator's issue."""
+        cleaned = super().clean()
+        if self.errors:
+            return cleaned
+        data, entry_id = cleaned["list"], cleaned["entry"]
+        after = next((e for e in data["entries"] if e["id"] == entry_id), None)
+        before = next((e for e in self.current["entries"] if e["id"] == entry_id), None)
+        if after is None or before is None:
+            return cleaned
+        book, _ruleset = engine_book_get(system=data["system"], slug=data["faction"], handle=cleaned["handle"])
+        unit = book.units.get(after["unit"])
+        if unit is None:
+            return cleaned
+        copies = 2 if after.get("combined") else 1
+        refused = refused_picks(unit, before.get("options", {}), after.get("options", {}), copies=copies)
+        if refused:
+            label = after.get("name") or unit.name
+            raise ValidationError(" ".join(f"{label}: {message}." for message in refused))
+        return cleaned
+
     def every_pick(self) -> dict[str, int]:
         """The picks the whole form sends."""
         picks = picks_of((key[2:], value) for key, value in self.data.items() if key.startswith("o:"))
@@ -321,7 +346,11 @@ class SettingsForm(ActionForm):
     def change(self, data: ListData) -> tuple[ListData, str | None]:
         sent = {field: self.cleaned_data[field] if field in self.data else None for field in ("name", "notes")}
         changed = editing.change_settings(
-            data, **sent, points_limit=self.cleaned_data["points_limit"], force_org=self.cleaned_data["force_org"]
+            data,
+            **sent,
+            points_limit=self.cleaned_data["points_limit"],
+            force_org=self.cleaned_data["force_org"],
+            force_org_choice=has_force_org_choice(ruleset_family(data["system"])),
         )
         return changed, self.cleaned_data["entry"] or None
 

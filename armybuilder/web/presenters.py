@@ -64,6 +64,7 @@ class OptionView:
     reason: str = ""
     can_add: bool = True
     add_reason: str = ""
+    most: int | None = None  # the most its number field holds (None: no limit)
 
 
 @dataclass
@@ -289,9 +290,21 @@ def section_views(result: EntryResult) -> list[SectionView]:
     for choice in section_choices(unit, entry.options, copies=entry.copies):
         control = CONTROLS[choice.kind]
         options = []
+        section_most = choice.allowance.most
         for option in choice.options:
             view = OptionView(option.option, option.option.cost_for(unit.id), option.picks)
+            # What the field may hold: the option's own limit and the room left in the
+            # section, and never less than it holds now (taking picks away stays possible).
+            limits = [option.most] if option.most is not None else []
+            if section_most is not None:
+                limits.append(option.picks + section_most - choice.total)
+            if limits:
+                view.most = max(option.picks, min(limits))
             if control == "checkbox" and not option.picks and not option.open:
+                view.disabled, view.reason = True, option.reason
+            elif control == "radio" and not option.picks and not option.open and option.reason != choice.reason:
+                # Closed for itself (nothing left to replace, it adds nothing), not because
+                # the section has its pick: picking it instead stays possible then.
                 view.disabled, view.reason = True, option.reason
             elif control == "counter" and not option.open:
                 view.can_add, view.add_reason = False, option.reason
