@@ -168,13 +168,24 @@ def prepare(text: str, font: str) -> tuple[Piece, ...]:
     runs in the order they are seen, complex scripts shaped. Linear in the text."""
     if not _COMPLEX.search(text):
         return tuple(Piece(part, used, pdfmetrics.stringWidth(part, used, 1)) for part, used in _font_runs(text, font))
-    visual = get_display(text) if _RTL.search(text) else text
+    visual = _display_order(text) if _RTL.search(text) else text
     pieces: list[Piece] = []
     for segment, rtl in _direction_segments(visual):
         logical = segment[::-1] if rtl else segment
         shaped = [_shape(part, used, rtl) for part, used in _font_runs(logical, font)]
         pieces.extend(reversed(shaped) if rtl else shaped)
     return tuple(pieces)
+
+
+def _display_order(text: str) -> str:
+    """`text` in the order it is seen. Spaces at its ends stay where they are: the text
+    may be one run of a line ("Led by: " in bold, then a name), and the space that
+    parts it from its neighbour must not move to the far end of a right-to-left name."""
+    core = text.strip()
+    if not core:
+        return text
+    start = text.index(core[0])
+    return text[:start] + get_display(core) + text[start + len(core) :]
 
 
 def _direction_segments(visual: str) -> list[tuple[str, bool]]:
