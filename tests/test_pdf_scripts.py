@@ -51,8 +51,6 @@ STYLES = {
 }
 BIDI_MARKS = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
-pytestmark = pytest.mark.skipif(not features.check("raqm"), reason="Pillow without libraqm: no reference layout")
-
 
 @pytest.fixture(autouse=True)
 def fresh_caches():
@@ -149,6 +147,7 @@ def ink(image: Image.Image) -> Image.Image:
 def reference(text: str, font_path: str, *, shaped: bool = True) -> Image.Image:
     """`text` laid out by libraqm (bidi and shaping), or by Pillow's basic layout (one
     glyph per character, left to right: how the PDFs printed Arabic before)."""
+    assert features.check("raqm"), "Pillow without libraqm (its wheels have it): no reference layout"
     size = 48
     layout = ImageFont.Layout.RAQM if shaped else ImageFont.Layout.BASIC
     font = ImageFont.truetype(font_path, size, layout_engine=layout)
@@ -265,6 +264,14 @@ def test_a_right_to_left_name_with_latin_and_digits_keeps_each_run_in_its_direct
     expected = reference(text, font_file("arabic", "regular"))
     assert likeness(drawn, expected) >= 0.7  # digits and Latin left to right, brackets mirrored
     assert "Kings" in typed_text(data) and "12" in typed_text(data)
+
+
+def test_a_space_at_either_end_of_a_right_to_left_run_stays_at_that_end():
+    # "Led by: " in bold, then the name: the space must stay between them.
+    before = pdf_style.prepare(" صلاح الدين", pdf_style.REGULAR)
+    after = pdf_style.prepare("صلاح الدين ", pdf_style.REGULAR)
+    assert str(before[0].text) == " " and str(before[-1].text) != " "
+    assert str(after[-1].text) == " " and str(after[0].text) != " "
 
 
 # -- work linear in the text --------------------------------------------------------------
