@@ -274,6 +274,13 @@ def test_a_space_at_either_end_of_a_right_to_left_run_stays_at_that_end():
     assert str(after[-1].text) == " " and str(after[0].text) != " "
 
 
+def test_a_word_too_long_for_its_line_is_never_broken_between_a_letter_and_its_mark():
+    word = "กองทัพหลวง" * 20 + "शक्तिशाली" * 10
+    lines = pdf_style.wrap(word, pdf_style.REGULAR, 8, 50)
+    assert "".join(lines) == word and len(lines) > 5
+    assert [line for line in lines if unicodedata.category(line[0]).startswith("M")] == []
+
+
 # -- work linear in the text --------------------------------------------------------------
 def test_breaking_a_long_word_shapes_a_bounded_multiple_of_its_length(monkeypatch):
     shaped = []

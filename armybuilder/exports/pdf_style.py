@@ -225,8 +225,7 @@ def _font_runs(text: str, font: str) -> list[tuple[str, str]]:
     for char in text:
         code = ord(char)
         current = out[-1][1] if out else chain[0]
-        attached = unicodedata.category(char)[0] == "M" or char in "\u200c\u200d"
-        if char.isspace() or attached and code in COVERAGE.get(current, ()):
+        if char.isspace() or _attached(char) and code in COVERAGE.get(current, ()):
             use = current
         else:
             use = next((name for name in chain if code in COVERAGE[name]), None)
@@ -288,11 +287,6 @@ def _shape(text: str, font: str, rtl: bool) -> Piece:
     # Reversed, the glyphs of a right-to-left run read back in typed order (a viewer
     # puts them back); glyphs with no character of their own need the text said again.
     return Piece(drawn, font, advance, None if faithful else text)
-
-
-def runs(text: str, font: str) -> tuple[tuple[str, str], ...]:
-    """`text` as runs of (text, font) that the fonts can draw (see `prepare`)."""
-    return tuple((piece.text, piece.font) for piece in prepare(text, font))
 
 
 def _actual_text(text: str) -> str:
@@ -531,7 +525,17 @@ def _longest_fit(text: str, start: int, font: str, size: float, room: float) -> 
             good = middle
         else:
             bad = middle
-    return good
+    # Never part a mark from its letter (a Thai vowel sign, a Devanagari matra).
+    end = start + good
+    while start + 1 < end < len(text) and _attached(text[end]):
+        end -= 1
+    while end < len(text) and _attached(text[end]):
+        end += 1
+    return end - start
+
+
+def _attached(char: str) -> bool:
+    return unicodedata.category(char)[0] == "M" or char in "\u200c\u200d"
 
 
 def clip(text: str, font: str, size: float, width: float) -> str:
