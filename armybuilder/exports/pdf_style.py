@@ -1,30 +1,45 @@
 """Fonts, colours, text styles and text fitting for every PDF: the one place to change
 how the printouts look.
 
-Fonts: DejaVu Sans (Latin with its diacritics, Greek, Cyrillic, many symbols) for all
-text, and Droid Sans Fallback for Chinese, Japanese and Korean, both from Debian's
-packages (fonts-dejavu-core, fonts-dejavu-extra, fonts-droid-fallback; see README),
-embedded (subset) in every file. Each string is drawn in runs: a character the text font
-lacks is drawn in the CJK font when that has it; a character no font has is drawn as "?"
-and logged, never as an empty box. Without the DejaVu files (another system), the Vera
-fonts inside ReportLab stand in, with a warning in the log.
+Fonts: DejaVu Sans (Latin with its diacritics, Greek, Cyrillic, Arabic, Hebrew, many
+symbols) for all text, Loma (Thai, in four styles like DejaVu), Lohit Devanagari and
+Droid Sans Fallback (Chinese, Japanese and Korean), all from Debian's packages
+(fonts-dejavu-core, fonts-dejavu-extra, fonts-tlwg-loma-ttf, fonts-lohit-deva,
+fonts-droid-fallback; see README), embedded (subset) in every file. Each string is drawn
+in runs: a character the style's font lacks is drawn in the first font of its fallback
+chain that has it (an italic Arabic letter in the upright font, say); a character no font
+has is drawn as "?" and logged, never as an empty box. Without the DejaVu files (another
+system), the Vera fonts inside ReportLab stand in, with a warning in the log.
+
+Scripts that need more than one glyph per letter: `prepare` puts a string in the order it
+is seen (right-to-left runs of Arabic and Hebrew reversed, by python-bidi's Unicode
+Bidirectional Algorithm) and has HarfBuzz (uharfbuzz) shape each run (Arabic letters
+joined, Devanagari conjuncts and vowel signs, Thai marks placed). Plain strings, most of
+them, skip both and are drawn as they are.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import re
+import unicodedata
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
 import reportlab
+import uharfbuzz
+
+# python-bidi's Python implementation: its Rust one (bidi.get_display) leaves brackets
+# unmirrored in right-to-left text, "(Kings)" printed ")Kings(".
+from bidi.algorithm import get_display
 from reportlab.lib import colors
 from reportlab.lib.colors import Color
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfbase.ttfonts import ShapeData, ShapedStr, TTFont
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +47,11 @@ REGULAR = "ArmySans"
 BOLD = "ArmySans-Bold"
 ITALIC = "ArmySans-Oblique"
 BOLD_ITALIC = "ArmySans-BoldOblique"
+THAI = "ArmyThai"
+THAI_BOLD = "ArmyThai-Bold"
+THAI_ITALIC = "ArmyThai-Oblique"
+THAI_BOLD_ITALIC = "ArmyThai-BoldOblique"
+DEVANAGARI = "ArmyDevanagari"
 CJK = "ArmyCJK"
 
 # Where the font packages put their files (ARMYBUILDER_FONT_DIRS, separated by ":", first).
@@ -47,7 +67,23 @@ TEXT_FONTS = {
     ITALIC: ("DejaVuSans-Oblique.ttf", "VeraIt.ttf"),
     BOLD_ITALIC: ("DejaVuSans-BoldOblique.ttf", "VeraBI.ttf"),
 }
-CJK_FONT = "DroidSansFallbackFull.ttf"
+# Fonts for the scripts DejaVu lacks: (file, Debian package).
+SCRIPT_FONTS = {
+    THAI: ("Loma.ttf", "fonts-tlwg-loma-ttf"),
+    THAI_BOLD: ("Loma-Bold.ttf", "fonts-tlwg-loma-ttf"),
+    THAI_ITALIC: ("Loma-Oblique.ttf", "fonts-tlwg-loma-ttf"),
+    THAI_BOLD_ITALIC: ("Loma-BoldOblique.ttf", "fonts-tlwg-loma-ttf"),
+    DEVANAGARI: ("Lohit-Devanagari.ttf", "fonts-lohit-deva"),
+    CJK: ("DroidSansFallbackFull.ttf", "fonts-droid-fallback"),
+}
+# Where each style looks for a character, in order. DejaVu's obliques have no Arabic:
+# the upright face of the same weight draws it. Lohit has one weight.
+FALLBACKS = {
+    REGULAR: (REGULAR, THAI, DEVANAGARI, CJK),
+    BOLD: (BOLD, THAI_BOLD, DEVANAGARI, CJK),
+    ITALIC: (ITALIC, THAI_ITALIC, REGULAR, DEVANAGARI, CJK),
+    BOLD_ITALIC: (BOLD_ITALIC, THAI_BOLD_ITALIC, BOLD, DEVANAGARI, CJK),
+}
 MISSING = "?"  # what a character no font has becomes
 
 
@@ -77,51 +113,201 @@ def _register_fonts() -> dict[str, frozenset[int]]:
             path = bundled / stand_in
         pdfmetrics.registerFont(TTFont(name, str(path)))
     pdfmetrics.registerFontFamily(REGULAR, normal=REGULAR, bold=BOLD, italic=ITALIC, boldItalic=BOLD_ITALIC)
-    if CJK not in registered:
-        path = _find(CJK_FONT)
+    for name, (wanted, package) in SCRIPT_FONTS.items():
+        if name in registered:
+            continue
+        path = _find(wanted)
         if path is None:
-            log.warning("font %s not found (install fonts-droid-fallback): CJK prints as %s", CJK_FONT, MISSING)
+            log.warning("font %s not found (install %s): its script prints as %s", wanted, package, MISSING)
         else:
-            pdfmetrics.registerFont(TTFont(CJK, str(path)))
-    names = [*TEXT_FONTS, *([CJK] if CJK in pdfmetrics.getRegisteredFontNames() else [])]
-    return {name: frozenset(pdfmetrics.getFont(name).face.charToGlyph) for name in names}
+            pdfmetrics.registerFont(TTFont(name, str(path)))
+    have = [name for name in [*TEXT_FONTS, *SCRIPT_FONTS] if name in pdfmetrics.getRegisteredFontNames()]
+    return {name: frozenset(pdfmetrics.getFont(name).face.charToGlyph) for name in have}
 
 
 COVERAGE = _register_fonts()
 
 
+# -- preparing text: font runs, bidi order, shaping --------------------------------------
+# Characters whose glyphs depend on their neighbours or whose order on the page is not
+# the typed order: combining marks, Hebrew to Myanmar and the other Brahmic and Southeast
+# Asian scripts, joiners and bidi controls, Arabic and Hebrew presentation forms, the
+# scripts of the supplementary plane before its symbols. Text without any is drawn as is.
+_COMPLEX = re.compile(
+    "[\u0300-\u036f\u0483-\u0489\u0590-\u1dff\u200c-\u200f\u202a-\u202e\u2066-\u2069"
+    "\ua800-\uabff\ufb1d-\ufefc\U00010000-\U0001efff]"
+)
+_RTL = re.compile(
+    "[\u0590-\u08ff\u200f\u202b\u202e\u2067\ufb1d-\ufdff\ufe70-\ufefc\U00010800-\U00010fff\U0001e800-\U0001efff]"
+)
+_RTL_CLASSES = frozenset({"R", "AL"})
+_ATTACHED_CLASSES = frozenset({"NSM", "BN"})  # marks and joiners go with the letter they follow
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A run of text in one font, ready to draw at the current point: `text` is the
+    string as typed, or the font's glyphs in drawing order (a ReportLab ShapedStr, which
+    carries HarfBuzz's advances and offsets) when shaping changed anything; `actual`
+    the typed text a copy should give where the glyphs alone cannot tell it."""
+
+    text: str
+    font: str
+    advance: float  # width at 1 pt
+    actual: str | None = None
+
+    def width(self, size: float) -> float:
+        if isinstance(self.text, ShapedStr):
+            return self.advance * size
+        return pdfmetrics.stringWidth(self.text, self.font, size)
+
+
 @lru_cache(maxsize=65536)
-def runs(text: str, font: str) -> tuple[tuple[str, str], ...]:
-    """`text` as runs of (text, font) that the fonts can draw: `font` where it has the
-    character, the CJK font where that does, "?" (logged) where none does."""
-    own, cjk = COVERAGE.get(font, frozenset()), COVERAGE.get(CJK, frozenset())
-    out: list[list[str]] = []
+def prepare(text: str, font: str) -> tuple[Piece, ...]:
+    """`text` as pieces to draw left to right in `font` and its fallbacks: right-to-left
+    runs in the order they are seen, complex scripts shaped. Linear in the text."""
+    if not _COMPLEX.search(text):
+        return tuple(Piece(part, used, pdfmetrics.stringWidth(part, used, 1)) for part, used in _font_runs(text, font))
+    visual = _display_order(text) if _RTL.search(text) else text
+    pieces: list[Piece] = []
+    for segment, rtl in _direction_segments(visual):
+        logical = segment[::-1] if rtl else segment
+        shaped = [_shape(part, used, rtl) for part, used in _font_runs(logical, font)]
+        pieces.extend(reversed(shaped) if rtl else shaped)
+    return tuple(pieces)
+
+
+def _display_order(text: str) -> str:
+    """`text` in the order it is seen. Spaces at its ends stay where they are: the text
+    may be one run of a line ("Led by: " in bold, then a name), and the space that
+    parts it from its neighbour must not move to the far end of a right-to-left name."""
+    core = text.strip()
+    if not core:
+        return text
+    start = text.index(core[0])
+    return text[:start] + get_display(core) + text[start + len(core) :]
+
+
+def _direction_segments(visual: str) -> list[tuple[str, bool]]:
+    """A string in display order cut into right-to-left runs (Arabic and Hebrew letters,
+    their marks and the spaces between them; reversed on the page, so to be put back in
+    typed order for the shaper) and the rest."""
+    kinds = [unicodedata.bidirectional(char) for char in visual]
+    rtl = [kind in _RTL_CLASSES for kind in kinds]
+    # Seen right to left, a mark comes before its letter: it joins the letter's run.
+    following = False
+    for i in range(len(visual) - 1, -1, -1):
+        if rtl[i]:
+            following = True
+        elif kinds[i] in _ATTACHED_CLASSES:
+            rtl[i] = following
+        else:
+            following = False
+    # A space between two right-to-left letters stays in their run (one shaped word group).
+    for i, char in enumerate(visual):
+        if char == " " and 0 < i < len(visual) - 1 and rtl[i - 1] and rtl[i + 1]:
+            rtl[i] = True
+    segments: list[tuple[str, bool]] = []
+    start = 0
+    for i in range(1, len(visual) + 1):
+        if i == len(visual) or rtl[i] != rtl[start]:
+            segments.append((visual[start:i], rtl[start]))
+            start = i
+    return segments
+
+
+def _font_runs(text: str, font: str) -> list[tuple[str, str]]:
+    """`text` as (text, font) runs that the fonts can draw: each character in the first
+    font of `font`'s fallbacks that has it, a mark in its letter's font, "?" (logged)
+    where no font has it."""
+    chain = [name for name in FALLBACKS.get(font, (font,)) if name in COVERAGE] or [font]
+    out: list[tuple[list[str], str]] = []  # characters gathered in lists: joining is linear
     for char in text:
         code = ord(char)
-        if code in own or char.isspace():
-            use = font
-        elif code in cjk:
-            use = CJK
+        current = out[-1][1] if out else chain[0]
+        if char.isspace() or _attached(char) and code in COVERAGE.get(current, ()):
+            use = current
         else:
-            log.warning("no font has %r (U+%04X): printed as %s", char, code, MISSING)
-            char, use = MISSING, font
+            use = next((name for name in chain if code in COVERAGE[name]), None)
+            if use is None:
+                log.warning("no font has %r (U+%04X): printed as %s", char, code, MISSING)
+                char, use = MISSING, current
         if out and out[-1][1] == use:
-            out[-1][0] += char
+            out[-1][0].append(char)
         else:
-            out.append([char, use])
-    return tuple((text, used) for text, used in out)
+            out.append(([char], use))
+    return [("".join(chars), used) for chars, used in out]
+
+
+@lru_cache(maxsize=16)
+def _hb_font(font: str) -> uharfbuzz.Font:
+    ttf = pdfmetrics.getFont(font)
+    ttf.hbFont(10)  # readies ReportLab's own mapping of glyphs the font has no character for
+    return uharfbuzz.Font(ttf.hbFace)
+
+
+def _shape(text: str, font: str, rtl: bool) -> Piece:
+    """One run of one font and direction, shaped by HarfBuzz; `text` in typed order."""
+    ttf = pdfmetrics.getFont(font)
+    if not getattr(ttf, "shapable", False):
+        return Piece(text[::-1] if rtl else text, font, pdfmetrics.stringWidth(text, font, 1))
+    hb_font = _hb_font(font)
+    buffer = uharfbuzz.Buffer()
+    buffer.add_str(text)
+    buffer.guess_segment_properties()
+    buffer.direction = "rtl" if rtl else "ltr"
+    uharfbuzz.shape(hb_font, buffer, {"kern": True, "liga": True})
+    face, scale = ttf.face, ttf.pdfScale
+    glyphs: list[str] = []
+    data: list[ShapeData] = []
+    faithful = True  # every glyph stands for exactly the characters it was shaped from
+    for info, position in zip(buffer.glyph_infos, buffer.glyph_positions, strict=True):
+        gid = info.codepoint
+        chars = face.glyphToChar.get(gid)
+        if chars:
+            code = chars[0]
+        else:  # a conjunct, a mark moved aside: ReportLab gives it a private-use character
+            code = ttf.hbAddPrivate(hb_font.glyph_to_string(gid), gid, scale(position.x_advance))
+        faithful = faithful and not 0xE000 <= code <= 0xF8FF
+        glyphs.append(chr(code))
+        data.append(
+            ShapeData(
+                info.cluster,
+                scale(position.x_advance),
+                scale(position.y_advance),
+                scale(position.x_offset),
+                scale(position.y_offset),
+                face.charWidths[code],
+            )
+        )
+    drawn = ShapedStr("".join(glyphs), shapeData=data)
+    advance = sum(item.x_advance for item in data) / 1000
+    if not rtl and drawn == text and all(item.x_offset == item.y_offset == 0 for item in data):
+        return Piece(text, font, pdfmetrics.stringWidth(text, font, 1))
+    # Reversed, the glyphs of a right-to-left run read back in typed order (a viewer
+    # puts them back); glyphs with no character of their own need the text said again.
+    return Piece(drawn, font, advance, None if faithful else text)
+
+
+def _actual_text(text: str) -> str:
+    return "<FEFF" + text.encode("utf-16-be").hex().upper() + ">"
 
 
 def draw_string(canvas, x: float, y: float, text: str, font: str, size: float, align: str = "left") -> None:
-    """Draw `text` at `size` in `font` (with fallbacks), left-aligned at `x`, or with
-    `align` "right" or "centre" on `x`."""
+    """Draw `text` at `size` in `font` (with fallbacks, in display order, shaped),
+    left-aligned at `x`, or with `align` "right" or "centre" on `x`."""
+    pieces = prepare(text, font)
     if align != "left":
-        width = width_of(text, font, size)
+        width = sum(piece.width(size) for piece in pieces)
         x -= width if align == "right" else width / 2
-    for part, used in runs(text, font):
-        canvas.setFont(used, size)
-        canvas.drawString(x, y, part)
-        x += pdfmetrics.stringWidth(part, used, size)
+    for piece in pieces:
+        canvas.setFont(piece.font, size)
+        if piece.actual is not None:
+            canvas.addLiteral(f"/Span <</ActualText {_actual_text(piece.actual)}>> BDC")
+        canvas.drawString(x, y, piece.text)
+        if piece.actual is not None:
+            canvas.addLiteral("EMC")
+        x += piece.width(size)
 
 
 PAPERS = {"a4": A4, "letter": LETTER}
@@ -241,7 +427,7 @@ Line = list[Span]
 
 
 def width_of(text: str, font: str, size: float) -> float:
-    return sum(pdfmetrics.stringWidth(part, used, size) for part, used in runs(text, font))
+    return sum(piece.width(size) for piece in prepare(text, font))
 
 
 def fit_size(text: str, font: str, size: float, width: float, min_size: float) -> float:
@@ -310,23 +496,60 @@ def _append(line: Line, text: str, font: str) -> None:
 def _break_word(word: str, font: str, size: float, first: float, width: float) -> list[str]:
     pieces: list[str] = []
     room = first if first > width / 3 else width
-    piece = ""
-    for char in word:
-        if piece and width_of(piece + char, font, size) > room:
-            pieces.append(piece)
-            piece, room = "", width
-        piece += char
-    pieces.append(piece)
+    start = 0
+    while start < len(word):
+        length = _longest_fit(word, start, font, size, room)
+        pieces.append(word[start : start + length])
+        start += length
+        room = width
     return pieces
+
+
+def _longest_fit(text: str, start: int, font: str, size: float, room: float) -> int:
+    """How many characters of `text` from `start` fit in `room` (one at least). Found by
+    doubling, then halving, so that breaking a long word measures O(n log n) characters,
+    not O(n^2) (a shaped string is measured whole: its width is not the sum of its
+    letters')."""
+
+    def fits(length: int) -> bool:
+        return width_of(text[start : start + length], font, size) <= room
+
+    rest = len(text) - start
+    good = 1
+    while good < rest and fits(min(good * 2, rest)):
+        good = min(good * 2, rest)
+    bad = min(good * 2, rest + 1)
+    while bad - good > 1:
+        middle = (good + bad) // 2
+        if fits(middle):
+            good = middle
+        else:
+            bad = middle
+    # Never part a mark from its letter (a Thai vowel sign, a Devanagari matra).
+    end = start + good
+    while start + 1 < end < len(text) and _attached(text[end]):
+        end -= 1
+    while end < len(text) and _attached(text[end]):
+        end += 1
+    return end - start
+
+
+def _attached(char: str) -> bool:
+    return unicodedata.category(char)[0] == "M" or char in "\u200c\u200d"
 
 
 def clip(text: str, font: str, size: float, width: float) -> str:
     """`text` cut to `width` with "…" (a footer that must leave room for the page number)."""
     if width_of(text, font, size) <= width:
         return text
-    while text and width_of(text + "…", font, size) > width:
-        text = text[:-1]
-    return text + "…" if text else ""
+    good, bad = 0, len(text)  # the longest start that fits with "…", found by halving
+    while bad - good > 1:
+        middle = (good + bad) // 2
+        if width_of(text[:middle] + "…", font, size) <= width:
+            good = middle
+        else:
+            bad = middle
+    return text[:good] + "…" if good else ""
 
 
 def line_width(line: Line, size: float) -> float:
