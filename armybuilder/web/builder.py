@@ -15,13 +15,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from armybuilder import ratelimit
-from armybuilder.exports import pdf
 from armybuilder.exports.armyforge import opens_in_armyforge
 from armybuilder.lists import events, selectors, services
 from armybuilder.lists.format import ListFormatError
 from armybuilder.lists.models import ArmyList, EventPack
 from armybuilder.lists.visitors import list_owner, own_list, own_lists
-from armybuilder.web import forms, fragments, presenters
+from armybuilder.web import forms, fragments, presenters, printing
 from armybuilder.web.fragments import FORM_HEAD
 from factions.models import Faction, Ruleset
 from factions.selectors import core_rule_summaries, faction_list, ruleset_get
@@ -159,7 +158,7 @@ def builder_context(request: HttpRequest, army_list: ArmyList, selected: str | N
         "models": state.models,
         "list_issues": [i for i in validation.issues if i.entry is None],
         "share_url": request.build_absolute_uri(army_list.share_path),
-        "pdf_kinds": pdf.PDF_KINDS,
+        **printing.print_context(f"/api/lists/{army_list.pk}/export/", printing.request_paper(request)),
         "armyforge_export": opens_in_armyforge(book),
         "form_head": FORM_HEAD,
         **_event_context(request, state.event),
