@@ -24,13 +24,13 @@ from armybuilder.exports.pdf_style import (
     REGULAR,
     STATUS,
     SUBTITLE,
-    TEXT_MIN,
     TITLE,
     TITLE_MIN,
     Style,
 )
 
 DASH = "–"
+NAME_MIN = 7  # a long name is set down to this size; longer ones wrap
 ROW_PADDING = 2  # points above and below a row's text: 40 rows fit a Letter page
 
 
@@ -158,13 +158,13 @@ class ArmySheetPdf(TablePages):
         return TableRow(self, cells, height)
 
     def _name_cell(self, spans: list[tuple[str, str]]) -> list[tuple[pdf_style.Line, Style]]:
-        """The unit's name and notes on one line, set smaller (half-point steps, down to
-        6 pt) before they wrap, so that a long name costs no extra row height."""
+        """The unit's name and notes on one line, set a little smaller (half-point steps,
+        down to NAME_MIN) when that is enough, else wrapped at the body size."""
         room = self.columns[1].width - 6
         natural = pdf_style.line_width(spans, BODY.size)
-        size = BODY.size if natural <= room else max(TEXT_MIN, int(BODY.size * room / natural * 2) / 2)
-        style = BODY.sized(size)
-        return [(line, style) for line in pdf_style.wrap_spans(spans, size, room)]
+        fitted = int(BODY.size * room / natural * 2) / 2 if natural > room else BODY.size
+        style = BODY.sized(fitted) if fitted >= NAME_MIN else BODY
+        return [(line, style) for line in pdf_style.wrap_spans(spans, style.size, room)]
 
 
 def units_in_order(results: list[EntryResult]) -> list[tuple[EntryResult, str | None]]:
