@@ -23,7 +23,7 @@ from factions.selectors import engine_cache_clear
 from factions.services import armybook_import
 from tests.pdf_legibility import unreadable
 from tests.pdf_pixels import page_images, seen
-from tests.test_pdf import make_list, render
+from tests.test_pdf import ONE_LIST_PER_RULESET, bundled_list, make_list, render
 
 BOOK = Path(__file__).resolve().parents[1] / "factions" / "data" / "books" / "aof" / "human-empire.json"
 UNITS = [
@@ -86,7 +86,7 @@ def table_rows(data: bytes) -> list[tuple[int, float, list[str]]]:
     with pdfplumber.open(io.BytesIO(data)) as document:
         for number, page in enumerate(document.pages, 1):
             words = page.extract_words()
-            head = next(w["bottom"] for w in words if w["text"] == "Quality")  # the table's head row
+            head = next(w["bottom"] for w in words if w["text"] in ("Quality", "Evasion"))  # the head row
             lines = groupby(sorted(words, key=lambda w: (round(w["top"]), w["x0"])), lambda w: round(w["top"]))
             for top, line in lines:
                 texts = [w["text"] for w in line]
@@ -246,3 +246,23 @@ def test_the_sheet_is_served_for_a_list_and_its_share_link_and_refuses_a_bad_val
         response = client.get(path, {"sheet": "maybe"})
         assert response.status_code == 400
         assert response.content.decode() == 'sheet must be 1 or 0, not "maybe"'
+
+
+@pytest.mark.parametrize("name", ONE_LIST_PER_RULESET)
+def test_every_ruleset_prints_a_legible_sheet_with_its_own_stats(user, name):
+    army_list = bundled_list(user, name)
+    data = sheet(army_list)
+    assert [str(u) for u in unreadable(data)] == []
+    with pdfplumber.open(io.BytesIO(data)) as document:
+        text = " ".join(document.pages[0].extract_text().split())
+    arena = name.startswith("aof-arena")
+    stats = "Move/Rush Evasion Toughness Stamina Health Models" if arena else "Quality Defense Tough Models Pts"
+    assert f"# Unit {stats}" in text
+    rows = table_rows(data)
+    results = selectors.army_list_load(army_list).validation.entries
+    assert len(rows) == len(results)
+    if arena:  # Move/Rush, Evasion, Toughness, Stamina, Health, models; no points
+        for (_page, _top, words), result in zip(rows, results, strict=True):
+            stats = result.unit.stats
+            numbers = [f"{stats['move']}/{stats['rush']}", *(str(stats[k]) for k in ("evasion", "toughness"))]
+            assert " ".join(words).endswith(" ".join([*numbers, str(stats["stamina"]), str(stats["health"]), "1"]))

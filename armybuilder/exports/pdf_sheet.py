@@ -2,8 +2,9 @@
 table, a row per unit with what a player looks up most during a game.
 
 The list's name, ruleset, faction and book version and its total over the limit at the
-top; then one row per entry with its Quality, Defense, Tough, models and cost, a hero
-joined to a unit in the row after that unit and named with it, a combined unit marked.
+top; then one row per entry with its Quality, Defense, Tough (Arena: Move/Rush, Evasion,
+Toughness, Stamina, Health), models and cost, a hero joined to a unit in the row after
+that unit and named with it, a combined unit marked.
 Rows are one line at the body size, so a list of 40 entries fits one A4 or Letter page;
 a longer one goes on to more pages with the table's head row again (`TablePages`).
 """
@@ -30,6 +31,8 @@ from armybuilder.exports.pdf_style import (
 )
 
 DASH = "–"
+STATS = (("Quality", 44), ("Defense", 46), ("Tough", 38))  # (column, width in points)
+ARENA_STATS = (("Move/Rush", 52), ("Evasion", 46), ("Toughness", 56), ("Stamina", 46), ("Health", 40))
 NAME_MIN = 7  # a long name is set down to this size; longer ones wrap
 ROW_PADDING = 2  # points above and below a row's text: 40 rows fit a Letter page
 
@@ -39,12 +42,11 @@ class ArmySheetPdf(TablePages):
         self.printout = printout
         self.page_size = PAPERS[paper]
         self.width = self.page_size[0] - 2 * MARGIN
+        stats = ARENA_STATS if printout.family == "aof-arena" else STATS
         columns = [
             Column("#", 20, "right"),
             Column("Unit", 0),
-            Column("Quality", 44, "right"),
-            Column("Defense", 46, "right"),
-            Column("Tough", 38, "right"),
+            *(Column(title, width, "right") for title, width in stats),
             Column("Models", 42, "right"),
         ]
         if printout.uses_points:
@@ -137,14 +139,18 @@ class ArmySheetPdf(TablePages):
             name.append((" · combined", REGULAR))
         if leads:
             name.append((f" · joined to {leads}", REGULAR))
-        stats = unit.stats if unit is not None else {}
+        stats = {key: str(value) for key, value in (unit.stats if unit is not None else {}).items()}
         tough = loadout.rating("Tough") if loadout is not None else None
-        tough = tough if tough is not None else stats.get("toughness")
         values = {
             "#": str(number),
             "Quality": f"{stats['quality']}+" if "quality" in stats else DASH,
             "Defense": f"{stats['defense']}+" if "defense" in stats else DASH,
             "Tough": str(tough) if tough is not None else DASH,
+            "Move/Rush": "/".join(stats[key] for key in ("move", "rush") if key in stats) or DASH,
+            "Evasion": stats.get("evasion", DASH),
+            "Toughness": stats.get("toughness", DASH),
+            "Stamina": stats.get("stamina", DASH),
+            "Health": stats.get("health", DASH),
             "Models": str(result.models),
             "Pts": str(result.cost),
         }
