@@ -12,6 +12,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from armybuilder import ratelimit
@@ -209,7 +210,9 @@ def builder(request: HttpRequest, pk: int) -> HttpResponse:
     context = builder_context(request, army_list, request.GET.get("entry"))
     if request.headers.get("X-Live") == "1":  # the page opening an upgrade editor in place
         return _live(request, "builder/_workspace.html", context)
-    return fragments.with_form_heads(request, render(request, "builder/builder.html", context), army_list)
+    response = fragments.with_form_heads(request, render(request, "builder/builder.html", context), army_list)
+    patch_vary_headers(response, ["Accept-Language"])  # the print choices' paper
+    return response
 
 
 def _live(request: HttpRequest, template: str, context: dict[str, Any], status: int = 200) -> HttpResponse:
