@@ -11,9 +11,10 @@ render again.
 
 Query parameters: `paper` (a4, letter), `layout` (cards: sheet, poker), `combine`
 (cards: 1 for one card per distinct unit, "3× ..."), `rules` (cards: 1 to print what
-each rule does), `sheet` (roster: 1 for the one-page army sheet), `base_url` (the site's address for
-the share link in the roster's QR code, e.g. https://armybuilder.example; it must be
-one of ALLOWED_HOSTS; without it the first host of ALLOWED_HOSTS is used).
+each rule does), `sheet` (roster: 1 for the one-page army sheet, `pdf_sheet`),
+`base_url` (the site's address for the share link in the roster's QR code, e.g.
+https://armybuilder.example; it must be one of ALLOWED_HOSTS; without it the first host
+of ALLOWED_HOSTS is used).
 """
 
 from __future__ import annotations

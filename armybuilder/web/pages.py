@@ -33,28 +33,32 @@ def shared_list(request: HttpRequest, key: str) -> HttpResponse:
     and kept in the cache; one query finds the list and that stamp. For a reader who is
     not signed in (most readers of a share link) the whole page is the same but for its
     CSRF token, so this process keeps it ready and only puts the token in. The print
-    choices go into the kept list part on each request: their paper is guessed from the
-    reader's Accept-Language, so a ready page is kept per guess (A4 or Letter)."""
+    choices go where the kept list part marks their place (PRINT_MARK): their paper is
+    guessed from the reader's Accept-Language, so a ready page is kept per guess."""
     stamp = selectors.shared_list_stamp(key=key)
     if stamp is None:
         raise Http404("No list has this share link (it may have been replaced by a new one).")
     list_id, name, versions = stamp
     cache_key = f"shared-body:{source_hash(*SHARE_PAGE_SOURCES)}:{key}:{versions}"
     paper = printing.request_paper(request)  # the one thing the page takes from the reader's headers
-    choices = render_to_string("_print_choices.html", printing.print_context(f"/api/shared/{key}/export/", paper))
-    body = mark_safe(_shared_body(cache_key, list_id).replace(PRINT_MARK, choices))
-    context = {"army_list": {"name": name, "share_key": key}, "body": body}
+
+    def page(csrf_field: str) -> HttpResponse:
+        exports = f"/api/shared/{key}/export/"
+        choices = render_to_string("_print_choices.html", printing.print_context(exports, paper))
+        body = mark_safe(_shared_body(cache_key, list_id).replace(PRINT_MARK, choices))
+        context = {"army_list": {"name": name, "share_key": key}, "body": body, "csrf_field": csrf_field}
+        return render(request, "shared_list.html", context)
+
     if request.user.is_authenticated or len(messages.get_messages(request)):
-        response = render(request, "shared_list.html", {**context, "csrf_field": csrf_input(request)})
+        response = page(csrf_input(request))
     else:
         page_key = (cache_key, request.get_full_path(), paper)
-        page = _READY_PAGES.get(page_key)
-        if page is None:
-            page = render(request, "shared_list.html", {**context, "csrf_field": CSRF_MARK}).content
-            _READY_PAGES[page_key] = page
+        ready = _READY_PAGES.get(page_key)
+        if ready is None:
+            ready = _READY_PAGES[page_key] = page(CSRF_MARK).content
             while len(_READY_PAGES) > READY_PAGES_SIZE:
                 _READY_PAGES.popitem(last=False)
-        response = HttpResponse(page.replace(CSRF_MARK.encode(), csrf_input(request).encode()))
+        response = HttpResponse(ready.replace(CSRF_MARK.encode(), csrf_input(request).encode()))
     patch_vary_headers(response, ["Accept-Language"])
     return response
 
