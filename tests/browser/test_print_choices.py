@@ -2,19 +2,19 @@
 the reader picks paper, layout and options, presses a file's button, and the browser
 downloads the file those choices make. The paper starts as the reader's region's (the
 server's guess from Accept-Language; the script's from navigator.languages), and the
-choice holds for the next page and after the builder redraws its workspace."""
+choice holds for the next page and after the builder redraws its workspace. The
+screenshots go to tests/output; docs/screenshots has copies of those looked at."""
 
 import re
-from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import fits_the_screen
+from tests.browser.conftest import OUTPUT, fits_the_screen
 from tests.browser.test_share_page import human_empire_list
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SCREENSHOTS = OUTPUT  # those in docs/screenshots are copies of them, looked at
 VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 
 
@@ -102,6 +102,7 @@ def test_a_reader_picks_letter_poker_cards_combined_and_downloads_them(browse, s
     if javascript:
         form.scroll_into_view_if_needed()
         name = f"print-choices-{size}.png"
+        SCREENSHOTS.mkdir(exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / name))
 
 
@@ -164,4 +165,5 @@ def test_the_builders_print_choices_fit_the_screen(browse, size):
     expect(form).to_be_visible()
     fits_the_screen(page, VIEWPORTS[size]["width"])
     form.scroll_into_view_if_needed()
+    SCREENSHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"builder-print-choices-{size}.png"))
