@@ -3,7 +3,8 @@
 Prints the median time to draw the unit cards of lists of 10 and 100 entries (sheet and
 poker-size layouts), the roster of each and the rules reference, from an already loaded
 printout (the drawing alone, no cache), and then one whole download through
-`list_pdf_response` (queries and drawing) with the cache emptied first.
+`list_pdf_response` (queries and drawing) with the cache emptied first; then the army
+sheet (`roster.pdf?sheet=1`) of lists of 40 and 200 entries.
 
 Run: .venv/bin/python bench/pdf.py   (uses a throw-away SQLite database)
 Targets: 100 cards in under 1 s (issue 7); in under 250 ms, sheet cards of 100 entries on at most 13
@@ -68,7 +69,28 @@ def main() -> None:
         print(f"  {n:>3} entries  whole download of the cards, uncached: median {median_ms(download, 9):.1f} ms")
         cached = median_ms(lambda army_list=army_list: pdf.list_pdf_response(army_list, "cards.pdf", {}), 50)
         print(f"  {n:>3} entries  the same download again, cached:        median {cached:.2f} ms")
+    army_sheets(book, owner)
     compare_weasyprint(printout, sheet_ms)
+
+
+def army_sheets(book, owner) -> None:
+    """The one-page army sheet: 40 entries (a big list, one page) and 200 (several)."""
+    print("Army sheet (roster.pdf?sheet=1), median of 15:")
+    for n in (40, 200):
+        data, _handle = parse_list_body(bench_list(book, n, name=f"Sheet {n}"))
+        army_list = army_list_create(data=data, owner=owner)
+        printout = printout_get(army_list=army_list, share_url="", handle=book_handle_get(system=SYSTEM, slug=FACTION))
+        options = pdf.print_options({"sheet": "1"})
+        output = pdf.render_list_pdf(printout, "roster.pdf", options)
+        ms = median_ms(lambda p=printout, o=options: pdf.render_list_pdf(p, "roster.pdf", o), 15)
+        pages = len(PdfReader(io.BytesIO(output)).pages)
+        print(f"  {n:>3} entries  drawing  median {ms:7.1f} ms  ({len(output) // 1024} KiB, {pages} pages)")
+
+        def download(army_list=army_list):
+            cache.clear()
+            pdf.list_pdf_response(army_list, "roster.pdf", {"sheet": "1"})
+
+        print(f"  {n:>3} entries  whole download, uncached: median {median_ms(download, 9):.1f} ms")
 
 
 def cards_html(printout) -> str:

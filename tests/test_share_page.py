@@ -122,18 +122,15 @@ def test_the_special_rules_the_list_uses_are_explained_on_the_page(patrol, clien
     assert 'id="rule-ap"' in page and '<a href="#rule-ap">AP(1)</a>' in page  # a weapon's rule leads to its meaning
 
 
-def test_the_pdf_and_export_buttons_lead_to_the_shared_exports(patrol, client):
+def test_the_export_buttons_lead_to_the_shared_exports(patrol, client):
+    """The files; the PDFs are the print choices' buttons (tests/test_print_choices.py)."""
     page = page_of(client, patrol)
     key = patrol.share_key
-    for label, path in [
-        ("Unit cards (PDF)", "cards.pdf"),
-        ("Cards with rules (PDF)", "cards.pdf?rules=1"),
-        ("Roster (PDF)", "roster.pdf"),
-        ("Rules reference (PDF)", "reference.pdf"),
-        ("Text", "text"),
-        ("JSON", "json"),
-    ]:
+    for label, path in [("Text", "text"), ("JSON", "json")]:
         assert f'<a class="button" href="/api/shared/{key}/export/{path}">{label}</a>' in page
+    for label, path in [("Unit cards", "cards.pdf"), ("Army sheet", "roster.pdf"), ("Roster", "roster.pdf")]:
+        address = re.escape(f"/api/shared/{key}/export/{path}")
+        assert re.search(rf'<button type="submit" formaction="{address}"[^>]*>{label}<', page)
 
 
 def test_arena_fighters_show_their_own_stats_and_weapons_in_hexes(db, make_arena_book, client):

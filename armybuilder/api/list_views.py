@@ -222,7 +222,8 @@ EXPORTS = {
     ),
     (200, "text/plain"): OpenApiResponse(OpenApiTypes.STR, description="`text`: the list as plain text"),
     (200, "application/pdf"): OpenApiResponse(
-        OpenApiTypes.BINARY, description="`cards.pdf`, `reference.pdf`, `roster.pdf`"
+        OpenApiTypes.BINARY,
+        description="`cards.pdf`, `reference.pdf`, `roster.pdf` (with `?sheet=1`: the one-page army sheet)",
     ),
 }
 

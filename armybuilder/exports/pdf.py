@@ -10,9 +10,11 @@ stamp of the code that draws them, so a second download of an unchanged list doe
 render again.
 
 Query parameters: `paper` (a4, letter), `layout` (cards: sheet, poker), `combine`
-(cards: 1 for one card per distinct unit, "3× ..."), `base_url` (the site's address for
-the share link in the roster's QR code, e.g. https://armybuilder.example; it must be
-one of ALLOWED_HOSTS; without it the first host of ALLOWED_HOSTS is used).
+(cards: 1 for one card per distinct unit, "3× ..."), `rules` (cards: 1 to print what
+each rule does), `sheet` (roster: 1 for the one-page army sheet, `pdf_sheet`),
+`base_url` (the site's address for the share link in the roster's QR code, e.g.
+https://armybuilder.example; it must be one of ALLOWED_HOSTS; without it the first host
+of ALLOWED_HOSTS is used).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import hashlib
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import astuple, dataclass, replace
+from dataclasses import astuple, dataclass
 from typing import Any
 from urllib.parse import quote, urlsplit
 
@@ -35,6 +37,7 @@ from armybuilder.exports.pdf_data import Printout, event_printout_get, printout_
 from armybuilder.exports.pdf_event import EventRosterPdf
 from armybuilder.exports.pdf_reference import RulesReferencePdf
 from armybuilder.exports.pdf_roster import RosterPdf
+from armybuilder.exports.pdf_sheet import ArmySheetPdf
 from armybuilder.exports.pdf_style import PAPERS
 from armybuilder.lists import events
 from armybuilder.lists.event_rules import pack_stamp
@@ -58,6 +61,14 @@ class PrintOptions:
     combine: bool = False
     base_url: str = ""
     rules: bool = False  # cards: each special rule's meaning printed on the card
+    sheet: bool = False  # roster: the one-page army sheet instead
+
+    def drawing(self, kind: str) -> PrintOptions:
+        """Only what changes the `kind` of file (its cache key): a form sends every
+        choice to every file, and the roster does not vary with the cards' layout."""
+        if kind == "cards.pdf":
+            return PrintOptions(self.paper, self.layout, self.combine, rules=self.rules)
+        return PrintOptions(self.paper, sheet=self.sheet and kind == "roster.pdf")
 
 
 def print_options(params: dict[str, Any]) -> PrintOptions:
@@ -66,13 +77,17 @@ def print_options(params: dict[str, Any]) -> PrintOptions:
     layout = str(params.get("layout", "sheet")).lower()
     combine = str(params.get("combine", "")).lower()
     rules = str(params.get("rules", "")).lower()
+    sheet = str(params.get("sheet", "")).lower()
     if layout not in LAYOUTS:
         raise ValueError(f'layout must be one of {", ".join(LAYOUTS)}, not "{layout}"')
     if combine not in TRUE + FALSE:
         raise ValueError(f'combine must be 1 or 0, not "{combine}"')
     if rules not in TRUE + FALSE:
         raise ValueError(f'rules must be 1 or 0, not "{rules}"')
-    return PrintOptions(paper, layout, combine in TRUE, str(params.get("base_url", "")), rules in TRUE)
+    if sheet not in TRUE + FALSE:
+        raise ValueError(f'sheet must be 1 or 0, not "{sheet}"')
+    base_url = str(params.get("base_url", ""))
+    return PrintOptions(paper, layout, combine in TRUE, base_url, rules in TRUE, sheet in TRUE)
 
 
 def share_url(army_list: ArmyList, *, base_url: str = "") -> str:
@@ -101,6 +116,8 @@ def render_list_pdf(printout: Printout, kind: str, options: PrintOptions) -> byt
         return UnitCardsPdf(
             printout, layout=options.layout, paper=options.paper, combine=options.combine, rules=options.rules
         ).render()
+    if kind == "roster.pdf" and options.sheet:
+        return ArmySheetPdf(printout, paper=options.paper).render()
     if kind == "roster.pdf":
         return RosterPdf(printout, paper=options.paper).render()
     if kind == "reference.pdf":
@@ -122,9 +139,9 @@ def list_pdf_response(army_list: ArmyList, kind: str, params: dict[str, str]) ->
     # A list entered for an event is checked against the event's rules as they are now.
     pack = event_pack_get(key=army_list.event_id) if army_list.event_id else None
     event = pack_stamp(pack) if pack is not None else None
+    drawing = options.drawing(kind)
     # Only the roster prints the share link (its QR code): the other files do not vary with it.
-    printed = (url,) if kind == "roster.pdf" else ()
-    drawing = replace(options, base_url="")
+    printed = (url,) if kind == "roster.pdf" and not drawing.sheet else ()
     key = _cache_key(
         "list", kind, army_list.pk, army_list.version, army_list.share_key, book, event, astuple(drawing), printed
     )
@@ -133,7 +150,8 @@ def list_pdf_response(army_list: ArmyList, kind: str, params: dict[str, str]) ->
         printout = printout_get(army_list=army_list, share_url=url, handle=handle)
         data = render_list_pdf(printout, kind, options)
         cache.set(key, data, CACHE_SECONDS)
-    return _pdf_response(data, f"{file_stem(army_list.name)}-{FILE_SUFFIXES[kind]}.pdf")
+    suffix = "sheet" if drawing.sheet else FILE_SUFFIXES[kind]
+    return _pdf_response(data, f"{file_stem(army_list.name)}-{suffix}.pdf")
 
 
 def event_roster_response(pack: EventPack, submissions: Sequence[Submission], *, paper: str) -> HttpResponse:

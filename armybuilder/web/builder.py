@@ -12,17 +12,17 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from armybuilder import ratelimit
 from armybuilder.engine.rulesets import has_force_org_choice
-from armybuilder.exports import pdf
 from armybuilder.exports.armyforge import opens_in_armyforge
 from armybuilder.lists import events, selectors, services
 from armybuilder.lists.format import ListFormatError
 from armybuilder.lists.models import ArmyList, EventPack
 from armybuilder.lists.visitors import list_owner, own_list, own_lists
-from armybuilder.web import forms, fragments, presenters
+from armybuilder.web import forms, fragments, presenters, printing
 from armybuilder.web.fragments import FORM_HEAD
 from factions.models import Faction, Ruleset
 from factions.selectors import core_rule_summaries, faction_list, ruleset_get
@@ -159,7 +159,7 @@ def builder_context(request: HttpRequest, army_list: ArmyList, selected: str | N
         "models": state.models,
         "list_issues": [i for i in validation.issues if i.entry is None],
         "share_url": request.build_absolute_uri(army_list.share_path),
-        "pdf_kinds": pdf.PDF_KINDS,
+        **printing.print_context(f"/api/lists/{army_list.pk}/export/", printing.request_paper(request)),
         "armyforge_export": opens_in_armyforge(book),
         "form_head": FORM_HEAD,
         "force_org_choice": has_force_org_choice(state.ruleset.family),
@@ -211,7 +211,9 @@ def builder(request: HttpRequest, pk: int) -> HttpResponse:
     context = builder_context(request, army_list, request.GET.get("entry"))
     if request.headers.get("X-Live") == "1":  # the page opening an upgrade editor in place
         return _live(request, "builder/_workspace.html", context)
-    return fragments.with_form_heads(request, render(request, "builder/builder.html", context), army_list)
+    response = fragments.with_form_heads(request, render(request, "builder/builder.html", context), army_list)
+    patch_vary_headers(response, ["Accept-Language"])  # the print choices' paper
+    return response
 
 
 def _live(request: HttpRequest, template: str, context: dict[str, Any], status: int = 200) -> HttpResponse:

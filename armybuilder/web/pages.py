@@ -8,20 +8,19 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 
-from armybuilder.exports import pdf
 from armybuilder.exports.armyforge import opens_in_armyforge
 from armybuilder.lists import selectors
 from armybuilder.lists.models import ArmyList
 from armybuilder.stamps import VALIDATION, source_hash
-from armybuilder.web import presenters
+from armybuilder.web import presenters, printing
 from armybuilder.web.fragments import csrf_input
 from factions.selectors import core_rule_summaries
 
 # What turns a list into its share page: a change to any of it is a new key for the kept copies.
 SHARE_PAGE_SOURCES = ("templates", "armybuilder/web", *VALIDATION)
-PDF_LABELS = {"cards.pdf": "Unit cards", "roster.pdf": "Roster", "reference.pdf": "Rules reference"}
 
 
 def shared_list(request: HttpRequest, key: str) -> HttpResponse:
@@ -33,23 +32,35 @@ def shared_list(request: HttpRequest, key: str) -> HttpResponse:
     version, the content stamps of book and ruleset, and the page's code and templates)
     and kept in the cache; one query finds the list and that stamp. For a reader who is
     not signed in (most readers of a share link) the whole page is the same but for its
-    CSRF token, so this process keeps it ready and only puts the token in."""
+    CSRF token, so this process keeps it ready and only puts the token in. The print
+    choices go where the kept list part marks their place (PRINT_MARK): their paper is
+    guessed from the reader's Accept-Language, so a ready page is kept per guess."""
     stamp = selectors.shared_list_stamp(key=key)
     if stamp is None:
         raise Http404("No list has this share link (it may have been replaced by a new one).")
     list_id, name, versions = stamp
     cache_key = f"shared-body:{source_hash(*SHARE_PAGE_SOURCES)}:{key}:{versions}"
-    context = {"army_list": {"name": name, "share_key": key}, "body": _shared_body(cache_key, list_id)}
+    paper = printing.request_paper(request)  # the one thing the page takes from the reader's headers
+
+    def page(csrf_field: str) -> HttpResponse:
+        exports = f"/api/shared/{key}/export/"
+        choices = render_to_string("_print_choices.html", printing.print_context(exports, paper))
+        body = mark_safe(_shared_body(cache_key, list_id).replace(PRINT_MARK, choices))
+        context = {"army_list": {"name": name, "share_key": key}, "body": body, "csrf_field": csrf_field}
+        return render(request, "shared_list.html", context)
+
     if request.user.is_authenticated or len(messages.get_messages(request)):
-        return render(request, "shared_list.html", {**context, "csrf_field": csrf_input(request)})
-    page_key = (cache_key, request.get_full_path())
-    page = _READY_PAGES.get(page_key)
-    if page is None:
-        page = render(request, "shared_list.html", {**context, "csrf_field": CSRF_MARK}).content
-        _READY_PAGES[page_key] = page
-        while len(_READY_PAGES) > READY_PAGES_SIZE:
-            _READY_PAGES.popitem(last=False)
-    return HttpResponse(page.replace(CSRF_MARK.encode(), csrf_input(request).encode()))
+        response = page(csrf_input(request))
+    else:
+        page_key = (cache_key, request.get_full_path(), paper)
+        ready = _READY_PAGES.get(page_key)
+        if ready is None:
+            ready = _READY_PAGES[page_key] = page(CSRF_MARK).content
+            while len(_READY_PAGES) > READY_PAGES_SIZE:
+                _READY_PAGES.popitem(last=False)
+        response = HttpResponse(ready.replace(CSRF_MARK.encode(), csrf_input(request).encode()))
+    patch_vary_headers(response, ["Accept-Language"])
+    return response
 
 
 def _shared_body(cache_key: str, list_id: int) -> str:
@@ -62,8 +73,9 @@ def _shared_body(cache_key: str, list_id: int) -> str:
 
 
 CSRF_MARK = mark_safe("<!--csrf-->")
+PRINT_MARK = "<!--print-choices-->"  # in the kept list part: where the print choices go
 READY_PAGES_SIZE = 256
-_READY_PAGES: OrderedDict[tuple[str, str], bytes] = OrderedDict()
+_READY_PAGES: OrderedDict[tuple[str, str, str], bytes] = OrderedDict()
 
 
 def _shared_body_context(army_list: ArmyList) -> dict[str, Any]:
@@ -94,10 +106,9 @@ def _shared_body_context(army_list: ArmyList) -> dict[str, Any]:
 
 
 def _export_links(key: str, *, armyforge: bool) -> list[tuple[str, str]]:
-    """(label, address) of the list's PDFs and files, as anyone with the link gets them;
-    the Army Forge file for a list of a book that came from Army Forge."""
+    """(label, address) of the list's files but its PDFs (the print choices give those),
+    as anyone with the link gets them; the Army Forge file for a list of a book that came
+    from Army Forge."""
     base = f"/api/shared/{key}/export/"
-    links = [(f"{PDF_LABELS.get(kind, kind)} (PDF)", base + kind) for kind in pdf.PDF_KINDS]
-    links.insert(1, ("Cards with rules (PDF)", base + "cards.pdf?rules=1"))
-    links += [("Text", base + "text"), ("JSON", base + "json")]
+    links = [("Text", base + "text"), ("JSON", base + "json")]
     return [*links, ("Army Forge file", base + "armyforge")] if armyforge else links

@@ -1,0 +1,202 @@
+"""The army sheet (`roster.pdf?sheet=1`): the whole list on one page to keep beside the
+table, a row per unit with what a player looks up most during a game.
+
+The list's name, ruleset, faction and book version and its total over the limit at the
+top; then one row per entry with its Quality, Defense, Tough (Arena: Move/Rush, Evasion,
+Toughness, Stamina, Health), models and cost, a hero joined to a unit in the row after
+that unit and named with it, a combined unit marked.
+Rows are one line at the body size, so a list of 40 entries fits one A4 or Letter page;
+a longer one goes on to more pages with the table's head row again (`TablePages`).
+"""
+
+from __future__ import annotations
+
+import io
+
+from armybuilder.engine.results import EntryResult
+from armybuilder.exports import pdf_style
+from armybuilder.exports.pdf_data import Printout
+from armybuilder.exports.pdf_roster import MARGIN, Column, TablePages, TableRow, list_status
+from armybuilder.exports.pdf_style import (
+    BODY,
+    BODY_BOLD,
+    PAPERS,
+    POINTS,
+    REGULAR,
+    STATUS,
+    SUBTITLE,
+    TITLE,
+    TITLE_MIN,
+    Style,
+)
+
+DASH = "–"
+STATS = (("Quality", 44), ("Defense", 46), ("Tough", 38))  # (column, width in points)
+ARENA_STATS = (("Move/Rush", 52), ("Evasion", 46), ("Toughness", 56), ("Stamina", 46), ("Health", 40))
+NAME_MIN = 7  # a long name is set down to this size; longer ones wrap
+ROW_PADDING = 2  # points above and below a row's text: 40 rows fit a Letter page
+
+
+class ArmySheetPdf(TablePages):
+    def __init__(self, printout: Printout, *, paper: str = "a4"):
+        self.printout = printout
+        self.page_size = PAPERS[paper]
+        self.width = self.page_size[0] - 2 * MARGIN
+        stats = ARENA_STATS if printout.family == "aof-arena" else STATS
+        columns = [
+            Column("#", 20, "right"),
+            Column("Unit", 0),
+            *(Column(title, width, "right") for title, width in stats),
+            Column("Models", 42, "right"),
+        ]
+        if printout.uses_points:
+            columns.append(Column("Pts", 40, "right"))
+        rest = self.width - sum(column.width for column in columns)
+        self.columns = [Column(c.title, c.width or rest, c.align) for c in columns]
+
+    def render(self) -> bytes:
+        buffer = io.BytesIO()
+        canvas = pdf_style.new_canvas(
+            buffer,
+            pagesize=self.page_size,
+            title=f"{self.printout.title} — army sheet",
+            subject=f"{self.printout.ruleset_title} · {self.printout.faction_name}",
+        )
+        self.canvas = canvas
+        self.flow = self._new_flow(canvas)
+        self._draw_rows()
+        canvas.save()
+        return buffer.getvalue()
+
+    # -- page furniture ----------------------------------------------------------------
+    def _footer(self) -> str:
+        printout = self.printout
+        return f"Armybuilder army sheet · {printout.ruleset_title} · {printout.faction_name} {printout.book_version}"
+
+    def _running_head(self) -> str:
+        return f"{self.printout.title} — army sheet (continued)"
+
+    def _draw_header(self) -> float:
+        """The list's name, its book and its total; returns the height drawn."""
+        printout, canvas, width = self.printout, self.canvas, self.width
+        y = self.page_size[1] - MARGIN
+        size = pdf_style.fit_size(printout.title, TITLE.font, TITLE.size, width, TITLE_MIN)
+        for line in pdf_style.wrap(printout.title, TITLE.font, size, width):
+            pdf_style.draw_line(canvas, [(line, TITLE.font)], MARGIN, y - size, size, TITLE.color)
+            y -= TITLE.sized(size).leading
+        book = f"{printout.ruleset_title} · {printout.faction_name} · army book {printout.book_version}"
+        if printout.book_changed:
+            book += f" ({printout.current_book_version} is out)"
+        for line in pdf_style.wrap_spans([(book, SUBTITLE.font)], SUBTITLE.size, width):
+            pdf_style.draw_line(canvas, line, MARGIN, y - SUBTITLE.size, SUBTITLE.size, SUBTITLE.color)
+            y -= SUBTITLE.leading
+        y -= 4
+        status, colour = list_status(printout.validation)
+        spans = [(self._total(), POINTS.font), (f"  {self._count()}", REGULAR)]
+        for line in pdf_style.wrap_spans(spans, POINTS.size, width):
+            pdf_style.draw_line(canvas, line, MARGIN, y - POINTS.size, POINTS.size, POINTS.color)
+            y -= POINTS.leading
+        for line in pdf_style.wrap(status, STATUS.font, STATUS.size, width):
+            pdf_style.draw_line(canvas, [(line, STATUS.font)], MARGIN, y - STATUS.size, STATUS.size, colour)
+            y -= STATUS.leading
+        return self.page_size[1] - MARGIN - y + 8
+
+    def _total(self) -> str:
+        validation = self.printout.validation
+        if not self.printout.uses_points:
+            return "Warband"
+        if validation.points_limit is None:
+            return f"{validation.total_points} pts"
+        return f"{validation.total_points} / {validation.points_limit} pts"
+
+    def _count(self) -> str:
+        entries = self.printout.validation.entries
+        units, models = len(entries), sum(result.models for result in entries)
+        return f"{units} {'unit' if units == 1 else 'units'} · {models} {'model' if models == 1 else 'models'}"
+
+    # -- the table -----------------------------------------------------------------------
+    def _draw_rows(self) -> None:
+        flow = self.flow
+        head = self._head_row()
+        flow.block(head.height, head.draw)
+        self._in_table = True
+        labels = {result.entry.id: result.label for result in self.printout.validation.entries}
+        for number, (result, joined) in enumerate(units_in_order(self.printout.validation.entries), 1):
+            row = self._row(number, result, labels.get(joined or "", ""))
+            row.shade = number % 2 == 0
+            flow.block(row.height, row.draw)
+        self._in_table = False
+
+    def _row(self, number: int, result: EntryResult, leads: str) -> TableRow:
+        """An entry's row; `leads` is the label of the unit a hero has joined."""
+        entry, unit, loadout = result.entry, result.unit, result.loadout
+        name = [("↳ " if leads else "", BODY.font), (result.label, BODY_BOLD.font)]
+        if entry.name and unit is not None:
+            name.append((f" ({unit.name})", BODY.font))
+        if unit is None:
+            name.append((" not in the army book", REGULAR))
+        if entry.combined:
+            name.append((" · combined", REGULAR))
+        if leads:
+            name.append((f" · joined to {leads}", REGULAR))
+        stats = {key: str(value) for key, value in (unit.stats if unit is not None else {}).items()}
+        tough = loadout.rating("Tough") if loadout is not None else None
+        values = {
+            "#": str(number),
+            "Quality": f"{stats['quality']}+" if "quality" in stats else DASH,
+            "Defense": f"{stats['defense']}+" if "defense" in stats else DASH,
+            "Tough": str(tough) if tough is not None else DASH,
+            "Move/Rush": "/".join(stats[key] for key in ("move", "rush") if key in stats) or DASH,
+            "Evasion": stats.get("evasion", DASH),
+            "Toughness": stats.get("toughness", DASH),
+            "Stamina": stats.get("stamina", DASH),
+            "Health": stats.get("health", DASH),
+            "Models": str(result.models),
+            "Pts": str(result.cost),
+        }
+        cells = []
+        for column in self.columns:
+            if column.title == "Unit":
+                cells.append(self._name_cell([span for span in name if span[0]]))
+            else:
+                cells.append([([(values[column.title], BODY.font)], BODY)])
+        height = max(sum(style.leading for _line, style in cell) for cell in cells) + 2 * ROW_PADDING
+        return TableRow(self, cells, height)
+
+    def _name_cell(self, spans: list[tuple[str, str]]) -> list[tuple[pdf_style.Line, Style]]:
+        """The unit's name and notes on one line, set a little smaller (half-point steps,
+        down to NAME_MIN) when that is enough, else wrapped at the body size."""
+        room = self.columns[1].width - 6
+        natural = pdf_style.line_width(spans, BODY.size)
+        fitted = int(BODY.size * room / natural * 2) / 2 if natural > room else BODY.size
+        style = BODY.sized(fitted) if fitted >= NAME_MIN else BODY
+        return [(line, style) for line in pdf_style.wrap_spans(spans, style.size, room)]
+
+
+def units_in_order(results: list[EntryResult]) -> list[tuple[EntryResult, str | None]]:
+    """The entries in list order, each hero joined to a unit right after that unit, with
+    the id of the unit it joined (None for the others). A hero joined to an entry that is
+    gone, or to itself, or in a loop of joins, keeps its own place."""
+    ids = {result.entry.id for result in results}
+    heroes: dict[str, list[EntryResult]] = {}
+    for result in results:
+        target = result.entry.joined_to
+        if target in ids and target != result.entry.id:
+            heroes.setdefault(target, []).append(result)
+    ordered: list[tuple[EntryResult, str | None]] = []
+    placed: set[str] = set()
+    for result in results:
+        target = result.entry.joined_to
+        if target in ids and target != result.entry.id or result.entry.id in placed:
+            continue
+        placed.add(result.entry.id)
+        ordered.append((result, None))
+        for hero in heroes.get(result.entry.id, ()):
+            if hero.entry.id not in placed:
+                placed.add(hero.entry.id)
+                ordered.append((hero, result.entry.id))
+    for result in results:  # joined in a loop, or to a hero: in list order
+        if result.entry.id not in placed:
+            placed.add(result.entry.id)
+            ordered.append((result, result.entry.joined_to if result.entry.joined_to in ids else None))
+    return ordered
