@@ -33,7 +33,6 @@ from jsonschema.exceptions import ValidationError, best_match
 from armybuilder.engine.book import same_name
 
 SCHEMA_PATH = Path(__file__).resolve().parent / "schema" / "armybook-1.schema.json"
-RULE_RE = re.compile(r"^(?P<name>[^()]+?)\s*(?:\((?P<rating>[^()]+)\))?$")
 NUMBER_RE = re.compile(r"^\+?\d+$")
 MAX_DEPTH = 32  # levels of nesting; an army book needs about 12
 TOO_DEEP = f"nested more than {MAX_DEPTH} levels deep (an army book needs about 12)"
@@ -96,10 +95,24 @@ def format_path(parts: Iterable[str | int]) -> str:
 def parse_rule(text: str) -> tuple[str, str | None]:
     """ "AP(+2)" -> ("AP", "+2"); "Fear" -> ("Fear", None); "Spawn(Imps [3])" ->
     ("Spawn", "Imps [3]")."""
-    match = RULE_RE.match(text.strip())
-    if not match:
+    # By hand, not by a pattern: a lazy name followed by \s* tries every split of a long
+    # run of spaces (quadratic in the text's length).
+    stripped = text.strip()
+    if "(" not in stripped and ")" not in stripped:
+        return (stripped, None) if stripped else (text, None)
+    opening = stripped.find("(")
+    name, rating = stripped[:opening].rstrip(), stripped[opening + 1 : -1]
+    if (
+        ")" in name
+        or opening < 0
+        or not stripped.endswith(")")
+        or not name
+        or not rating
+        or "(" in rating
+        or ")" in rating
+    ):
         return text, None
-    return match["name"], match["rating"]
+    return name, rating
 
 
 def json_has_nul(raw: bytes) -> bool:

@@ -585,8 +585,7 @@ class _BookConverter:
             out["count"] = count
         range_ = _whole(weapon.get("range"))
         if range_ is None and isinstance(weapon.get("range"), str):
-            inches = re.match(r'\s*(\d+)\s*(?:"|”|in|inches)?\s*$', weapon["range"])
-            range_ = int(inches[1]) if inches else None
+            range_ = range_inches(weapon["range"])
         if range_ is not None and range_ > 0:
             out["range"] = range_
         elif weapon.get("range") not in (None, 0, "", "0") and range_ is None:
@@ -899,6 +898,13 @@ def _resolve_targets(book: dict[str, Any]) -> None:
                 found = name if name in known else next((k for k in known if same_name(k, name)), name)
                 resolved.append(found if isinstance(target, str) else {**target, "name": found})
             section["targets"] = resolved
+
+
+def range_inches(text: str) -> int | None:
+    """A range written as text ("24", '24"', "24 in"), in inches; None if it is not one.
+    Stripped first: two \\s* side by side would try every split of a long run of spaces."""
+    inches = re.fullmatch(r'(\d+)\s*(?:"|”|in|inches)?', text.strip())
+    return int(inches[1]) if inches else None
 
 
 def _target(name: str) -> str | dict[str, Any]:

@@ -462,3 +462,41 @@ def test_books_at_the_bounds_import(make_aof_book):
     armybook_import(data=book)
     stored = catalogue.Equipment.objects.get(unit__uid="wardens", order=0)
     assert (stored.attacks, stored.count, stored.unit.name) == ("100", 1000, "N" * 120)
+
+
+# -- the converter's patterns are linear in the text they read ---------------------------------------
+def _seconds(work, text: str) -> float:
+    import time
+
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        work(text)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+@pytest.mark.parametrize(
+    ("what", "hostile"),
+    [
+        ("weapon range", lambda n: "1" + " " * n + "x"),
+        ("rule", lambda n: "a" + " " * n + "b(("),
+        ("rule, spaces before its rating", lambda n: "Tough" + " " * n + "(3"),
+        ("counted target", lambda n: "2" + " " * n + "y"),
+    ],
+)
+def test_each_pattern_of_the_converter_takes_time_linear_in_a_hostile_text(what, hostile):
+    """Doubling a long hostile text at most about doubles the time (a pattern that tries
+    every split of a run of spaces would take four times as long, and seconds at 48k)."""
+    from factions import armyforge
+    from factions.armybook import parse_rule
+
+    work = {
+        "weapon range": armyforge.range_inches,
+        "rule": parse_rule,
+        "rule, spaces before its rating": parse_rule,
+        "counted target": armyforge._target,
+    }[what]
+    small, large = _seconds(work, hostile(24_000)), _seconds(work, hostile(48_000))
+    assert large < 0.05, (what, large)  # 48k characters in well under a tenth of a second
+    assert large < 3 * small + 0.002, (what, small, large)
