@@ -10,7 +10,9 @@ stamp of the code that draws them, so a second download of an unchanged list doe
 render again.
 
 Query parameters: `paper` (a4, letter), `layout` (cards: sheet, poker), `combine`
-(cards: 1 for one card per distinct unit, "3× ..."), `base_url` (the site's address for
+(cards: 1 for one card per distinct unit, "3× ..."), `rules` (cards: 1 to say what each
+special rule does), `trackers` (cards: 1 for wound, spell-token, Shaken and Activated
+boxes to tick in play), `base_url` (the site's address for
 the share link in the roster's QR code, e.g. https://armybuilder.example; it must be
 one of ALLOWED_HOSTS; without it the first host of ALLOWED_HOSTS is used).
 """
@@ -58,6 +60,7 @@ class PrintOptions:
     combine: bool = False
     base_url: str = ""
     rules: bool = False  # cards: each special rule's meaning printed on the card
+    trackers: bool = False  # cards: boxes to tick in play (wounds, spell tokens, Shaken, Activated)
 
 
 def print_options(params: dict[str, Any]) -> PrintOptions:
@@ -66,13 +69,18 @@ def print_options(params: dict[str, Any]) -> PrintOptions:
     layout = str(params.get("layout", "sheet")).lower()
     combine = str(params.get("combine", "")).lower()
     rules = str(params.get("rules", "")).lower()
+    trackers = str(params.get("trackers", "")).lower()
     if layout not in LAYOUTS:
         raise ValueError(f'layout must be one of {", ".join(LAYOUTS)}, not "{layout}"')
     if combine not in TRUE + FALSE:
         raise ValueError(f'combine must be 1 or 0, not "{combine}"')
     if rules not in TRUE + FALSE:
         raise ValueError(f'rules must be 1 or 0, not "{rules}"')
-    return PrintOptions(paper, layout, combine in TRUE, str(params.get("base_url", "")), rules in TRUE)
+    if trackers not in TRUE + FALSE:
+        raise ValueError(f'trackers must be 1 or 0, not "{trackers}"')
+    return PrintOptions(
+        paper, layout, combine in TRUE, str(params.get("base_url", "")), rules in TRUE, trackers in TRUE
+    )
 
 
 def share_url(army_list: ArmyList, *, base_url: str = "") -> str:
@@ -99,7 +107,12 @@ def render_list_pdf(printout: Printout, kind: str, options: PrintOptions) -> byt
     """Draw one of the list's PDFs from its printout (no queries)."""
     if kind == "cards.pdf":
         return UnitCardsPdf(
-            printout, layout=options.layout, paper=options.paper, combine=options.combine, rules=options.rules
+            printout,
+            layout=options.layout,
+            paper=options.paper,
+            combine=options.combine,
+            rules=options.rules,
+            trackers=options.trackers,
         ).render()
     if kind == "roster.pdf":
         return RosterPdf(printout, paper=options.paper).render()
