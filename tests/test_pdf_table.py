@@ -13,9 +13,10 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
+from factions.selectors import engine_book_get
 from factions.services import armybook_import
 from tests.conftest import SHARED, require_shared
-from tests.test_pdf import card_boxes, card_texts, flat, make_list, render
+from tests.test_pdf import card_boxes, card_texts, flat, make_list, pages, render
 
 ARMYFORGE = SHARED / "armyforge"
 KEEP = os.environ.get("ARMYBUILDER_KEEP_PDFS")  # a folder: the tests leave their PDFs there to look at
@@ -102,11 +103,75 @@ def test_ten_warriors_with_one_weapon_team_read_as_twelve_wounds_not_thirty(ratm
     assert "1 model: Sergeant" in sergeant
 
 
-def test_a_joined_hero_is_printed_on_the_card_of_its_unit(user, make_aof_book):
-    from tests.test_pdf import wardens_list
+# -- 7. every rule named is explained once -----------------------------------------------------
+@pytest.fixture
+def wood_elves(user):
+    """A Treeman Elder with Hit & Run Shooter Aura (from the Branch Master), and Yrana, a
+    Caster whose spells name Quick Shot, Resistance and Pierce."""
+    faction = import_armyforge("aof--wood-elves.json")
+    return army(
+        user,
+        "aof",
+        faction,
+        [{"id": "t", "unit": "af._ugzUsY", "options": {"EloTGOea": 1}}, {"id": "y", "unit": "7T7GYqY"}],
+    )
 
-    army_list = wardens_list(user, make_aof_book)
-    cards = [flat(text) for text in card_texts(render(army_list, "cards.pdf"), "sheet")]
-    assert len(cards) == 1
-    (card,) = cards
-    assert card.startswith("Wardens") and "Joined hero: Warden Captain" in card
+
+def reference_rules(data: bytes) -> dict[str, str]:
+    """The list's part of a reference, {heading: what follows it}: a heading is a run of
+    bold characters at the start of a paragraph."""
+    from tests.test_pdf import bold_headings
+
+    from armybuilder.exports.pdf_reference import LIST_SIZES
+
+    columns = []
+    with pdfplumber.open(io.BytesIO(data)) as document:
+        for page in document.pages[:-1]:  # the last page is the quick reference
+            half = page.width / 2
+            columns += [page.crop((0, 0, half, page.height)), page.crop((half, 0, page.width, page.height))]
+        text = flat(" ".join(column.extract_text() or "" for column in columns))
+    size = next(size for size in LIST_SIZES if bold_headings(data, size))  # the list's part is set at one size
+    headings = bold_headings(data, size)
+    found = {}
+    for heading in headings:
+        start = text.find(heading)
+        assert start >= 0, heading
+        found[heading] = text[start + len(heading) : start + len(heading) + 200]
+    return found
+
+
+WOOD_ELF_RULES = ("Hit & Run Shooter Aura", "Hit & Run Shooter", "Quick Shot", "Resistance", "Pierce")
+
+
+def test_the_reference_explains_the_rule_an_aura_gives_and_those_spells_name(wood_elves):
+    data = keep("wood-elves-reference.pdf", render(wood_elves, "reference.pdf"))
+    rules = reference_rules(data)
+    for name in WOOD_ELF_RULES:
+        assert name in rules, name
+        assert "Wood Elves" in rules[name] or "Age of Fantasy" in rules[name]  # where it is from
+    assert rules["Hit & Run Shooter"].startswith(" Once per round")  # the book's own text
+
+
+def test_cards_with_rules_explain_what_their_auras_and_spells_lead_to(wood_elves):
+    data = keep("wood-elves-cards-rules.pdf", render(wood_elves, "cards.pdf", rules=1))
+    cards = flat(" ".join(card_texts(data)))
+    treeman, yrana = cards[: cards.index("Yrana")], cards[cards.index("Yrana") :]
+    assert "Hit & Run Shooter Aura: This model and its unit get Hit & Run Shooter." in treeman
+    assert "Hit & Run Shooter: Once per round" in treeman
+    for name in ("Quick Shot", "Resistance", "Pierce"):
+        assert f"{name}: " in yrana, name
+
+
+def test_a_rule_from_a_newer_rulebook_is_named_once_and_says_so_once(wood_elves):
+    """The Wood Elves' Bane is in neither their book nor our rulebook (3.2.0)."""
+    from factions.models import CoreRule
+
+    assert not CoreRule.objects.filter(ruleset__slug="aof", name="Bane").exists()
+    data = render(wood_elves, "reference.pdf")
+    rules = reference_rules(data)
+    assert rules["Bane"].startswith(" a rule from a newer rulebook")
+    text = flat(" ".join(pages(data)))
+    assert "Bane Bane" not in text and "Bane:" not in text
+    assert text.count("newer rulebook") == 1
+    cards = flat(" ".join(card_texts(render(wood_elves, "cards.pdf", rules=1))))
+    assert cards.count("Bane: ") == 1 and cards.count("newer rulebook") == 1

@@ -19,7 +19,7 @@ from armybuilder.engine.book import Rule
 from armybuilder.engine.loadout import WeaponLine
 from armybuilder.engine.results import EntryResult
 from armybuilder.engine.rulesets import policy_for
-from armybuilder.exports.pdf_data import Printout, casts_spells
+from armybuilder.exports.pdf_data import Printout, casts_spells, rules_reached
 from armybuilder.exports.pdf_style import (
     ACCENT,
     BOLD,
@@ -175,16 +175,19 @@ def _merged_meanings(card: CardData, heroes: tuple[CardData, ...]) -> tuple[tupl
 
 
 def _with_meanings(card: CardData, result: EntryResult, printout: Printout) -> CardData:
-    """The card with the summary of every special rule of the unit and its weapons."""
+    """The card with the summary of every special rule of the unit and its weapons, and
+    of every rule those lead to (an aura's rule, a rule a rule's text or a spell names)."""
     if result.loadout is None:
         return card
     names = [rule.name for rule in result.loadout.rules]
     names += [Rule.parse(text).name for weapon in result.loadout.weapons for text in weapon.rules]
     meanings = []
-    for name in dict.fromkeys(names):
+    for name in rules_reached(printout, names, spells=bool(card.spells)):
         rule = printout.rules.get(name)
         if rule is not None and rule.text:
             meanings.append((name, rule.text))
+        elif rule is None:
+            meanings.append((name, "neither the army book nor our rulebook explains it."))
     return replace(card, meanings=tuple(meanings))
 
 

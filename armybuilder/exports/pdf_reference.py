@@ -8,7 +8,7 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 
-from armybuilder.exports.pdf_data import Printout, RuleText, casts_spells, rules_used
+from armybuilder.exports.pdf_data import Printout, RuleText, casts_spells, rules_named
 from armybuilder.exports.pdf_layout import Flow
 from armybuilder.exports.pdf_quickref import QUICK_REFERENCES, Topic
 from armybuilder.exports.pdf_style import (
@@ -72,7 +72,7 @@ class RulesReferencePdf:
 
     @classmethod
     def for_list(cls, printout: Printout, *, paper: str = "a4") -> RulesReferencePdf:
-        used = rules_used(printout.validation)
+        used = rules_named(printout)
         rules = tuple(
             UsedRule(f"{name}({', '.join(ratings)})" if ratings else name, printout.rules.get(name))
             for name, ratings in used.items()
@@ -180,7 +180,7 @@ class RulesReferencePdf:
             rule = used.rule
             summary = rule.text if rule else "Not explained in the core rules or the army book."
             self.flow.paragraph([(used.heading, BOLD), ("  " + summary, REGULAR)], body)
-            if rule is not None:
+            if rule is not None and rule.source:
                 self.flow.text(rule.source, source, after=5)
             else:
                 self.flow.space(5)
