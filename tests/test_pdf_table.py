@@ -13,7 +13,6 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from factions.selectors import engine_book_get
 from factions.services import armybook_import
 from tests.conftest import SHARED, require_shared
 from tests.test_pdf import card_boxes, card_texts, flat, make_list, pages, render
@@ -120,9 +119,8 @@ def wood_elves(user):
 def reference_rules(data: bytes) -> dict[str, str]:
     """The list's part of a reference, {heading: what follows it}: a heading is a run of
     bold characters at the start of a paragraph."""
-    from tests.test_pdf import bold_headings
-
     from armybuilder.exports.pdf_reference import LIST_SIZES
+    from tests.test_pdf import bold_headings
 
     columns = []
     with pdfplumber.open(io.BytesIO(data)) as document:
