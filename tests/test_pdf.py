@@ -426,7 +426,7 @@ def test_paper_size_and_layout_follow_the_query(user, make_aof_book):
     assert (round(float(a4.width)), round(float(a4.height))) == (595, 842)
 
 
-@pytest.mark.parametrize("params", [{"paper": "a3"}, {"layout": "tarot"}, {"combine": "maybe"}])
+@pytest.mark.parametrize("params", [{"paper": "a3"}, {"layout": "tarot"}, {"combine": "maybe"}, {"trackers": "2"}])
 def test_bad_print_options_are_a_400(user, make_aof_book, params):
     response = pdf.list_pdf_response(wardens_list(user, make_aof_book), "cards.pdf", params)
     assert response.status_code == 400
@@ -454,6 +454,7 @@ def test_a_second_download_is_served_from_the_cache_until_the_list_changes(user,
     [
         ("cards.pdf", {}),
         ("cards.pdf", {"layout": "poker", "combine": "1"}),
+        ("cards.pdf", {"rules": "1", "trackers": "1"}),
         ("roster.pdf", {"paper": "letter"}),
         ("reference.pdf", {}),
     ],
@@ -495,6 +496,8 @@ PRINTOUTS = [
     ("cards.pdf", {"combine": 1}),
     ("cards.pdf", {"rules": 1}),
     ("cards.pdf", {"rules": 1, "layout": "poker"}),
+    ("cards.pdf", {"trackers": 1}),
+    ("cards.pdf", {"trackers": 1, "layout": "poker"}),
     ("roster.pdf", {}),
     ("reference.pdf", {}),
 ]

@@ -173,3 +173,64 @@ def test_a_rule_from_a_newer_rulebook_is_named_once_and_says_so_once(wood_elves)
     assert text.count("newer rulebook") == 1
     cards = flat(" ".join(card_texts(render(wood_elves, "cards.pdf", rules=1))))
     assert cards.count("Bane: ") == 1 and cards.count("newer rulebook") == 1
+
+
+# -- 11. cards with trackers ------------------------------------------------------------------
+def tracker_boxes(data: bytes) -> list[dict[str, int]]:
+    """The boxes to tick on each card, {tracker: boxes}, read off the page: a box is a
+    small stroked, unfilled square, and belongs to the bold label on its line (or the
+    line above, when the boxes wrap)."""
+    found = []
+    with pdfplumber.open(io.BytesIO(data)) as document:
+        for page in document.pages:
+            for x, y, w, h in card_boxes(page):
+                top = page.height - y - h
+                squares = [
+                    r
+                    for r in page.rects
+                    if r["stroke"]
+                    and not r["fill"]
+                    and abs(r["width"] - r["height"]) < 0.1
+                    and r["width"] < 12
+                    and x <= r["x0"] <= x + w
+                    and top <= r["top"] <= top + h
+                ]
+                lines: dict[float, list] = {}
+                for square in squares:
+                    lines.setdefault(round(square["top"], 1), []).append(square)
+                counts: dict[str, int] = {}
+                label = ""
+                for line_top in sorted(lines):
+                    first = min(s["x0"] for s in lines[line_top])
+                    words = page.within_bbox((x, line_top - 2, first, line_top + 12)).extract_text().strip()
+                    label = words or label
+                    counts[label] = counts.get(label, 0) + len(lines[line_top])
+                found.append(counts)
+    return found
+
+
+def test_tracker_cards_have_a_wound_box_per_tough_point_of_each_model(ratmen):
+    data = keep("ratmen-trackers.pdf", render(ratmen, "cards.pdf", trackers=1))
+    team, sergeant = tracker_boxes(data)
+    assert team == {"Wounds": 12, "Shaken": 1, "Activated": 1}  # nine of one wound, one of three
+    assert sergeant == {"Wounds": 10, "Shaken": 1, "Activated": 1}
+    assert tracker_boxes(render(ratmen, "cards.pdf")) == [{}, {}]  # none without ?trackers=1
+
+
+def test_a_caster_has_six_spell_token_pips_and_a_hero_its_tough_in_wounds(wood_elves):
+    data = keep("wood-elves-trackers.pdf", render(wood_elves, "cards.pdf", trackers=1, layout="poker"))
+    text = flat(" ".join(card_texts(data, "poker")))
+    assert "Spell tokens (+2 a round, 6 at most)" in text
+    boxes = tracker_boxes(render(wood_elves, "cards.pdf", trackers=1))
+    treeman, yrana = boxes[0], boxes[-1]
+    assert treeman["Wounds"] == 3 and yrana["Wounds"] == 3
+    assert sum(n for label, n in yrana.items() if label.startswith("Spell tokens")) == 6
+
+
+def test_an_arena_card_tracks_health_and_stamina(user, make_arena_book):
+    armybook_import(data=make_arena_book())
+    entries = [{"id": "e1", "unit": "boss"}]
+    body = {"format": "armylist/1", "name": "Pit", "system": "aof-arena", "faction": "test-pit", "points_limit": None}
+    army_list = make_list(user, {**body, "entries": entries})
+    (boss,) = tracker_boxes(keep("arena-trackers.pdf", render(army_list, "cards.pdf", trackers=1)))
+    assert boss == {"Health": 9, "Stamina": 4, "Shaken": 1, "Activated": 1}

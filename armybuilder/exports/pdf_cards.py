@@ -385,7 +385,7 @@ def card_trackers(result: EntryResult, everyone: list[Rule], some: list[SomeMode
         trackers.append(Tracker("Wounds", tuple(wounds)))
     caster = casts_spells(loadout.rules)
     if caster is not None and caster.name == "Caster":
-        trackers.append(Tracker(f"Spell tokens ({caster}: +{caster.rating} a round, 6 at most)", (6,)))
+        trackers.append(Tracker(f"Spell tokens (+{caster.rating} a round, 6 at most)", (6,)))
     trackers.append(Tracker("Shaken", (1,)))
     trackers.append(Tracker("Activated", (1,)))
     return tuple(trackers)
