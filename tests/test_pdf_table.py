@@ -13,8 +13,10 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
+from factions.selectors import engine_book_get
 from factions.services import armybook_import
 from tests.conftest import SHARED, require_shared
+from tests.pdf_pixels import page_images
 from tests.test_pdf import card_boxes, card_texts, flat, make_list, pages, render
 
 ARMYFORGE = SHARED / "armyforge"
@@ -236,3 +238,112 @@ def test_an_arena_card_tracks_health_and_stamina(user, make_arena_book):
     army_list = make_list(user, {**body, "entries": entries})
     (boss,) = tracker_boxes(keep("arena-trackers.pdf", render(army_list, "cards.pdf", trackers=1)))
     assert boss == {"Health": 9, "Stamina": 4, "Shaken": 1, "Activated": 1}
+
+
+# -- 9. cards use their space -------------------------------------------------------------------
+def char_sizes(data: bytes) -> list[float]:
+    with pdfplumber.open(io.BytesIO(data)) as document:
+        return [round(char["size"], 1) for page in document.pages for char in page.chars if char["text"].strip()]
+
+
+def test_poker_card_text_grows_to_the_largest_size_that_fits(ratmen):
+    data = keep("ratmen-poker.pdf", render(ratmen, "cards.pdf", layout="poker"))
+    sizes = char_sizes(data)
+    body = [size for size in sizes if size > 6]  # all but stat labels, footer and the print note
+    assert min(body) >= 8, sorted(set(sizes))
+    assert sum(size <= 6 for size in sizes) / len(sizes) < 0.4
+    assert len(card_texts(data, "poker")) == 2  # and no card continues
+
+
+@pytest.fixture
+def long_list(user):
+    import json
+
+    from tests.test_pdf import DATA
+
+    armybook_import(data=json.loads((DATA / "books" / "aof" / "human-empire.json").read_text()))
+    body = json.loads((DATA / "lists" / "aof" / "human-empire-1500.json").read_text())
+    entries = [{**entry, "id": f"{entry['id']}-{n}", "joined_to": None} for n in range(2) for entry in body["entries"]]
+    return make_list(user, {**body, "entries": entries[:10]})
+
+
+def test_sheet_cards_break_only_at_the_foot_of_a_page(long_list):
+    data = keep("sheet-10.pdf", render(long_list, "cards.pdf"))
+    texts = card_texts(data)
+    continued = [text for text in texts if "(continued)" in text.split("\\n", 1)[0]]
+    with pdfplumber.open(io.BytesIO(data)) as document:
+        boxes = [box for page in document.pages for box in card_boxes(page)]
+        last_page = len(document.pages)
+    assert len(texts) - len(continued) == 10
+    # A card continues only when the column it stands in is full: its first part ends at the page's foot.
+    for i, text in enumerate(texts[1:], start=1):
+        if "(continued)" in text.split("\\n", 1)[0]:
+            x, y, w, h = boxes[i - 1]
+            assert y < 24 + 10, (text[:40], y)
+    assert last_page <= 3
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_poker_sheets_mark_every_cut_and_keep_notes_5_mm_from_the_edge(ratmen, paper):
+    from reportlab.lib.units import mm
+
+    from armybuilder.exports.pdf_cards import card_grid
+
+    data = keep(f"ratmen-poker-{paper}.pdf", render(ratmen, "cards.pdf", layout="poker", paper=paper))
+    grid = card_grid("poker", paper)
+    left, bottom = grid.origin
+    with pdfplumber.open(io.BytesIO(data)) as document:
+        page = document.pages[0]
+        right, top = left + 3 * grid.card[0], bottom + 3 * grid.card[1]
+        marks = [  # in the margins, outside the cards
+            line
+            for line in page.lines
+            if line["x1"] < left
+            or line["x0"] > right
+            or page.height - line["bottom"] > top
+            or page.height - line["top"] < bottom
+        ]
+        vertical = {round(line["x0"], 1) for line in marks if abs(line["x0"] - line["x1"]) < 0.01}
+        assert vertical == {round(left + i * grid.card[0], 1) for i in range(3)}  # two cards: three cuts
+        horizontal = {round(page.height - line["top"], 1) for line in marks if abs(line["top"] - line["bottom"]) < 0.01}
+        assert horizontal == {round(top - i * grid.card[1], 1) for i in range(2)}
+        for char in page.chars:
+            assert char["x0"] >= 5 * mm and char["x1"] <= page.width - 5 * mm
+            assert char["top"] >= 5 * mm and char["bottom"] <= page.height - 5 * mm, char["text"]
+    # and in the pixels: no ink within 5 mm of the paper's edge
+    image = page_images(data, dpi=100)[0]
+    edge = round(5 * 100 / 25.4) - 1
+    width, height = image.size
+    for box in (
+        (0, 0, width, edge),
+        (0, height - edge, width, height),
+        (0, 0, edge, height),
+        (width - edge, 0, width, height),
+    ):
+        assert image.crop(box).getextrema() == ((255, 255), (255, 255), (255, 255)), box
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_sheet_print_note_keeps_5_mm_from_the_edge(ratmen, paper):
+    data = render(ratmen, "cards.pdf", paper=paper)
+    image = page_images(data, dpi=100)[0]
+    edge = round(5 * 100 / 25.4) - 1
+    width, height = image.size
+    assert image.crop((0, height - edge, width, height)).getextrema() == ((255, 255),) * 3
+    assert "Print at 100%" in flat(pages(data)[0])
+
+
+def test_each_card_names_the_book_and_rules_with_their_versions(ratmen, user):
+    ratmen_cards = card_texts(render(ratmen, "cards.pdf"))
+    assert all("Ratmen 3.5.2 · Age of Fantasy 3.2.0" in flat(text) for text in ratmen_cards)
+    faction = import_armyforge("aof-skirmish--dwarves.json")
+    book, _ruleset = engine_book_get(system="aof-skirmish", slug=faction)
+    caster = next(u for u in book.units.values() if any("(Caster(" in o.label for _s, o in u.options.values()))
+    option = next(o for _s, o in caster.options.values() if "(Caster(" in o.label)
+    skirmish = army(
+        user, "aof-skirmish", faction, [{"id": "c", "unit": caster.id, "options": {option.id: 1}}], points=500
+    )
+    (card,) = [flat(text) for text in card_texts(keep("skirmish-cards.pdf", render(skirmish, "cards.pdf")))]
+    assert f"Dwarves {book.version} · Age of Fantasy: Skirmish" in card
+    # One name per rule: the card's upgrades say the Wizard its rules print, not Army Forge's "Caster".
+    assert "Caster(" not in card and "Wizard(" in card

@@ -10,6 +10,7 @@ ever drawn outside its card.
 from __future__ import annotations
 
 import io
+import re
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -43,10 +44,15 @@ from armybuilder.exports.pdf_style import (
     wrap,
     wrap_spans,
 )
+from factions.armyforge import RULE_ALIASES
 
 LAYOUTS = ("sheet", "poker")
 TYPE_NAMES = {"artillery": "Artillery", "ordnance": "Ordnance"}
 PRINT_NOTE = "Print at 100% (actual size), not “fit to page”"
+POKER_NOTE = "Print at 100% · cards 63 × 88 mm"  # short: it stands between two crop marks
+EDGE = 5 * mm  # printers leave this much of the paper's edge blank: nothing printed is nearer
+MARK_OFFSET, MARK_MIN = 1.5 * mm, 3 * mm  # a crop mark starts this far from the card, and is at least this long
+POKER_SIZES = (9.5, 9, 8.5, 8, 7.5, 7, 6.5, 6)  # a poker card's text takes the largest that fits it
 DASH = "–"
 # Stat labels too wide for their box at the smallest size we print.
 SHORT_STAT_LABELS = {
@@ -59,7 +65,7 @@ SHORT_STAT_LABELS = {
     "Models": "Mdls",
 }
 SHORT_HEADS = {"Range": "Rng", "Critical · rules": "Crit · rules", "Weapon": "Wpn"}
-MIN_SHARE = 0.25  # a sheet card is never shorter than this share of a full card
+MIN_HEIGHT = 64  # points: a sheet card is never shorter
 STEP = 0.5  # one step smaller, in points
 NAME_SHRINK = 0.85  # the smallest a weapon name gets, as a share of the cell text, before it wraps
 KEEP_TOGETHER = 4  # lines of a paragraph never split between two cards
@@ -260,7 +266,8 @@ def _card(result: EntryResult, printout: Printout, labels: dict[str, str], *, tr
         rules=", ".join(str(rule) for rule in everyone),
         type_notes=f"{TYPE_NAMES.get(unit.type, unit.type.title())}: " + "; ".join(notes) if notes else "",
         upgrades=", ".join(
-            label if picks == 1 else f"{label} ×{picks}" for label, picks in _upgrade_labels(result, loadout.rules)
+            label if picks == 1 else f"{label} ×{picks}"
+            for label, picks in _upgrade_labels(result, loadout.rules, printout.family)
         ),
         joined=joined,
         spell_rule=str(caster) if caster and printout.spells else "",
@@ -336,10 +343,11 @@ def unit_wide_rules(result: EntryResult, some: list[SomeModels]) -> list[Rule]:
     return [rule for rule in loadout.rules if rule.name not in partial or rule.name in own]
 
 
-def _upgrade_labels(result: EntryResult, rules: list[Rule]) -> list[tuple[str, int]]:
-    """The picks as the card lists them: a pick that only gives rules is named by the rules
-    it gives, so that a rule has one name on the card (Army Forge's "Caster(3)" is the
-    Skirmish "Wizard(3)" the card's rules print)."""
+def _upgrade_labels(result: EntryResult, rules: list[Rule], family: str) -> list[tuple[str, int]]:
+    """The picks as the card lists them, so that a rule has one name on the card: a pick
+    that only gives rules is named by the rules it gives, and a rule Army Forge names
+    otherwise than our rulebook takes our name (its "Rune Lord (Caster(2))" is the
+    Skirmish "Rune Lord (Wizard(2))", as the card's rules print it)."""
     loadout, unit = result.loadout, result.unit
     if loadout is None or unit is None:
         return []
@@ -356,6 +364,9 @@ def _upgrade_labels(result: EntryResult, rules: list[Rule]) -> list[tuple[str, i
         if option is not None and gained and all(gain.kind == "rule" for gain in option.gains):
             if all(rule.name in names for rule in gained):
                 label = ", ".join(str(rule) for rule in gained)
+        for theirs, ours in RULE_ALIASES.get(family, {}).items():
+            if ours in names and theirs not in names:
+                label = re.sub(rf"(?<![\w/]){re.escape(theirs)}(?![\w/])", ours, label)
         labels.append((label, picks))
     return labels
 
@@ -455,6 +466,20 @@ def smaller_card(style: CardStyles) -> CardStyles | None:
     return None if smaller == style else smaller
 
 
+def card_text_at(style: CardStyles, size: float) -> CardStyles:
+    """The card's styles with its text (cells, paragraphs, lead-ins) at `size`; the table
+    head keeps its distance below the text, never under 6 pt."""
+    head = max(TEXT_MIN, size - (style.text.size - style.table_head.size))
+    return replace(
+        style,
+        subtitle=style.subtitle.sized(max(style.subtitle.size, size - 1)),
+        cell=style.cell.sized(size),
+        text=style.text.sized(size),
+        label=style.label.sized(size),
+        table_head=style.table_head.sized(head),
+    )
+
+
 # -- where the cards go on the page ------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Grid:
@@ -468,10 +493,16 @@ class Grid:
 
     @property
     def origin(self) -> tuple[float, float]:
-        """Bottom-left corner of the grid, which is centred on the page."""
+        """Bottom-left corner of the grid, which is centred on the page; poker cards on a
+        page too short to have crop marks above and below (Letter) leave room for them
+        above, where every cut between two columns gets its mark."""
         width = self.columns * self.card[0] + (self.columns - 1) * self.gap
         height = self.rows * self.card[1] + (self.rows - 1) * self.gap
-        return (self.page[0] - width) / 2, (self.page[1] - height) / 2
+        bottom = (self.page[1] - height) / 2
+        room = EDGE + MARK_OFFSET + MARK_MIN
+        if self.crop_marks and bottom < room:
+            bottom = self.page[1] - height - room
+        return (self.page[0] - width) / 2, bottom
 
     def boxes(self) -> list[tuple[float, float, float, float]]:
         """(x, y, width, height) of every card on a page, top left first."""
@@ -488,9 +519,11 @@ def card_grid(layout: str, paper: str) -> Grid:
     page = PAPERS[paper]
     if layout == "poker":
         return Grid(page, POKER_SIZE, 3, 3, 0, 2 * mm, True)
+    # Sheet cards run down two columns, as tall as their content: a card breaks only at
+    # the foot of a page.
     margin, gap = 24, 10
-    size = ((page[0] - 2 * margin - gap) / 2, (page[1] - 2 * margin - 2 * gap) / 3)
-    return Grid(page, size, 2, 3, gap, 0, False)
+    size = ((page[0] - 2 * margin - gap) / 2, page[1] - 2 * margin)
+    return Grid(page, size, 2, 1, gap, 0, False)
 
 
 # -- laying a card out -------------------------------------------------------------------
@@ -562,12 +595,17 @@ class UnitCardsPdf:
         return buffer.getvalue()
 
     def _draw_print_note(self) -> None:
-        """Cards are sized to the millimetre: "fit to page" would shrink them."""
+        """Cards are sized to the millimetre: "fit to page" would shrink them. The note
+        stays 5 mm or more from the paper's edge, below the cards, or above them when the
+        space below is the crop marks' (poker cards on Letter)."""
         footer = self.style.footer
         _left, bottom = self.grid.origin
-        note = PRINT_NOTE + (" (cards 63 × 88 mm)" if self.grid.crop_marks else "")
+        note = POKER_NOTE if self.grid.crop_marks else PRINT_NOTE
+        descent, ascent = 0.25 * footer.size, 0.8 * footer.size
+        y = EDGE + descent
+        if y + ascent + 1 > bottom:
+            y = self.grid.page[1] - EDGE - ascent
         self.canvas.setFillColor(footer.color)
-        y = max((bottom - footer.size) / 2, 2 * mm)
         draw_string(self.canvas, self.grid.page[0] / 2, y, note, footer.font, footer.size, "centre")
 
     # -- measuring ---------------------------------------------------------------------
@@ -753,11 +791,15 @@ class UnitCardsPdf:
         return Row("weapon", height, (columns, cells))
 
     def _fitted_faces(self, card: CardData) -> list[Face]:
-        """The card's faces at its normal sizes; if it needs a "(continued)" card, its text
+        """The card's faces. A poker card's text takes the largest size at which the card
+        fits on one face (a card that fits at none keeps the normal size); a sheet card's
+        its normal size. Either way, a card that needs a "(continued)" card sets its text
         one step smaller (never under 6 pt) when that makes it fit on one."""
         normal = self.style
         faces = self._faces(card)
-        if len(faces) > 1 and self.smaller is not None:
+        if self.grid.crop_marks and len(faces) == 1:
+            faces = self._grown_faces(card, faces)
+        elif len(faces) > 1 and self.smaller is not None:
             self.style = self.smaller
             fitted = self._faces(card)
             if len(fitted) < len(faces):
@@ -768,6 +810,23 @@ class UnitCardsPdf:
         self.style = normal
         return faces
 
+    def _grown_faces(self, card: CardData, faces: list[Face]) -> list[Face]:
+        """The faces at the largest text size that keeps the card on one face, found by
+        halving the sizes left to try; `faces` are those at the normal size (one)."""
+        normal = self.style
+        sizes = [size for size in POKER_SIZES if size > normal.text.size]
+        best, low, high = (normal, faces), 0, len(sizes) - 1  # sizes run from largest to smallest
+        while low <= high:
+            middle = (low + high) // 2
+            self.style = card_text_at(normal, sizes[middle])
+            tried = self._faces(card)
+            if len(tried) == 1:
+                best, high = (self.style, tried), middle - 1
+            else:
+                low = middle + 1
+        self.style = best[0]
+        return best[1]
+
     def _face_height(self, face: Face) -> float:
         """The frame height its content needs (poker cards: always the card's)."""
         full = self.grid.card[1] - 2 * self.grid.inset
@@ -775,7 +834,7 @@ class UnitCardsPdf:
             return full
         room = self._body_room(face.card, face.number)
         used = full - room + sum(row.height for row in face.rows)
-        return min(full, max(used, full * MIN_SHARE))
+        return min(full, max(used, MIN_HEIGHT))
 
     def _pages(self, faces: list[Face]) -> list[list[tuple[Face, tuple[float, float, float, float]]]]:
         """Where each face goes. Poker cards: the grid, nine a page. Sheet cards: in
@@ -849,12 +908,12 @@ class UnitCardsPdf:
         right = left + columns * w
         top = bottom + grid.rows * h
         lowest = top - rows * h
-        offset, length, edge = 1.5 * mm, 5 * mm, 5 * mm
+        offset, length, edge = MARK_OFFSET, 5 * mm, EDGE
         canvas.setStrokeColor(LINE)
         canvas.setLineWidth(0.4)
 
         def mark(x0, y0, x1, y1):
-            if abs(x1 - x0) + abs(y1 - y0) >= 1.5 * mm:
+            if abs(x1 - x0) + abs(y1 - y0) >= MARK_MIN - 0.01:
                 canvas.line(x0, y0, x1, y1)
 
         page_w, page_h = grid.page
