@@ -501,7 +501,17 @@ PRINTOUTS = [
     ("roster.pdf", {}),
     ("reference.pdf", {}),
 ]
-PRINTOUT_IDS = ["sheet", "poker", "combine", "rules", "poker-rules", "trackers", "poker-trackers", "roster", "reference"]
+PRINTOUT_IDS = [
+    "sheet",
+    "poker",
+    "combine",
+    "rules",
+    "poker-rules",
+    "trackers",
+    "poker-trackers",
+    "roster",
+    "reference",
+]
 
 
 @pytest.mark.parametrize(("kind", "params"), PRINTOUTS, ids=PRINTOUT_IDS)

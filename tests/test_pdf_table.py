@@ -347,3 +347,48 @@ def test_each_card_names_the_book_and_rules_with_their_versions(ratmen, user):
     assert f"Dwarves {book.version} · Age of Fantasy: Skirmish" in card
     # One name per rule: the card's upgrades say the Wizard its rules print, not Army Forge's "Caster".
     assert "Caster(" not in card and "Wizard(" in card
+
+
+# -- 9. roster issues name the unit once; running heads fit the page -------------------------------
+@pytest.fixture
+def hundred_entries(user):
+    import json
+    import sys
+
+    from tests.test_pdf import DATA
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    from benchenv import bench_list
+
+    armybook_import(data=json.loads((DATA / "books" / "aof" / "human-empire.json").read_text()))
+    book, _ruleset = engine_book_get(system="aof", slug="human-empire")
+    return make_list(user, bench_list(book, 100, name="Long " * 40))
+
+
+def test_a_100_entry_roster_names_each_unit_once_per_issue(hundred_entries, user):
+    from armybuilder.lists import selectors
+
+    body = {
+        "format": "armylist/1",
+        "name": hundred_entries.name,
+        "system": "aof",
+        "faction": "human-empire",
+        "points_limit": 15000,
+    }
+    marshal = hundred_entries.entries[0]  # a Marshal whose Sun-Forged Edge has no Knightly Blade to go on
+    entries = [{"id": f"m{i}", "unit": marshal["unit"], "options": marshal["options"]} for i in range(100)]
+    army_list = make_list(user, {**body, "entries": entries})
+    validation = selectors.army_list_load(army_list).validation
+    assert all(issue.entry for issue in validation.issues[:100])
+    data = keep("roster-100-issues.pdf", render(army_list, "roster.pdf"))
+    with pdfplumber.open(io.BytesIO(data)) as document:
+        page = document.pages[0]
+        notes_left = next(w for w in page.extract_words() if w["text"] == "Notes")["x0"]
+        notes = flat(page.crop((notes_left - 1, 0, page.width - 40, page.height)).extract_text())
+        rows = len([w for w in page.extract_words() if w["text"] == "Marshal" and w["x0"] < notes_left])
+        count = len(document.pages)
+        # The running head of a long name stays on the page.
+        for later in document.pages[1:]:
+            assert all(char["x1"] <= later.width - 36 + 0.5 for char in later.chars), "a running head runs off"
+    assert "Marshal" not in notes, notes[:300]
+    assert rows >= 10 and count <= 15, (rows, count)
