@@ -819,13 +819,26 @@ class UnitCardsPdf:
         while low <= high:
             middle = (low + high) // 2
             self.style = card_text_at(normal, sizes[middle])
-            tried = self._faces(card)
+            tried = self._faces(card) if self._words_fit(card) else []
             if len(tried) == 1:
                 best, high = (self.style, tried), middle - 1
             else:
                 low = middle + 1
         self.style = best[0]
         return best[1]
+
+    def _words_fit(self, card: CardData) -> bool:
+        """No word of a weapons table's text cells is wider than its column at the
+        current size: larger text that would break "Hacking Knife" into "Hackin / g"
+        does not fit."""
+        cell = self.style.cell
+        for each in (card, *card.heroes):
+            widths = self._column_widths(each.columns)
+            for texts in each.weapons:
+                for column, width, text in zip(each.columns, widths, texts, strict=True):
+                    if not column.number and any(width_of(w, cell.font, cell.size) > width - 2 for w in text.split()):
+                        return False
+        return True
 
     def _face_height(self, face: Face) -> float:
         """The frame height its content needs (poker cards: always the card's)."""
