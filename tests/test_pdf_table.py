@@ -206,7 +206,7 @@ def tracker_boxes(data: bytes) -> list[dict[str, int]]:
                     first = min(s["x0"] for s in lines[line_top])
                     words = page.within_bbox((x, line_top - 2, first, line_top + 12)).extract_text().strip()
                     # A label too long to share the line stands above its boxes.
-                    above = page.within_bbox((x, line_top - 11, x + w, line_top - 1)).extract_text().strip()
+                    above = page.within_bbox((x, line_top - 12, x + w, line_top + 0.5)).extract_text().strip()
                     label = words or above.split("\n")[-1] or label
                     counts[label] = counts.get(label, 0) + len(lines[line_top])
                 found.append(counts)
@@ -392,3 +392,14 @@ def test_a_100_entry_roster_names_each_unit_once_per_issue(hundred_entries, user
             assert all(char["x1"] <= later.width - 36 + 0.5 for char in later.chars), "a running head runs off"
     assert "Marshal" not in notes, notes[:300]
     assert rows >= 10 and count <= 15, (rows, count)
+
+
+def test_trackers_flow_through_the_api_like_rules_and_are_cached_apart(ratmen, client):
+    client.force_login(ratmen.owner)
+    url = f"/api/lists/{ratmen.pk}/export/cards.pdf"
+    plain, tracked = client.get(url), client.get(url, {"trackers": "1"})
+    assert plain.status_code == tracked.status_code == 200
+    assert tracker_boxes(tracked.content)[0]["Wounds"] == 12
+    assert tracker_boxes(plain.content) == [{}, {}]  # not the file cached for the other
+    bad = client.get(url, {"trackers": "maybe"})
+    assert bad.status_code == 400 and b'trackers must be 1 or 0, not "maybe"' in bad.content
