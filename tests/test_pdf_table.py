@@ -162,6 +162,18 @@ def test_cards_with_rules_explain_what_their_auras_and_spells_lead_to(wood_elves
         assert f"{name}: " in yrana, name
 
 
+def test_the_rules_a_casters_spells_give_are_explained_from_the_book(user):
+    """Ratmen spells give Scurry Boost and Melee Slayer; the book has their text."""
+    faction = import_armyforge("aof--ratmen.json")
+    army_list = army(user, "aof", faction, [{"id": "b", "unit": "YCqSF5j"}])  # Brother Hepalit, a Caster
+    rules = reference_rules(keep("ratmen-reference.pdf", render(army_list, "reference.pdf")))
+    assert rules["Scurry Boost"].startswith(" If this model has Scurry")
+    assert rules["Melee Slayer"].startswith(" This model's melee weapons")
+    assert "Ratmen 3.5.2 army book" in rules["Melee Slayer"]
+    cards = flat(" ".join(card_texts(render(army_list, "cards.pdf", rules=1))))
+    assert cards.count("Melee Slayer: This model's melee weapons") == 1
+
+
 def test_a_rule_from_a_newer_rulebook_is_named_once_and_says_so_once(wood_elves):
     """The Wood Elves' Bane is in neither their book nor our rulebook (3.2.0)."""
     from factions.models import CoreRule
