@@ -771,7 +771,10 @@ class UnitCardsPdf:
                 title = SHORT_HEADS.get(title, title)  # never under 6 pt: a shorter word
             size = fit_size(title, head.font, head.size, width - 2, self.style.cell_min)
             cells.append(([title], size))
-        return Row("head", head.leading + 2, (columns, cells), keep_with_next=True)
+        # One size for every heading: the largest at which each fits its column.
+        size = min(size for _title, size in cells)
+        cells = [(title, size) for title, _size in cells]
+        return Row("head", head.sized(size).leading + 2, (columns, cells), keep_with_next=True)
 
     def _weapon_row(self, columns: tuple[Column, ...], texts: tuple[str, ...], room: float) -> Row:
         cell_style = self.style.cell
