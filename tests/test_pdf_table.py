@@ -415,3 +415,17 @@ def test_trackers_flow_through_the_api_like_rules_and_are_cached_apart(ratmen, c
     assert tracker_boxes(plain.content) == [{}, {}]  # not the file cached for the other
     bad = client.get(url, {"trackers": "maybe"})
     assert bad.status_code == 400 and b'trackers must be 1 or 0, not "maybe"' in bad.content
+
+
+def test_a_200_character_list_name_stays_on_every_page_and_keeps_the_page_number(user, make_aof_book):
+    from tests.test_pdf import wardens_list
+
+    army_list = wardens_list(user, make_aof_book, name="Very long name " * 13 + "end")  # 200 characters
+    assert len(army_list.name) >= 198
+    for kind in ("reference.pdf", "roster.pdf", "cards.pdf"):
+        data = render(army_list, kind)
+        with pdfplumber.open(io.BytesIO(data)) as document:
+            for page in document.pages:
+                assert all(0 <= char["x0"] and char["x1"] <= page.width - 36 + 0.5 for char in page.chars), kind
+        if kind == "reference.pdf":
+            assert "· page 1" in flat(pages(data)[0])

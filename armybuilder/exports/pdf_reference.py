@@ -24,10 +24,12 @@ from armybuilder.exports.pdf_style import (
     TEXT_MIN,
     TITLE,
     TITLE_MIN,
+    clip,
     draw_line,
     draw_string,
     fit_size,
     new_canvas,
+    width_of,
     wrap,
 )
 
@@ -122,7 +124,7 @@ class RulesReferencePdf:
 
         def on_page(number: int) -> float:
             if draw:
-                self._draw_footer(f"{self.title} · page {number}")
+                self._draw_footer(self.title, f" · page {number}")
             if number > 1:
                 return 0
             return self._draw_title(
@@ -159,12 +161,15 @@ class RulesReferencePdf:
             y -= SUBTITLE.leading
         return self.page_size[1] - MARGIN - y + 12
 
-    def _draw_footer(self, text: str) -> None:
+    def _draw_footer(self, text: str, suffix: str = "") -> None:
+        """The page's footer on one line: a text too long even at 6 pt is cut short
+        with "…", and the `suffix` (the page's number) is always kept."""
         canvas, style = self.canvas, PAGE_FOOTER
         width = self.page_size[0] - 2 * MARGIN
-        size = fit_size(text, style.font, style.size, width, TEXT_MIN)
+        size = fit_size(text + suffix, style.font, style.size, width, TEXT_MIN)
+        text = clip(text, style.font, size, width - width_of(suffix, style.font, size)) + suffix
         canvas.setFillColor(style.color)
-        draw_string(canvas, MARGIN, MARGIN, wrap(text, style.font, size, width)[0], style.font, size)
+        draw_string(canvas, MARGIN, MARGIN, text, style.font, size)
 
     def _heading(self, text: str, size: float = BODY.size) -> None:
         self.flow.space(6)
