@@ -429,3 +429,26 @@ def test_a_200_character_list_name_stays_on_every_page_and_keeps_the_page_number
                 assert all(0 <= char["x0"] and char["x1"] <= page.width - 36 + 0.5 for char in page.chars), kind
         if kind == "reference.pdf":
             assert "· page 1" in flat(pages(data)[0])
+
+
+def test_a_joined_caster_brings_its_stats_weapons_wounds_and_spells_to_its_units_card(user):
+    import json
+
+    from tests.test_pdf import bundled_list
+
+    army_list = bundled_list(user, "aof/human-empire-1500.json")
+    body = json.loads(
+        (Path(__file__).resolve().parents[1] / "factions/data/lists/aof/human-empire-1500.json").read_text()
+    )
+    magister = next(entry for entry in body["entries"] if entry["unit"] == "court-magister")
+    data = keep("human-empire-joined.pdf", render(army_list, "cards.pdf", trackers=1))
+    cards = [flat(text) for text in card_texts(data)]
+    (card,) = [text for text in cards if "Joined hero: Court Magister" in text]
+    assert not any(text.startswith("Court Magister") for text in cards)  # no card of its own
+    assert "Quality 4+ · Defense 5+ · Tough 3" in card and "Runed Staff" in card
+    assert "Spells · Court Magister, Caster(3)" in card
+    assert magister["joined_to"]
+    boxes = tracker_boxes(data)[cards.index(card)]
+    assert boxes["Wounds"] == 20 + 3  # the unit's and the hero's (both counted under one label)
+    assert boxes["Shaken"] == boxes["Activated"] == 1  # one unit on the table
+    assert "Joined to:" not in card

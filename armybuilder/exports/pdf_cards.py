@@ -52,6 +52,7 @@ PRINT_NOTE = "Print at 100% (actual size), not “fit to page”"
 POKER_NOTE = "Print at 100% · cards 63 × 88 mm"  # short: it stands between two crop marks
 EDGE = 5 * mm  # printers leave this much of the paper's edge blank: nothing printed is nearer
 MARK_OFFSET, MARK_MIN = 1.5 * mm, 3 * mm  # a crop mark starts this far from the card, and is at least this long
+UNIT_TRACKERS = ("Shaken", "Activated")  # a hero joined to a unit shares these with it
 POKER_SIZES = (9.5, 9, 8.5, 8, 7.5, 7, 6.5, 6)  # a poker card's text takes the largest that fits it
 DASH = "–"
 # Stat labels too wide for their box at the smallest size we print.
@@ -149,7 +150,9 @@ def cards_for(
         target = ids.get(result.entry.joined_to or "")
         # A hero joined to a unit (itself joined to none) is printed on that unit's card.
         if target is not None and target is not result and not _joins(target, ids):
-            joined.setdefault(target.entry.id, []).append(card)
+            # One unit on the table: its Shaken and Activated boxes are the unit's.
+            own = tuple(tracker for tracker in card.trackers if tracker.label not in UNIT_TRACKERS)
+            joined.setdefault(target.entry.id, []).append(replace(card, joined=None, trackers=own))
         else:
             cards[result.entry.id] = card
     out = []
