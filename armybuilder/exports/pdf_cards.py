@@ -817,19 +817,35 @@ class UnitCardsPdf:
         return faces
 
     def _grown_faces(self, card: CardData, faces: list[Face]) -> list[Face]:
-        """The faces at the largest text size that keeps the card on one face, found by
-        halving the sizes left to try; `faces` are those at the normal size (one)."""
+        """The faces at the largest text size that keeps the card on one face; `faces`
+        are those at the normal size (one). The smallest step up is tried first (a full
+        card stops there), then the largest (a sparse card stops there), then the sizes
+        between by halving."""
         normal = self.style
-        sizes = [size for size in POKER_SIZES if size > normal.text.size]
-        best, low, high = (normal, faces), 0, len(sizes) - 1  # sizes run from largest to smallest
-        while low <= high:
-            middle = (low + high) // 2
-            self.style = card_text_at(normal, sizes[middle])
+        sizes = [size for size in POKER_SIZES if size > normal.text.size]  # largest first
+
+        def one_face(size: float) -> list[Face] | None:
+            self.style = card_text_at(normal, size)
             tried = self._faces(card) if self._words_fit(card) else []
-            if len(tried) == 1:
-                best, high = (self.style, tried), middle - 1
-            else:
-                low = middle + 1
+            return tried if len(tried) == 1 else None
+
+        smallest = one_face(sizes[-1]) if sizes else None
+        if smallest is None:
+            self.style = normal
+            return faces
+        best: tuple[CardStyles, list[Face]] = (self.style, smallest)
+        if len(sizes) > 1:
+            largest = one_face(sizes[0])
+            if largest is not None:
+                return largest  # self.style is its size
+            low, high = 1, len(sizes) - 2  # between the largest (too large) and the smallest (fits)
+            while low <= high:
+                middle = (low + high) // 2
+                fitted = one_face(sizes[middle])
+                if fitted is not None:
+                    best, high = (self.style, fitted), middle - 1
+                else:
+                    low = middle + 1
         self.style = best[0]
         return best[1]
 
