@@ -51,6 +51,8 @@ def main() -> None:
             ("cards, sheet", "cards.pdf", {}),
             ("cards, poker", "cards.pdf", {"layout": "poker"}),
             ("cards, rules", "cards.pdf", {"rules": "1"}),
+            ("cards, trackers", "cards.pdf", {"trackers": "1"}),
+            ("poker, trackers", "cards.pdf", {"layout": "poker", "trackers": "1"}),
             ("roster", "roster.pdf", {}),
             ("reference", "reference.pdf", {}),
         ):
@@ -60,7 +62,7 @@ def main() -> None:
             if n == 100 and label == "cards, sheet":
                 sheet_ms = ms
             pages = len(PdfReader(io.BytesIO(output)).pages)
-            print(f"  {n:>3} entries  {label:<13} median {ms:7.1f} ms  ({len(output) // 1024} KiB, {pages} pages)")
+            print(f"  {n:>3} entries  {label:<15} median {ms:7.1f} ms  ({len(output) // 1024} KiB, {pages} pages)")
 
         def download(army_list=army_list):
             cache.clear()

@@ -46,7 +46,8 @@
     const form = event.target.closest("form[data-print-choices]");
     if (!form) return;
     const data = new FormData(form);
-    const choices = { paper: data.get("paper"), layout: data.get("layout"), combine: data.has("combine"), rules: data.has("rules") };
+    const choices = { paper: data.get("paper"), layout: data.get("layout"), combine: data.has("combine"), rules: data.has("rules"),
+      trackers: data.has("trackers") };
     try {
       window.localStorage.setItem(KEY, JSON.stringify(choices));
     } catch (error) {

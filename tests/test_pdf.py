@@ -118,10 +118,14 @@ def test_cards_show_every_entry_with_its_name_cost_and_weapons(user, name, layou
     army_list = bundled_list(user, name)
     validation = selectors.army_list_load(army_list).validation
     cards = card_texts(render(army_list, "cards.pdf", layout=layout), layout)
-    assert len(cards) >= len(validation.entries)
+    ids = {result.entry.id for result in validation.entries}
+    joined = [r for r in validation.entries if r.entry.joined_to in ids and r.entry.joined_to != r.entry.id]
+    assert len(cards) >= len(validation.entries) - len(joined)  # a joined hero is on its unit's card
     squashed = ["".join(text.split()) for text in cards]
     for result in validation.entries:
-        card = next((c for c in squashed if c.startswith("".join(result.label.split()))), None)
+        # A hero joined to a unit is on that unit's card, after "Joined hero:".
+        label = "".join(result.label.split())
+        card = next((c for c in squashed if c.startswith(label) or f"Joinedhero:{label}" in c), None)
         assert card is not None, f"no card for {result.label}"
         if army_list.points_limit is not None:
             assert f"{result.cost}pts" in card
@@ -130,11 +134,10 @@ def test_cards_show_every_entry_with_its_name_cost_and_weapons(user, name, layou
                 assert word in card, f"{weapon.name} missing on the card of {result.label}"
 
 
-def test_a_joined_hero_is_printed_right_after_the_unit_it_leads(user, make_aof_book):
+def test_a_joined_hero_is_printed_on_the_card_of_the_unit_it_leads(user, make_aof_book):
     army_list = wardens_list(user, make_aof_book)
-    cards = [flat(text) for text in card_texts(render(army_list, "cards.pdf"), "sheet")]
-    assert cards[0].startswith("Wardens") and "Led by: Warden Captain" in cards[0]
-    assert cards[1].startswith("Warden Captain") and "Joined to: Wardens" in cards[1]
+    (card,) = [flat(text) for text in card_texts(render(army_list, "cards.pdf"), "sheet")]
+    assert card.startswith("Wardens") and "Joined hero: Warden Captain" in card
 
 
 def test_combine_prints_one_card_per_distinct_unit_with_its_count(user, make_aof_book):
@@ -289,13 +292,14 @@ def test_the_reference_has_exactly_the_rules_and_spells_the_list_uses(user, make
     assert headings == [*rules, "Spark (1)"]
     text = flat(" ".join(pages(render(army_list, "reference.pdf"))))
     assert "Test rule text." in text and "Test spell text." in text
-    assert "Test Wardens army book" in text  # where a faction rule is explained
+    assert "Test Wardens 1.0.0 army book" in text  # where a faction rule is explained, in which version
     assert "Age of Fantasy 3.2.0 — Special Rules" in text  # where a core rule is
 
 
 def test_a_list_without_casters_prints_no_spells(user, make_aof_book):
     army_list = wardens_list(user, make_aof_book, entries=[{"id": "w", "unit": "wardens"}])
-    assert bold_headings(render(army_list, "reference.pdf")) == ["Counter", "Shieldbrothers"]
+    # Impact too: the summary of Counter names it.
+    assert bold_headings(render(army_list, "reference.pdf")) == ["Counter", "Impact", "Shieldbrothers"]
 
 
 def test_a_rated_rule_is_listed_once_with_every_rating_used(user):
@@ -425,7 +429,7 @@ def test_paper_size_and_layout_follow_the_query(user, make_aof_book):
     assert (round(float(a4.width)), round(float(a4.height))) == (595, 842)
 
 
-@pytest.mark.parametrize("params", [{"paper": "a3"}, {"layout": "tarot"}, {"combine": "maybe"}])
+@pytest.mark.parametrize("params", [{"paper": "a3"}, {"layout": "tarot"}, {"combine": "maybe"}, {"trackers": "2"}])
 def test_bad_print_options_are_a_400(user, make_aof_book, params):
     response = pdf.list_pdf_response(wardens_list(user, make_aof_book), "cards.pdf", params)
     assert response.status_code == 400
@@ -453,6 +457,7 @@ def test_a_second_download_is_served_from_the_cache_until_the_list_changes(user,
     [
         ("cards.pdf", {}),
         ("cards.pdf", {"layout": "poker", "combine": "1"}),
+        ("cards.pdf", {"rules": "1", "trackers": "1"}),
         ("roster.pdf", {"paper": "letter"}),
         ("reference.pdf", {}),
     ],
@@ -494,10 +499,22 @@ PRINTOUTS = [
     ("cards.pdf", {"combine": 1}),
     ("cards.pdf", {"rules": 1}),
     ("cards.pdf", {"rules": 1, "layout": "poker"}),
+    ("cards.pdf", {"trackers": 1}),
+    ("cards.pdf", {"trackers": 1, "layout": "poker"}),
     ("roster.pdf", {}),
     ("reference.pdf", {}),
 ]
-PRINTOUT_IDS = ["sheet", "poker", "combine", "rules", "poker-rules", "roster", "reference"]
+PRINTOUT_IDS = [
+    "sheet",
+    "poker",
+    "combine",
+    "rules",
+    "poker-rules",
+    "trackers",
+    "poker-trackers",
+    "roster",
+    "reference",
+]
 
 
 @pytest.mark.parametrize(("kind", "params"), PRINTOUTS, ids=PRINTOUT_IDS)
@@ -509,6 +526,12 @@ def test_every_character_printed_is_at_least_6_pt_with_4_5_to_1_contrast(user, n
     assert [str(u) for u in unreadable(render(army_list, kind, **params))] == []
 
 
+TWO_CARDS = [  # the captain on a card of its own: joined to none
+    {"id": "e1", "unit": "warden-captain", "options": {"HERO-2a": 1}},
+    {"id": "e2", "unit": "wardens", "options": {"TROOPS-1a": 1}},
+]
+
+
 def test_the_legibility_check_sees_a_cost_drawn_in_its_bands_colour(user, make_aof_book, monkeypatch):
     """The check reads colours off the drawn page: the bug it exists for (every card's
     cost drawn in the header band's own colour) is caught when put back."""
@@ -518,7 +541,7 @@ def test_the_legibility_check_sees_a_cost_drawn_in_its_bands_colour(user, make_a
     from armybuilder.exports.pdf_style import ACCENT
     from tests.pdf_legibility import unreadable
 
-    army_list = wardens_list(user, make_aof_book)
+    army_list = wardens_list(user, make_aof_book, entries=TWO_CARDS)
     assert unreadable(render(army_list, "cards.pdf")) == []
     cache.clear()
     monkeypatch.setattr(
@@ -533,7 +556,7 @@ def test_the_legibility_check_sees_a_cost_drawn_in_its_bands_colour(user, make_a
     )
     flagged = unreadable(render(army_list, "cards.pdf"))
     # Both cards' costs (the captain's 115 pts, the wardens' 90 pts), and nothing else.
-    assert "".join(u.text for u in flagged) == "115pts90pts"
+    assert sorted(u.text for u in flagged) == ["115pts", "90pts"]
     assert {round(u.contrast, 2) for u in flagged} == {1.0}
 
 
@@ -616,7 +639,7 @@ def test_the_reference_orders_spells_by_their_cost(user):
 def test_crop_marks_frame_only_the_cards_printed_and_keep_5_mm_from_the_edge(user, make_aof_book, paper):
     from reportlab.lib.units import mm
 
-    army_list = wardens_list(user, make_aof_book)  # two cards: the first row, two columns
+    army_list = wardens_list(user, make_aof_book, entries=TWO_CARDS)  # two cards: the first row, two columns
     data = render(army_list, "cards.pdf", layout="poker", paper=paper)
     grid = card_grid("poker", paper)
     left, bottom = grid.origin
@@ -774,8 +797,10 @@ def test_no_continued_card_holds_a_single_spell(user, layout):
 def test_a_card_shrinks_one_step_before_it_continues(user):
     """The Court Magister with five spells fits one poker card at a step smaller, and the
     text is never under 6 pt (checked on every printout by the legibility test)."""
-    army_list = bundled_list(user, "aof/human-empire-1500.json")
-    texts = card_texts(render(army_list, "cards.pdf", layout="poker"), "poker")
+    body = json.loads((DATA / "lists" / "aof/human-empire-1500.json").read_text())
+    body["entries"] = [{**entry, "joined_to": None} for entry in body["entries"]]  # the Magister on its own card
+    armybook_import(data=json.loads((DATA / "books" / "aof" / "human-empire.json").read_text()))
+    texts = card_texts(render(make_list(user, body), "cards.pdf", layout="poker"), "poker")
     assert not any("Court Magister (continued)" in t for t in texts)
     magister = next(t for t in texts if t.startswith("Court Magister"))
     assert "Dawnburst (3)" in magister

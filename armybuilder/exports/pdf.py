@@ -11,7 +11,8 @@ render again.
 
 Query parameters: `paper` (a4, letter), `layout` (cards: sheet, poker), `combine`
 (cards: 1 for one card per distinct unit, "3× ..."), `rules` (cards: 1 to print what
-each rule does), `sheet` (roster: 1 for the one-page army sheet, `pdf_sheet`),
+each rule does), `trackers` (cards: 1 for wound, spell-token, Shaken and Activated boxes
+to tick in play), `sheet` (roster: 1 for the one-page army sheet, `pdf_sheet`),
 `base_url` (the site's address for the share link in the roster's QR code, e.g.
 https://armybuilder.example; it must be one of ALLOWED_HOSTS; without it the first host
 of ALLOWED_HOSTS is used).
@@ -61,13 +62,14 @@ class PrintOptions:
     combine: bool = False
     base_url: str = ""
     rules: bool = False  # cards: each special rule's meaning printed on the card
+    trackers: bool = False  # cards: boxes to tick in play (wounds, spell tokens, Shaken, Activated)
     sheet: bool = False  # roster: the one-page army sheet instead
 
     def drawing(self, kind: str) -> PrintOptions:
         """Only what changes the `kind` of file (its cache key): a form sends every
         choice to every file, and the roster does not vary with the cards' layout."""
         if kind == "cards.pdf":
-            return PrintOptions(self.paper, self.layout, self.combine, rules=self.rules)
+            return PrintOptions(self.paper, self.layout, self.combine, rules=self.rules, trackers=self.trackers)
         return PrintOptions(self.paper, sheet=self.sheet and kind == "roster.pdf")
 
 
@@ -78,6 +80,7 @@ def print_options(params: dict[str, Any]) -> PrintOptions:
     combine = str(params.get("combine", "")).lower()
     rules = str(params.get("rules", "")).lower()
     sheet = str(params.get("sheet", "")).lower()
+    trackers = str(params.get("trackers", "")).lower()
     if layout not in LAYOUTS:
         raise ValueError(f'layout must be one of {", ".join(LAYOUTS)}, not "{layout}"')
     if combine not in TRUE + FALSE:
@@ -86,8 +89,12 @@ def print_options(params: dict[str, Any]) -> PrintOptions:
         raise ValueError(f'rules must be 1 or 0, not "{rules}"')
     if sheet not in TRUE + FALSE:
         raise ValueError(f'sheet must be 1 or 0, not "{sheet}"')
+    if trackers not in TRUE + FALSE:
+        raise ValueError(f'trackers must be 1 or 0, not "{trackers}"')
     base_url = str(params.get("base_url", ""))
-    return PrintOptions(paper, layout, combine in TRUE, base_url, rules in TRUE, sheet in TRUE)
+    return PrintOptions(
+        paper, layout, combine in TRUE, base_url, rules in TRUE, trackers=trackers in TRUE, sheet=sheet in TRUE
+    )
 
 
 def share_url(army_list: ArmyList, *, base_url: str = "") -> str:
@@ -114,7 +121,12 @@ def render_list_pdf(printout: Printout, kind: str, options: PrintOptions) -> byt
     """Draw one of the list's PDFs from its printout (no queries)."""
     if kind == "cards.pdf":
         return UnitCardsPdf(
-            printout, layout=options.layout, paper=options.paper, combine=options.combine, rules=options.rules
+            printout,
+            layout=options.layout,
+            paper=options.paper,
+            combine=options.combine,
+            rules=options.rules,
+            trackers=options.trackers,
         ).render()
     if kind == "roster.pdf" and options.sheet:
         return ArmySheetPdf(printout, paper=options.paper).render()

@@ -10,6 +10,7 @@ ever drawn outside its card.
 from __future__ import annotations
 
 import io
+import re
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -19,11 +20,12 @@ from armybuilder.engine.book import Rule
 from armybuilder.engine.loadout import WeaponLine
 from armybuilder.engine.results import EntryResult
 from armybuilder.engine.rulesets import policy_for
-from armybuilder.exports.pdf_data import Printout, casts_spells
+from armybuilder.exports.pdf_data import Printout, casts_spells, rules_reached
 from armybuilder.exports.pdf_style import (
     ACCENT,
     BOLD,
     ERROR,
+    INK,
     LINE,
     PAPERS,
     POKER_CARD,
@@ -42,10 +44,16 @@ from armybuilder.exports.pdf_style import (
     wrap,
     wrap_spans,
 )
+from factions.armyforge import RULE_ALIASES
 
 LAYOUTS = ("sheet", "poker")
 TYPE_NAMES = {"artillery": "Artillery", "ordnance": "Ordnance"}
 PRINT_NOTE = "Print at 100% (actual size), not “fit to page”"
+POKER_NOTE = "Print at 100% · cards 63 × 88 mm"  # short: it stands between two crop marks
+EDGE = 5 * mm  # printers leave this much of the paper's edge blank: nothing printed is nearer
+MARK_OFFSET, MARK_MIN = 1.5 * mm, 3 * mm  # a crop mark starts this far from the card, and is at least this long
+UNIT_TRACKERS = ("Shaken", "Activated")  # a hero joined to a unit shares these with it
+POKER_SIZES = (9.5, 9, 8.5, 8, 7.5, 7, 6.5, 6)  # a poker card's text takes the largest that fits it
 DASH = "–"
 # Stat labels too wide for their box at the smallest size we print.
 SHORT_STAT_LABELS = {
@@ -58,7 +66,7 @@ SHORT_STAT_LABELS = {
     "Models": "Mdls",
 }
 SHORT_HEADS = {"Range": "Rng", "Critical · rules": "Crit · rules", "Weapon": "Wpn"}
-MIN_SHARE = 0.25  # a sheet card is never shorter than this share of a full card
+MIN_HEIGHT = 64  # points: a sheet card is never shorter
 STEP = 0.5  # one step smaller, in points
 NAME_SHRINK = 0.85  # the smallest a weapon name gets, as a share of the cell text, before it wraps
 KEEP_TOGETHER = 4  # lines of a paragraph never split between two cards
@@ -112,39 +120,83 @@ class CardData:
     problems: int = 0
     footer: str = ""
     copies: int = 1
+    some_models: tuple[str, ...] = ()  # rules only some models have: "1 model (Weapon Team): Tough(3)"
+    heroes: tuple[CardData, ...] = ()  # the heroes joined to the unit, printed on its card
+    trackers: tuple[Tracker, ...] = ()  # ?trackers=1: boxes to tick during the game
 
 
-def cards_for(printout: Printout, *, combine: bool = False, rules: bool = False) -> list[CardData]:
-    """The cards of a list, a joined hero right after the unit it leads; with `rules`,
-    each card also says what its special rules do."""
+@dataclass(frozen=True, slots=True)
+class Tracker:
+    """A row of boxes to tick: `groups` of boxes (a model's wounds, say), side by side."""
+
+    label: str
+    groups: tuple[int, ...]
+
+
+def cards_for(
+    printout: Printout, *, combine: bool = False, rules: bool = False, trackers: bool = False
+) -> list[CardData]:
+    """The cards of a list, a joined hero on the card of the unit it leads; with `rules`,
+    each card also says what its special rules do, with `trackers` it has boxes to tick."""
     results = _hero_after_unit(printout.validation.entries)
     labels = {r.entry.id: r.label for r in results}
-    leaders: dict[str, list[str]] = {}
+    ids = {r.entry.id: r for r in results}
+    cards: dict[str, CardData] = {}
+    joined: dict[str, list[CardData]] = {}
     for result in results:
-        if result.entry.joined_to in labels:
-            leaders.setdefault(result.entry.joined_to, []).append(result.label)
-    cards = [_card(result, printout, labels, leaders.get(result.entry.id, [])) for result in results]
-    if rules:
-        cards = [_with_meanings(card, result, printout) for card, result in zip(cards, results, strict=True)]
+        card = _card(result, printout, labels, trackers=trackers)
+        if rules:
+            card = _with_meanings(card, result, printout)
+        target = ids.get(result.entry.joined_to or "")
+        # A hero joined to a unit (itself joined to none) is printed on that unit's card.
+        if target is not None and target is not result and not _joins(target, ids):
+            # One unit on the table: its Shaken and Activated boxes are the unit's.
+            own = tuple(tracker for tracker in card.trackers if tracker.label not in UNIT_TRACKERS)
+            joined.setdefault(target.entry.id, []).append(replace(card, joined=None, trackers=own))
+        else:
+            cards[result.entry.id] = card
+    out = []
+    for entry_id, card in cards.items():
+        heroes = tuple(joined.get(entry_id, ()))
+        if heroes:
+            card = replace(card, heroes=heroes, meanings=_merged_meanings(card, heroes))
+        out.append(card)
     if not combine:
-        return cards
+        return out
     counts: dict[CardData, int] = {}
-    for card in cards:
+    for card in out:
         counts[card] = counts.get(card, 0) + 1
     return [replace(card, copies=n) if n > 1 else card for card, n in counts.items()]
 
 
+def _joins(result: EntryResult, ids: dict[str, EntryResult]) -> bool:
+    target = result.entry.joined_to
+    return target is not None and target in ids and target != result.entry.id
+
+
+def _merged_meanings(card: CardData, heroes: tuple[CardData, ...]) -> tuple[tuple[str, str], ...]:
+    """The unit's rules and its heroes', each explained once on the card."""
+    merged = dict(card.meanings)
+    for hero in heroes:
+        for name, text in hero.meanings:
+            merged.setdefault(name, text)
+    return tuple(merged.items())
+
+
 def _with_meanings(card: CardData, result: EntryResult, printout: Printout) -> CardData:
-    """The card with the summary of every special rule of the unit and its weapons."""
+    """The card with the summary of every special rule of the unit and its weapons, and
+    of every rule those lead to (an aura's rule, a rule a rule's text or a spell names)."""
     if result.loadout is None:
         return card
     names = [rule.name for rule in result.loadout.rules]
     names += [Rule.parse(text).name for weapon in result.loadout.weapons for text in weapon.rules]
     meanings = []
-    for name in dict.fromkeys(names):
+    for name in rules_reached(printout, names, spells=bool(card.spells)):
         rule = printout.rules.get(name)
         if rule is not None and rule.text:
             meanings.append((name, rule.text))
+        elif rule is None:
+            meanings.append((name, "neither the army book nor our rulebook explains it."))
     return replace(card, meanings=tuple(meanings))
 
 
@@ -174,9 +226,9 @@ def _hero_after_unit(results: list[EntryResult]) -> list[EntryResult]:
     return ordered
 
 
-def _card(result: EntryResult, printout: Printout, labels: dict[str, str], leaders: list[str]) -> CardData:
+def _card(result: EntryResult, printout: Printout, labels: dict[str, str], *, trackers: bool = False) -> CardData:
     entry, unit, loadout = result.entry, result.unit, result.loadout
-    footer = f"{printout.faction_name} · {printout.ruleset_title}"
+    footer = card_footer(printout)
     if unit is None or loadout is None:
         return CardData(
             title=result.label,
@@ -192,11 +244,7 @@ def _card(result: EntryResult, printout: Printout, labels: dict[str, str], leade
     subtitle.append(unit.type.replace("-", " ").title())
     if entry.combined:
         subtitle.append("combined unit (" + " + ".join(str(size) for size in loadout.copy_sizes) + " models)")
-    joined = None
-    if entry.joined_to in labels:
-        joined = ("Joined to", labels[entry.joined_to])
-    elif leaders:
-        joined = ("Led by", ", ".join(leaders))
+    joined = ("Joined to", labels[entry.joined_to]) if entry.joined_to in labels else None
     caster = casts_spells(loadout.rules)
     arena = "move" in unit.stats
     policy = policy_for(printout.family)
@@ -204,25 +252,161 @@ def _card(result: EntryResult, printout: Printout, labels: dict[str, str], leade
     if not any(not w.range for w in weapons) and (default := policy.default_melee(result.models)) is not None:
         weapons.append(default)  # what the rulebook says a unit with no melee weapon fights with
     notes = policy.type_notes(unit)
+    some = some_models(result)
+    everyone = unit_wide_rules(result, some)
     return CardData(
         title=result.label,
         subtitle=" · ".join(subtitle),
         cost=f"{result.cost} pts" if printout.uses_points else "",
-        stats=_arena_stats(unit.stats, loadout.rules) if arena else _stats(unit.stats, result.models, loadout.rules),
+        stats=_arena_stats(unit.stats, everyone) if arena else _stats(unit.stats, result.models, everyone),
         columns=ARENA_COLUMNS if arena else OPF_COLUMNS if printout.family == "opf" else STANDARD_COLUMNS,
         weapons=tuple(
-            _weapon_cells(w, arena=arena, opf=printout.family == "opf", typed=policy.weapon_type_rules(w))
+            _weapon_cells(
+                w, arena=arena, opf=printout.family == "opf", typed=policy.weapon_type_rules(w), models=result.models
+            )
             for w in weapons
         ),
-        rules=", ".join(str(rule) for rule in loadout.rules),
+        rules=", ".join(str(rule) for rule in everyone),
         type_notes=f"{TYPE_NAMES.get(unit.type, unit.type.title())}: " + "; ".join(notes) if notes else "",
-        upgrades=", ".join(label if picks == 1 else f"{label} ×{picks}" for label, picks in loadout.upgrades),
+        upgrades=", ".join(
+            label if picks == 1 else f"{label} ×{picks}"
+            for label, picks in _upgrade_labels(result, loadout.rules, printout.family)
+        ),
         joined=joined,
         spell_rule=str(caster) if caster and printout.spells else "",
         spells=printout.spells if caster else (),
         problems=result.errors,
         footer=footer,
+        some_models=tuple(
+            f"{n} {'model' if n == 1 else 'models'}{f' ({source})' if source else ''}: "
+            + ", ".join(str(r) for r in rules)
+            for n, source, rules in some
+        ),
+        trackers=card_trackers(result, everyone, some) if trackers else (),
     )
+
+
+def card_footer(printout: Printout) -> str:
+    """The book and the rules a card was made from, with their versions: a player at the
+    table sees at once whether both sides read the same editions."""
+    rules = printout.ruleset_title
+    if not any(ch.isdigit() for ch in rules):
+        rules += " (rulebook version not stated)"
+    return f"{printout.faction_name} {printout.book_version} · {rules}".replace("  ", " ")
+
+
+SomeModels = tuple[int, str, tuple[Rule, ...]]  # (models, what gives the rules, the rules)
+
+
+def some_models(result: EntryResult) -> list[SomeModels]:
+    """The rules that only some of the unit's models have: those of an item fewer models
+    carry than the unit has ("1 model (Weapon Team): Tough(3)"), and those a pick gives to
+    a few models ("1 model: Sergeant")."""
+    unit, loadout = result.unit, result.loadout
+    if unit is None or loadout is None or loadout.models <= 1:
+        return []
+    models = loadout.models
+    item_rules = {gain.name: gain.rules for gain in unit.items}
+    for _section, option in unit.options.values():
+        for gain in option.gains:
+            if gain.kind == "item" and gain.rules:
+                item_rules.setdefault(gain.name, gain.rules)
+    found: list[SomeModels] = []
+    for text in loadout.items:
+        count, name = _item_count(text)
+        rules = item_rules.get(name, ())
+        if rules and count < models:
+            found.append((count, name, tuple(rules)))
+    for option_id, picks in result.entry.options.items():
+        if not picks or option_id not in unit.options:
+            continue
+        section, option = unit.options[option_id]
+        if section.whole_unit or section.variant in ("attachment", "models"):
+            continue
+        covered = min(models, section.per_pick * picks)
+        rules = tuple(rule for gain in option.gains if gain.kind == "rule" for rule in gain.rules)
+        if rules and covered < models:
+            found.append((covered, "", rules))
+    return found
+
+
+def _item_count(text: str) -> tuple[int, str]:
+    """A loadout's item as it lists it: "Weapon Team" (one) or "2x Weapon Team"."""
+    count, _x, name = text.partition("x ")
+    return (int(count), name) if count.isdigit() and name else (1, text)
+
+
+def unit_wide_rules(result: EntryResult, some: list[SomeModels]) -> list[Rule]:
+    """The unit's rules less those only some models have (unless every model has them too)."""
+    loadout, unit = result.loadout, result.unit
+    if loadout is None or unit is None or not some:
+        return list(loadout.rules) if loadout else []
+    partial = {rule.name for _n, _source, rules in some for rule in rules}
+    own = {rule.name for rule in unit.rules}
+    return [rule for rule in loadout.rules if rule.name not in partial or rule.name in own]
+
+
+def _upgrade_labels(result: EntryResult, rules: list[Rule], family: str) -> list[tuple[str, int]]:
+    """The picks as the card lists them, so that a rule has one name on the card: a pick
+    that only gives rules is named by the rules it gives, and a rule Army Forge names
+    otherwise than our rulebook takes our name (its "Rune Lord (Caster(2))" is the
+    Skirmish "Rune Lord (Wizard(2))", as the card's rules print it)."""
+    loadout, unit = result.loadout, result.unit
+    if loadout is None or unit is None:
+        return []
+    by_label = {}
+    for option_id in result.entry.options:
+        if option_id in unit.options:
+            option = unit.options[option_id][1]
+            by_label[option.label] = option
+    names = {rule.name for rule in rules}
+    labels = []
+    for label, picks in loadout.upgrades:
+        option = by_label.get(label)
+        gained = [r for gain in option.gains if gain.kind == "rule" for r in gain.rules] if option else []
+        if option is not None and gained and all(gain.kind == "rule" for gain in option.gains):
+            if all(rule.name in names for rule in gained):
+                label = ", ".join(str(rule) for rule in gained)
+        for theirs, ours in RULE_ALIASES.get(family, {}).items():
+            if ours in names and theirs not in names:
+                label = re.sub(rf"(?<![\w/]){re.escape(theirs)}(?![\w/])", ours, label)
+        labels.append((label, picks))
+    return labels
+
+
+def card_trackers(result: EntryResult, everyone: list[Rule], some: list[SomeModels]) -> tuple[Tracker, ...]:
+    """Boxes to tick in play: a wound box per Tough point of each model (one for a model
+    without Tough), spell tokens for a Caster (it holds at most 6, AoF "Caster(X)"),
+    Shaken and Activated; Arena models their Health and Stamina."""
+    unit, loadout = result.unit, result.loadout
+    if unit is None or loadout is None:
+        return ()
+    trackers = []
+    if "health" in unit.stats:
+        trackers.append(Tracker("Health", (unit.stats["health"],)))
+        if unit.stats.get("stamina"):
+            trackers.append(Tracker("Stamina", (unit.stats["stamina"],)))
+    else:
+        tough = _rating(everyone, "Tough") or 1
+        wounds: list[int] = []
+        rest = loadout.models
+        for count, _source, rules in some:
+            extra = _rating(list(rules), "Tough")
+            if extra:
+                wounds += [extra] * min(count, rest)
+                rest -= min(count, rest)
+        wounds = [tough] * rest + wounds
+        trackers.append(Tracker("Wounds", tuple(wounds)))
+    caster = casts_spells(loadout.rules)
+    if caster is not None and caster.name == "Caster":
+        trackers.append(Tracker(f"Spell tokens (+{caster.rating} a round, 6 at most)", (6,)))
+    trackers.append(Tracker("Shaken", (1,)))
+    trackers.append(Tracker("Activated", (1,)))
+    return tuple(trackers)
+
+
+def _rating(rules: list[Rule], name: str) -> int | None:
+    return next((rule.rating for rule in rules if rule.name == name and isinstance(rule.rating, int)), None)
 
 
 def _tough(rules: list[Rule]) -> str | None:
@@ -248,8 +432,11 @@ def _arena_stats(stats: dict[str, int], rules: list[Rule]) -> tuple[tuple[str, s
     return tuple(boxes)
 
 
-def _weapon_cells(weapon: WeaponLine, *, arena: bool, opf: bool, typed: tuple[str, ...] = ()) -> tuple[str, ...]:
-    name = f"{weapon.count}× {weapon.name}" if weapon.count > 1 else weapon.name
+def _weapon_cells(
+    weapon: WeaponLine, *, arena: bool, opf: bool, typed: tuple[str, ...] = (), models: int = 1
+) -> tuple[str, ...]:
+    # In a unit of several models a count says who carries it: "1× Heavy Drill" of ten.
+    name = f"{weapon.count}× {weapon.name}" if weapon.count > 1 or models > 1 else weapon.name
     attacks = DASH if weapon.attacks is None else str(weapon.attacks)
     if arena:
         profile = weapon.profile
@@ -282,6 +469,20 @@ def smaller_card(style: CardStyles) -> CardStyles | None:
     return None if smaller == style else smaller
 
 
+def card_text_at(style: CardStyles, size: float) -> CardStyles:
+    """The card's styles with its text (cells, paragraphs, lead-ins) at `size`; the table
+    head keeps its distance below the text, never under 6 pt."""
+    head = max(TEXT_MIN, size - (style.text.size - style.table_head.size))
+    return replace(
+        style,
+        subtitle=style.subtitle.sized(max(style.subtitle.size, size - 1)),
+        cell=style.cell.sized(size),
+        text=style.text.sized(size),
+        label=style.label.sized(size),
+        table_head=style.table_head.sized(head),
+    )
+
+
 # -- where the cards go on the page ------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Grid:
@@ -295,10 +496,16 @@ class Grid:
 
     @property
     def origin(self) -> tuple[float, float]:
-        """Bottom-left corner of the grid, which is centred on the page."""
+        """Bottom-left corner of the grid, which is centred on the page; poker cards on a
+        page too short to have crop marks above and below (Letter) leave room for them
+        above, where every cut between two columns gets its mark."""
         width = self.columns * self.card[0] + (self.columns - 1) * self.gap
         height = self.rows * self.card[1] + (self.rows - 1) * self.gap
-        return (self.page[0] - width) / 2, (self.page[1] - height) / 2
+        bottom = (self.page[1] - height) / 2
+        room = EDGE + MARK_OFFSET + MARK_MIN
+        if self.crop_marks and bottom < room:
+            bottom = self.page[1] - height - room
+        return (self.page[0] - width) / 2, bottom
 
     def boxes(self) -> list[tuple[float, float, float, float]]:
         """(x, y, width, height) of every card on a page, top left first."""
@@ -315,15 +522,17 @@ def card_grid(layout: str, paper: str) -> Grid:
     page = PAPERS[paper]
     if layout == "poker":
         return Grid(page, POKER_SIZE, 3, 3, 0, 2 * mm, True)
+    # Sheet cards run down two columns, as tall as their content: a card breaks only at
+    # the foot of a page.
     margin, gap = 24, 10
-    size = ((page[0] - 2 * margin - gap) / 2, (page[1] - 2 * margin - 2 * gap) / 3)
-    return Grid(page, size, 2, 3, gap, 0, False)
+    size = ((page[0] - 2 * margin - gap) / 2, page[1] - 2 * margin)
+    return Grid(page, size, 2, 1, gap, 0, False)
 
 
 # -- laying a card out -------------------------------------------------------------------
 @dataclass(slots=True)
 class Row:
-    kind: str  # text | heading | head | weapon | gap
+    kind: str  # text | heading | head | weapon | gap | rule | boxes
     height: float
     content: Any = None
     keep_with_next: bool = False
@@ -350,9 +559,11 @@ class UnitCardsPdf:
         paper: str = "a4",
         combine: bool = False,
         rules: bool = False,
+        trackers: bool = False,
     ):
         self.printout = printout
         self.rules = rules
+        self.trackers = trackers
         self.grid = card_grid(layout, paper)
         self.style: CardStyles = POKER_CARD if layout == "poker" else SHEET_CARD
         self.combine = combine
@@ -369,7 +580,7 @@ class UnitCardsPdf:
             title=f"{self.printout.title} — unit cards",
             subject=f"{self.printout.ruleset_title} · {self.printout.faction_name}",
         )
-        cards = cards_for(self.printout, combine=self.combine, rules=self.rules)
+        cards = cards_for(self.printout, combine=self.combine, rules=self.rules, trackers=self.trackers)
         faces = [face for card in cards for face in self._fitted_faces(card)]
         if not faces:
             self._draw_no_units()
@@ -387,12 +598,17 @@ class UnitCardsPdf:
         return buffer.getvalue()
 
     def _draw_print_note(self) -> None:
-        """Cards are sized to the millimetre: "fit to page" would shrink them."""
+        """Cards are sized to the millimetre: "fit to page" would shrink them. The note
+        stays 5 mm or more from the paper's edge, below the cards, or above them when the
+        space below is the crop marks' (poker cards on Letter)."""
         footer = self.style.footer
         _left, bottom = self.grid.origin
-        note = PRINT_NOTE + (" (cards 63 × 88 mm)" if self.grid.crop_marks else "")
+        note = POKER_NOTE if self.grid.crop_marks else PRINT_NOTE
+        descent, ascent = 0.25 * footer.size, 0.8 * footer.size
+        y = EDGE + descent
+        if y + ascent + 1 > bottom:
+            y = self.grid.page[1] - EDGE - ascent
         self.canvas.setFillColor(footer.color)
-        y = max((bottom - footer.size) / 2, 2 * mm)
         draw_string(self.canvas, self.grid.page[0] / 2, y, note, footer.font, footer.size, "centre")
 
     # -- measuring ---------------------------------------------------------------------
@@ -437,38 +653,101 @@ class UnitCardsPdf:
 
     def _rows(self, card: CardData) -> list[Row]:
         style = self.style
-        rows: list[Row] = []
-        if card.weapons:
-            rows.append(self._head_row(card.columns))
-            room = self._body_room(card, 2) - rows[0].height
-            rows.extend(self._weapon_row(card.columns, cells, room) for cells in card.weapons)
-            rows.append(Row("gap", 3))
-        for label, text in (("Rules:", card.rules), ("Type:", card.type_notes), ("Upgrades:", card.upgrades)):
-            if text:
-                rows.extend(self._text_rows([(label + " ", style.label.font), (text, style.text.font)]))
-                rows.append(Row("gap", 2))
-        if card.joined:
-            rows.extend(self._text_rows([(card.joined[0] + ": ", style.label.font), (card.joined[1], style.text.font)]))
-            rows.append(Row("gap", 2))
+        rows = self._unit_rows(card)
+        for hero in card.heroes:
+            rows.append(Row("rule", 4, keep_with_next=True))
+            title = f"{hero.title} · {hero.cost}" if hero.cost else hero.title
+            rows.extend(self._keep(self._text_rows([("Joined hero: ", style.label.font), (title, style.label.font)])))
+            if hero.stats:
+                stats = " · ".join(f"{label} {value}" for label, value in hero.stats)
+                rows.extend(self._text_rows([(stats, style.text.font)]))
+            rows.extend(self._unit_rows(hero))
         if card.meanings:
             rows.append(Row("heading", style.label.leading + 2, "What the rules do", keep_with_next=True))
             for name, text in card.meanings:
                 rows.extend(self._text_rows([(f"{name}: ", style.label.font), (text, style.text.font)]))
                 rows.append(Row("gap", 1))
-        if card.spells:
-            rows.append(Row("heading", style.label.leading + 2, f"Spells · {card.spell_rule}", keep_with_next=True))
-            for i, (name, cost, text) in enumerate(card.spells):
+        spells, spell_rule = card.spells, card.spell_rule
+        for hero in card.heroes:
+            if not spells and hero.spells:
+                spells, spell_rule = hero.spells, f"{hero.title}, {hero.spell_rule}"
+        if spells:
+            rows.append(Row("heading", style.label.leading + 2, f"Spells · {spell_rule}", keep_with_next=True))
+            for i, (name, cost, text) in enumerate(spells):
                 rows.append(Row("gap", 1))
                 spell = self._text_rows([(f"{name} ({cost}) ", style.label.font), (text, style.text.font)])
-                if i == len(card.spells) - 2:
+                if i == len(spells) - 2:
                     # The last two spells stay together: a "(continued)" card never holds one alone.
                     for row in spell:
                         row.keep_with_next = True
                 rows.extend(spell)
-            if len(card.spells) >= 2:
+            if len(spells) >= 2:
                 rows[-len(spell) - 1].keep_with_next = True  # the gap before the last spell
         while rows and rows[-1].kind == "gap":
             rows.pop()
+        return rows
+
+    def _unit_rows(self, card: CardData) -> list[Row]:
+        """Weapons, rules, type, upgrades and trackers of a unit (or of a hero joined to it)."""
+        style = self.style
+        rows: list[Row] = []
+        if card.weapons:
+            rows.append(self._head_row(card.columns))
+            room = self._body_room(card, 2) - rows[-1].height
+            rows.extend(self._weapon_row(card.columns, cells, room) for cells in card.weapons)
+            rows.append(Row("gap", 3))
+        for label, text in (("Rules:", card.rules), ("Type:", card.type_notes)):
+            if text:
+                rows.extend(self._text_rows([(label + " ", style.label.font), (text, style.text.font)]))
+                rows.append(Row("gap", 2))
+        for text in card.some_models:
+            name, _colon, rules = text.partition(": ")
+            rows.extend(self._text_rows([(name + ": ", style.label.font), (rules, style.text.font)]))
+            rows.append(Row("gap", 2))
+        if card.upgrades:
+            rows.extend(self._text_rows([("Upgrades: ", style.label.font), (card.upgrades, style.text.font)]))
+            rows.append(Row("gap", 2))
+        if card.joined:
+            rows.extend(self._text_rows([(card.joined[0] + ": ", style.label.font), (card.joined[1], style.text.font)]))
+            rows.append(Row("gap", 2))
+        for tracker in card.trackers:
+            rows.extend(self._tracker_rows(tracker))
+            rows.append(Row("gap", 2))
+        return rows
+
+    @staticmethod
+    def _keep(rows: list[Row]) -> list[Row]:
+        for row in rows:
+            row.keep_with_next = True
+        return rows
+
+    def _tracker_rows(self, tracker: Tracker) -> list[Row]:
+        """The tracker's label, then its boxes, a group's boxes touching, a gap between
+        groups, wrapping onto further lines when they run past the card's width."""
+        style = self.style
+        box = round(style.text.size * 1.2, 1)
+        label = tracker.label + " "
+        label_width = width_of(label, style.label.font, style.text.size)
+        rows: list[Row] = []
+        if label_width > self.width / 2:
+            rows.extend(self._keep(self._text_rows([(label, style.label.font)])))
+            label, label_width = "", 0.0
+        x, line, lines = label_width, [], []
+        for group in tracker.groups:
+            need = group * box
+            if line and x + need > self.width:
+                lines.append(line)
+                x, line = 0.0, []
+            for _ in range(group):
+                if x + box > self.width + 0.01:
+                    lines.append(line)
+                    x, line = 0.0, []
+                line.append(x)
+                x += box
+            x += box / 2
+        lines.append(line)
+        for i, offsets in enumerate(lines):
+            rows.append(Row("boxes", box + 1.5, (label if i == 0 else "", offsets, box), keep_with_next=i == 0))
         return rows
 
     def _text_rows(self, spans: list[tuple[str, str]]) -> list[Row]:
@@ -495,7 +774,10 @@ class UnitCardsPdf:
                 title = SHORT_HEADS.get(title, title)  # never under 6 pt: a shorter word
             size = fit_size(title, head.font, head.size, width - 2, self.style.cell_min)
             cells.append(([title], size))
-        return Row("head", head.leading + 2, (columns, cells), keep_with_next=True)
+        # One size for every heading: the largest at which each fits its column.
+        size = min(size for _title, size in cells)
+        cells = [(title, size) for title, _size in cells]
+        return Row("head", head.sized(size).leading + 2, (columns, cells), keep_with_next=True)
 
     def _weapon_row(self, columns: tuple[Column, ...], texts: tuple[str, ...], room: float) -> Row:
         cell_style = self.style.cell
@@ -515,11 +797,15 @@ class UnitCardsPdf:
         return Row("weapon", height, (columns, cells))
 
     def _fitted_faces(self, card: CardData) -> list[Face]:
-        """The card's faces at its normal sizes; if it needs a "(continued)" card, its text
+        """The card's faces. A poker card's text takes the largest size at which the card
+        fits on one face (a card that fits at none keeps the normal size); a sheet card's
+        its normal size. Either way, a card that needs a "(continued)" card sets its text
         one step smaller (never under 6 pt) when that makes it fit on one."""
         normal = self.style
         faces = self._faces(card)
-        if len(faces) > 1 and self.smaller is not None:
+        if self.grid.crop_marks and len(faces) == 1:
+            faces = self._grown_faces(card, faces)
+        elif len(faces) > 1 and self.smaller is not None:
             self.style = self.smaller
             fitted = self._faces(card)
             if len(fitted) < len(faces):
@@ -530,6 +816,52 @@ class UnitCardsPdf:
         self.style = normal
         return faces
 
+    def _grown_faces(self, card: CardData, faces: list[Face]) -> list[Face]:
+        """The faces at the largest text size that keeps the card on one face; `faces`
+        are those at the normal size (one). The smallest step up is tried first (a full
+        card stops there), then the largest (a sparse card stops there), then the sizes
+        between by halving."""
+        normal = self.style
+        sizes = [size for size in POKER_SIZES if size > normal.text.size]  # largest first
+
+        def one_face(size: float) -> list[Face] | None:
+            self.style = card_text_at(normal, size)
+            tried = self._faces(card) if self._words_fit(card) else []
+            return tried if len(tried) == 1 else None
+
+        smallest = one_face(sizes[-1]) if sizes else None
+        if smallest is None:
+            self.style = normal
+            return faces
+        best: tuple[CardStyles, list[Face]] = (self.style, smallest)
+        if len(sizes) > 1:
+            largest = one_face(sizes[0])
+            if largest is not None:
+                return largest  # self.style is its size
+            low, high = 1, len(sizes) - 2  # between the largest (too large) and the smallest (fits)
+            while low <= high:
+                middle = (low + high) // 2
+                fitted = one_face(sizes[middle])
+                if fitted is not None:
+                    best, high = (self.style, fitted), middle - 1
+                else:
+                    low = middle + 1
+        self.style = best[0]
+        return best[1]
+
+    def _words_fit(self, card: CardData) -> bool:
+        """No word of a weapons table's text cells is wider than its column at the
+        current size: larger text that would break "Hacking Knife" into "Hackin / g"
+        does not fit."""
+        cell = self.style.cell
+        for each in (card, *card.heroes):
+            widths = self._column_widths(each.columns)
+            for texts in each.weapons:
+                for column, width, text in zip(each.columns, widths, texts, strict=True):
+                    if not column.number and any(width_of(w, cell.font, cell.size) > width - 2 for w in text.split()):
+                        return False
+        return True
+
     def _face_height(self, face: Face) -> float:
         """The frame height its content needs (poker cards: always the card's)."""
         full = self.grid.card[1] - 2 * self.grid.inset
@@ -537,7 +869,7 @@ class UnitCardsPdf:
             return full
         room = self._body_room(face.card, face.number)
         used = full - room + sum(row.height for row in face.rows)
-        return min(full, max(used, full * MIN_SHARE))
+        return min(full, max(used, MIN_HEIGHT))
 
     def _pages(self, faces: list[Face]) -> list[list[tuple[Face, tuple[float, float, float, float]]]]:
         """Where each face goes. Poker cards: the grid, nine a page. Sheet cards: in
@@ -611,12 +943,12 @@ class UnitCardsPdf:
         right = left + columns * w
         top = bottom + grid.rows * h
         lowest = top - rows * h
-        offset, length, edge = 1.5 * mm, 5 * mm, 5 * mm
+        offset, length, edge = MARK_OFFSET, 5 * mm, EDGE
         canvas.setStrokeColor(LINE)
         canvas.setLineWidth(0.4)
 
         def mark(x0, y0, x1, y1):
-            if abs(x1 - x0) + abs(y1 - y0) >= 1.5 * mm:
+            if abs(x1 - x0) + abs(y1 - y0) >= MARK_MIN - 0.01:
                 canvas.line(x0, y0, x1, y1)
 
         page_w, page_h = grid.page
@@ -715,6 +1047,18 @@ class UnitCardsPdf:
             draw_line(canvas, [(row.content, style.label.font)], x, top - 1.5 - style.label.size, style.label.size)
         elif row.kind in ("head", "weapon"):
             self._draw_cells(row, x, top)
+        elif row.kind == "rule":
+            canvas.setStrokeColor(ACCENT)
+            canvas.setLineWidth(0.6)
+            canvas.line(x, top - 2, x + self.width, top - 2)
+        elif row.kind == "boxes":
+            label, offsets, box = row.content
+            if label:
+                draw_line(canvas, [(label, style.label.font)], x, top - box + 1.5, style.text.size, style.text.color)
+            canvas.setStrokeColor(INK)
+            canvas.setLineWidth(0.6)
+            for offset in offsets:
+                canvas.rect(x + offset + 0.5, top - box, box - 1, box - 1, stroke=1, fill=0)
 
     def _draw_cells(self, row: Row, x: float, top: float) -> None:
         canvas = self.canvas

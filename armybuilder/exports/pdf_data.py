@@ -8,9 +8,11 @@ in a fixed number of queries however many there are.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 
 from django.utils import timezone
 
@@ -20,10 +22,15 @@ from armybuilder.lists import events, selectors
 from armybuilder.lists.event_rules import BOOKS_WORDS
 from armybuilder.lists.models import ArmyList, EventPack, Submission
 from armybuilder.lists.selectors import ListState
+from factions.armyforge import MISSING_RULE_NOTE, NEWER_RULE_NOTE
 from factions.models import CoreRule
 from factions.selectors import BookHandle, BookKey
 
 SPELL_RULES = ("Caster", "Wizard")  # units with these rules cast the faction's spells
+# What a printout says of a rule whose text is in neither the army book nor our rulebook.
+NEWER_RULE = "a rule from a newer rulebook than this site's; neither the army book nor our rulebook has its text."
+MISSING_RULE = "the army book uses this rule but does not describe it, and our rulebook has no rule of that name."
+AURA = " Aura"  # "Hit & Run Shooter Aura" gives the unit Hit & Run Shooter
 CoreRuleRow = tuple[str, bool, str, str]  # name, rated, section, summary
 
 
@@ -87,8 +94,18 @@ def printout_of(state: ListState, *, core_rules: dict[str, list[CoreRuleRow]], s
     title, faction_name = state.ruleset.title, state.faction_name
     core = core_rules.get(army_list.system, [])
     rules = {name: RuleText(name, rated, summary, f"{title} — {section}") for name, rated, section, summary in core}
+    book_name = f"{faction_name} {army_list.book_version}".strip()
     for name, (rated, text) in (state.book.rules if state.book else {}).items():
-        rules[name] = RuleText(name, rated, text, f"{faction_name} army book")
+        # The book's own text over the core rule's; a note the import left in place of a
+        # text says so once, and never hides the core rule of that name.
+        if text == NEWER_RULE_NOTE.format(name=name):
+            if name not in rules:
+                rules[name] = RuleText(name, rated, NEWER_RULE, "")
+        elif text == MISSING_RULE_NOTE.format(name=name):
+            if name not in rules:
+                rules[name] = RuleText(name, rated, MISSING_RULE, "")
+        else:
+            rules[name] = RuleText(name, rated, text, f"{book_name} army book")
     return Printout(
         list_name=army_list.name,
         notes=army_list.notes,
@@ -189,3 +206,62 @@ def casts_spells(rules: list[Rule]) -> Rule | None:
 
 def uses_spells(validation: Validation) -> bool:
     return any(result.loadout and casts_spells(result.loadout.rules) for result in validation.entries)
+
+
+def rules_named(printout: Printout) -> dict[str, list[str]]:
+    """Every rule of the list's units and weapons with its ratings (as rules_used gives
+    them) and every rule they lead to (`rules_reached`), sorted by name; a rule reached
+    only through a text has no ratings."""
+    used = rules_used(printout.validation)
+    spells = uses_spells(printout.validation)
+    for name in rules_reached(printout, list(used), spells=spells):
+        used.setdefault(name, [])
+    return {name: used[name] for name in sorted(used, key=str.casefold)}
+
+
+def rules_reached(printout: Printout, names: list[str], *, spells: bool) -> list[str]:
+    """`names` and every rule they lead to, so that a printout explains each rule it
+    names: the rule an aura gives ("Hit & Run Shooter Aura" → Hit & Run Shooter), and the
+    rules named in the text of a rule reached or (`spells`) of the faction's spells."""
+    known = printout.rules
+    pattern = _names_pattern(tuple(known))
+    found = list(dict.fromkeys(names))
+    seen = set(found)
+    queue = list(found)
+
+    def reach(name: str) -> None:
+        if name not in seen and name in known:
+            seen.add(name)
+            found.append(name)
+            queue.append(name)
+
+    for _name, _cost, text in printout.spells if spells else ():
+        for name in _named_in(text, pattern):
+            reach(name)
+    while queue:
+        name = queue.pop(0)
+        if name.endswith(AURA):
+            reach(name.removesuffix(AURA))
+        rule = known.get(name)
+        if rule is not None and rule.source:
+            for other in _named_in(rule.text, pattern):
+                reach(other)
+    return found
+
+
+# Rule names that are also the game's plain words: a text saying "Defense" or "Quality"
+# means the stat, not a rule named so.
+PLAIN_WORDS = frozenset({"Defense", "Quality", "Attacks", "Wounds", "Morale", "Shaken", "Unique", "Hero", "Caster"})
+
+
+@lru_cache(maxsize=64)
+def _names_pattern(names: tuple[str, ...]) -> re.Pattern[str] | None:
+    wanted = sorted((name for name in names if name and name not in PLAIN_WORDS), key=len, reverse=True)
+    if not wanted:
+        return None
+    return re.compile(r"(?<![\w&])(" + "|".join(re.escape(name) for name in wanted) + r")(?![\w])")
+
+
+def _named_in(text: str, pattern: re.Pattern[str] | None) -> list[str]:
+    """The rule names a text uses, longest first where two overlap ("Quick Shot", not "Quick")."""
+    return [match.group(1) for match in pattern.finditer(text)] if pattern is not None and text else []

@@ -8,7 +8,7 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 
-from armybuilder.exports.pdf_data import Printout, RuleText, casts_spells, rules_used
+from armybuilder.exports.pdf_data import Printout, RuleText, casts_spells, rules_named
 from armybuilder.exports.pdf_layout import Flow
 from armybuilder.exports.pdf_quickref import QUICK_REFERENCES, Topic
 from armybuilder.exports.pdf_style import (
@@ -24,10 +24,12 @@ from armybuilder.exports.pdf_style import (
     TEXT_MIN,
     TITLE,
     TITLE_MIN,
+    clip,
     draw_line,
     draw_string,
     fit_size,
     new_canvas,
+    width_of,
     wrap,
 )
 
@@ -72,7 +74,7 @@ class RulesReferencePdf:
 
     @classmethod
     def for_list(cls, printout: Printout, *, paper: str = "a4") -> RulesReferencePdf:
-        used = rules_used(printout.validation)
+        used = rules_named(printout)
         rules = tuple(
             UsedRule(f"{name}({', '.join(ratings)})" if ratings else name, printout.rules.get(name))
             for name, ratings in used.items()
@@ -122,7 +124,7 @@ class RulesReferencePdf:
 
         def on_page(number: int) -> float:
             if draw:
-                self._draw_footer(f"{self.title} · page {number}")
+                self._draw_footer(self.title, f" · page {number}")
             if number > 1:
                 return 0
             return self._draw_title(
@@ -159,12 +161,15 @@ class RulesReferencePdf:
             y -= SUBTITLE.leading
         return self.page_size[1] - MARGIN - y + 12
 
-    def _draw_footer(self, text: str) -> None:
+    def _draw_footer(self, text: str, suffix: str = "") -> None:
+        """The page's footer on one line: a text too long even at 6 pt is cut short
+        with "…", and the `suffix` (the page's number) is always kept."""
         canvas, style = self.canvas, PAGE_FOOTER
         width = self.page_size[0] - 2 * MARGIN
-        size = fit_size(text, style.font, style.size, width, TEXT_MIN)
+        size = fit_size(text + suffix, style.font, style.size, width, TEXT_MIN)
+        text = clip(text, style.font, size, width - width_of(suffix, style.font, size)) + suffix
         canvas.setFillColor(style.color)
-        draw_string(canvas, MARGIN, MARGIN, wrap(text, style.font, size, width)[0], style.font, size)
+        draw_string(canvas, MARGIN, MARGIN, text, style.font, size)
 
     def _heading(self, text: str, size: float = BODY.size) -> None:
         self.flow.space(6)
@@ -180,7 +185,7 @@ class RulesReferencePdf:
             rule = used.rule
             summary = rule.text if rule else "Not explained in the core rules or the army book."
             self.flow.paragraph([(used.heading, BOLD), ("  " + summary, REGULAR)], body)
-            if rule is not None:
+            if rule is not None and rule.source:
                 self.flow.text(rule.source, source, after=5)
             else:
                 self.flow.space(5)

@@ -8,6 +8,7 @@ small chart of points (Arena: models) by unit type.
 from __future__ import annotations
 
 import io
+import re
 from dataclasses import dataclass, replace
 
 from reportlab.graphics import renderPDF
@@ -112,6 +113,7 @@ class TablePages:
     def _draw_running_head(self) -> float:
         text = self._running_head()
         style = RUNNING_HEAD.sized(pdf_style.fit_size(text, RUNNING_HEAD.font, RUNNING_HEAD.size, self.width, TEXT_MIN))
+        text = pdf_style.clip(text, style.font, style.size, self.width)  # a name too long even at 6 pt is cut short
         pdf_style.draw_line(
             self.canvas, [(text, style.font)], MARGIN, self.page_size[1] - MARGIN - style.size, style.size, style.color
         )
@@ -321,7 +323,9 @@ class RosterPdf(TablePages):
         }
         for issue in problems:  # each as its sentence; the codes are for programs, not players
             colour = SEVERITY_COLOURS.get(issue.severity, MUTED)
-            values["Notes"] += self._cell([(_sentence(issue.message), BOLD)], replace(BODY_BOLD, color=colour), "Notes")
+            names = (result.label, unit.name if unit else result.label)
+            message = _sentence(_unnamed(issue.message, names))  # the row names the unit already
+            values["Notes"] += self._cell([(message, BOLD)], replace(BODY_BOLD, color=colour), "Notes")
         cells = [values[column.title] for column in self.columns]
         height = max(sum(style.leading for _line, style in cell) for cell in cells) + 5
         return TableRow(self, cells, height)
@@ -357,8 +361,9 @@ class RosterPdf(TablePages):
 
     def _draw_issue(self, issue: Issue, labels: dict[str, str]) -> None:
         spans = [(f"{issue.severity.capitalize()}: ", BOLD), (_sentence(issue.message), REGULAR)]
-        if issue.entry:
-            spans.append((f" Entry: {labels.get(issue.entry, issue.entry)}.", REGULAR))
+        label = labels.get(issue.entry, issue.entry) if issue.entry else ""
+        if label and label not in issue.message:  # the unit named once
+            spans.append((f" Entry: {label}.", REGULAR))
         spans.append((f" ({issue.rule})", ITALIC))
         colour = SEVERITY_COLOURS.get(issue.severity, MUTED)
         self.flow.paragraph(spans, BODY, indent=9, after=2, marker=("•", replace(BODY_BOLD, color=colour)))
@@ -465,3 +470,15 @@ def _sentence(message: str) -> str:
     """An issue's message as a sentence: a capital first, a full stop last."""
     text = message[:1].upper() + message[1:]
     return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def _unnamed(message: str, names: tuple[str, str]) -> str:
+    """An issue's message in its unit's row, which names the unit: without the name
+    before it ("Marshal: …"), and "it" where it names the unit again ("…, but Marshal
+    carries none" is "…, but it carries none")."""
+    for name in dict.fromkeys(names):
+        prefix = f"{name}: "
+        if message.startswith(prefix) and len(message) > len(prefix):
+            message = message[len(prefix) :]
+        message = re.sub(rf"(?<![\w\"“]){re.escape(name)}(?![\w\"”])", "it", message)
+    return message
