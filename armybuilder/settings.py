@@ -175,10 +175,18 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
 ]
 
-# Password guessing: after AXES_FAILURE_LIMIT failed log-ins an account, and separately an
-# address, is locked for the cool-off time, on every log-in path (site, admin, API token).
-AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+# Password guessing: after AXES_FAILURE_LIMIT failed log-ins an account from one address,
+# and an address whatever it tries, are locked for the cool-off time, on every log-in path
+# (site, admin, API token).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "armybuilder.security.LoginBackoffBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# An account is locked only together with the address guessing at it (a stranger cannot
+# lock someone else out), an address whatever it tries; guesses at one account from many
+# addresses are slowed instead (armybuilder/security.py LoginBackoffBackend).
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "armybuilder.ratelimit.client_address"
 AXES_USERNAME_CALLABLE = "armybuilder.security.login_username"

@@ -395,9 +395,13 @@ LOGIN_PATHS = [("/accounts/login/", "username"), ("/admin/login/", "username")]
 
 
 @pytest.mark.parametrize(("path", "field"), LOGIN_PATHS, ids=["site", "admin"])
-def test_an_account_locks_after_five_wrong_passwords_on_every_log_in_page(user, path, field):
+def test_an_account_locks_for_the_address_guessing_at_it_but_not_for_its_owner(user, path, field, monkeypatch):
     from django.test import Client
 
+    from armybuilder import security
+
+    clock = [1_000_000.0]
+    monkeypatch.setattr(security, "now", lambda: clock[0])
     user.is_staff = True
     user.save()
     guesser = Client()
@@ -407,20 +411,53 @@ def test_an_account_locks_after_five_wrong_passwords_on_every_log_in_page(user, 
     ]
     assert codes == [200, 200, 200, 200, 429]  # the form again four times, then locked
     right = {field: user.username, "password": "not-a-real-pass-123"}
-    locked = Client().post(path, right, REMOTE_ADDR="198.51.100.2")  # the right password, from elsewhere
-    assert locked.status_code == 429
-    assert b"try again in 15 minutes" in locked.content
-    assert "_auth_user_id" not in Client().session
+    locked = guesser.post(path, right, REMOTE_ADDR="198.51.100.1")  # even the right password, from there
+    assert locked.status_code == 429 and b"try again in 15 minutes" in locked.content
+    clock[0] += 1  # the account's pace after five failures: one try a second
+    owner = Client()
+    assert owner.post(path, right, REMOTE_ADDR="198.51.100.2").status_code == 302  # its owner, elsewhere, gets in
+    assert "_auth_user_id" in owner.session
 
 
-def test_the_api_token_locks_too_and_says_so_in_json(user):
+def test_guesses_at_one_account_from_many_addresses_are_slowed_not_locked(user, monkeypatch):
+    """After five failures each try waits 1 s, 2, 4, … at most a minute after the last
+    failure; a try sooner is refused unread, even with the right password, and is not
+    counted; once the wait is over the owner gets in."""
+    from armybuilder import security
+
+    clock = [1_000_000.0]
+    monkeypatch.setattr(security, "now", lambda: clock[0])
+    wrong = {"username": user.username, "password": "wrong"}
+    right = {"username": user.username, "password": "not-a-real-pass-123"}
+
+    def token(body: dict, n: int):
+        return APIClient().post("/api/auth/token/", body, format="json", REMOTE_ADDR=f"203.0.113.{n}")
+
+    for n in range(5):
+        assert token(wrong, n).status_code == 400
+    waits = []
+    for n in range(5, 12):
+        refused = token(right, n)  # too soon: refused unread, whatever the password
+        assert refused.status_code == 429, refused.content
+        waits.append(int(refused["Retry-After"]))
+        assert refused.json()["detail"] == (
+            f"Too many failed log-ins for this account: try again in {waits[-1]} second{'s' * (waits[-1] != 1)}."
+        )
+        clock[0] += waits[-1]
+        assert token(wrong, n + 100).status_code == 400  # a guess once the wait is over: counted
+    assert waits == [1, 2, 4, 8, 16, 32, 60]
+    clock[0] += 60
+    assert token(right, 250).status_code == 200  # never locked for the cool-off: the owner gets in
+
+
+def test_the_api_token_locks_for_the_guessing_address_and_says_so_in_json(user):
     client = APIClient()
     for i in range(4):
         response = client.post("/api/auth/token/", {"username": user.username, "password": f"g{i}"}, format="json")
         assert response.status_code == 400
     client.post("/api/auth/token/", {"username": user.username, "password": "g5"}, format="json")
     right = {"username": user.username, "password": "not-a-real-pass-123"}
-    locked = APIClient().post("/api/auth/token/", right, format="json", REMOTE_ADDR="198.51.100.9")
+    locked = client.post("/api/auth/token/", right, format="json")
     assert locked.status_code == 429
     assert "try again in 15 minutes" in locked.json()["detail"]
 
