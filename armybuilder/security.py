@@ -110,7 +110,4 @@ class LoginBackoffBackend:
                 target.login_backoff = wait
                 target.axes_locked_out = True
             raise PermissionDenied
-        return None
-
-    def get_user(self, user_id):
-        return None
+        return None  # (no get_user: it signs no one in, so sessions never name it)
