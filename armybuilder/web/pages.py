@@ -1,6 +1,8 @@
 """Read-only pages."""
 
 from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
@@ -41,26 +43,43 @@ def shared_list(request: HttpRequest, key: str) -> HttpResponse:
     list_id, name, versions = stamp
     cache_key = f"shared-body:{source_hash(*SHARE_PAGE_SOURCES)}:{key}:{versions}"
     paper = printing.request_paper(request)  # the one thing the page takes from the reader's headers
-
-    def page(csrf_field: str) -> HttpResponse:
-        exports = f"/api/shared/{key}/export/"
-        choices = render_to_string("_print_choices.html", printing.print_context(exports, paper))
-        body = mark_safe(_shared_body(cache_key, list_id).replace(PRINT_MARK, choices))
-        context = {"army_list": {"name": name, "share_key": key}, "body": body, "csrf_field": csrf_field}
-        return render(request, "shared_list.html", context)
-
+    page = _SharedPage(request, key, name, paper, lambda: _shared_body(cache_key, list_id))
     if request.user.is_authenticated or len(messages.get_messages(request)):
-        response = page(csrf_input(request))
+        response = page.render(csrf_input(request))
     else:
-        page_key = (cache_key, request.get_full_path(), paper)
-        ready = _READY_PAGES.get(page_key)
-        if ready is None:
-            ready = _READY_PAGES[page_key] = page(CSRF_MARK).content
-            while len(_READY_PAGES) > READY_PAGES_SIZE:
-                _READY_PAGES.popitem(last=False)
-        response = HttpResponse(ready.replace(CSRF_MARK.encode(), csrf_input(request).encode()))
+        response = HttpResponse(_ready_page((cache_key, request.get_full_path(), paper), page, request))
     patch_vary_headers(response, ["Accept-Language"])
     return response
+
+
+@dataclass
+class _SharedPage:
+    """The share page of one list for one reader: the kept list part with the print
+    choices put in their place."""
+
+    request: HttpRequest
+    key: str
+    name: str
+    paper: str
+    body: Callable[[], str]
+
+    def render(self, csrf_field: str) -> HttpResponse:
+        exports = f"/api/shared/{self.key}/export/"
+        choices = render_to_string("_print_choices.html", printing.print_context(exports, self.paper))
+        body = mark_safe(self.body().replace(PRINT_MARK, choices))
+        context = {"army_list": {"name": self.name, "share_key": self.key}, "body": body, "csrf_field": csrf_field}
+        return render(self.request, "shared_list.html", context)
+
+
+def _ready_page(page_key: tuple[str, str, str], page: _SharedPage, request: HttpRequest) -> bytes:
+    """The page as this process keeps it ready for readers not signed in, with the
+    reader's CSRF token put in."""
+    ready = _READY_PAGES.get(page_key)
+    if ready is None:
+        ready = _READY_PAGES[page_key] = page.render(CSRF_MARK).content
+        while len(_READY_PAGES) > READY_PAGES_SIZE:
+            _READY_PAGES.popitem(last=False)
+    return ready.replace(CSRF_MARK.encode(), csrf_input(request).encode())
 
 
 def _shared_body(cache_key: str, list_id: int) -> str:
