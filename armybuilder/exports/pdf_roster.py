@@ -88,6 +88,22 @@ class TablePages:
     def _footer(self) -> str:
         raise NotImplementedError
 
+    def _fit_columns(self, columns: list[Column], *, points: bool) -> None:
+        """The table's columns: a points column last when the ruleset uses points, and the
+        column of width 0 given what the others leave of the page's width."""
+        if points:
+            columns = [*columns, Column("Pts", 40, "right")]
+        rest = self.width - sum(column.width for column in columns)
+        self.columns = [Column(c.title, c.width or rest, c.align) for c in columns]
+
+    def _new_canvas(self, buffer, printout: Printout, what: str):
+        return pdf_style.new_canvas(
+            buffer,
+            pagesize=self.page_size,
+            title=f"{printout.title} — {what}",
+            subject=f"{printout.ruleset_title} · {printout.faction_name}",
+        )
+
     def _new_flow(self, canvas) -> Flow:
         margins = (MARGIN, MARGIN, MARGIN, MARGIN + FOOTER_ROOM)
         return Flow(canvas, page_size=self.page_size, margins=margins, on_page=self._on_page)
@@ -149,19 +165,11 @@ class RosterPdf(TablePages):
             Column("Models", 40, "right"),
             Column("Notes", 122),
         ]
-        if printout.uses_points:
-            columns.append(Column("Pts", 40, "right"))
-        rest = self.width - sum(column.width for column in columns)
-        self.columns = [Column(c.title, c.width or rest, c.align) for c in columns]
+        self._fit_columns(columns, points=printout.uses_points)
 
     def render(self) -> bytes:
         buffer = io.BytesIO()
-        canvas = pdf_style.new_canvas(
-            buffer,
-            pagesize=self.page_size,
-            title=f"{self.printout.title} — roster",
-            subject=f"{self.printout.ruleset_title} · {self.printout.faction_name}",
-        )
+        canvas = self._new_canvas(buffer, self.printout, "roster")
         self.draw(canvas)
         canvas.save()
         return buffer.getvalue()

@@ -49,19 +49,11 @@ class ArmySheetPdf(TablePages):
             *(Column(title, width, "right") for title, width in stats),
             Column("Models", 42, "right"),
         ]
-        if printout.uses_points:
-            columns.append(Column("Pts", 40, "right"))
-        rest = self.width - sum(column.width for column in columns)
-        self.columns = [Column(c.title, c.width or rest, c.align) for c in columns]
+        self._fit_columns(columns, points=printout.uses_points)
 
     def render(self) -> bytes:
         buffer = io.BytesIO()
-        canvas = pdf_style.new_canvas(
-            buffer,
-            pagesize=self.page_size,
-            title=f"{self.printout.title} — army sheet",
-            subject=f"{self.printout.ruleset_title} · {self.printout.faction_name}",
-        )
+        canvas = self._new_canvas(buffer, self.printout, "army sheet")
         self.canvas = canvas
         self.flow = self._new_flow(canvas)
         self._draw_rows()

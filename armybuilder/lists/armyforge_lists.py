@@ -426,6 +426,10 @@ def _carry(af: _List, book: Book, *, keep_missing: bool) -> _Carried:
     errors, missing = _Errors(), []
     by_selection = {unit.selection: unit for unit in af.units}
     halves = _combined_halves(af.units, by_selection)
+    second_halves: dict[str, list[_Unit]] = {}
+    for unit in af.units:
+        if unit.selection in halves:
+            second_halves.setdefault(halves[unit.selection], []).append(unit)
     picks = {unit.selection: _picks(af, unit, book, errors, missing, keep_missing) for unit in af.units}
     entries = []
     for unit in af.units:
@@ -436,7 +440,7 @@ def _carry(af: _List, book: Book, *, keep_missing: bool) -> _Carried:
         entry: dict[str, Any] = {"id": unit.selection, "unit": our_id(unit.id), "options": picks[unit.selection]}
         if unit.combined:
             entry["combined"] = True
-        partners = [other for other in af.units if halves.get(other.selection) == unit.selection]
+        partners = second_halves.get(unit.selection, [])
         for other in partners:
             entry["options"] = _merge_halves(path, entry["options"], picks[other.selection], unit_def, errors)
         if len(partners) > 1:
@@ -690,14 +694,14 @@ def _armyforge_costs(af: _List) -> dict[str, int]:
 def _points_warning(af: _List, faction: Faction, trial: _Trial) -> Warning_:
     assert af.total is not None and trial.total is not None
     names = {unit.selection: unit.custom_name or unit.name for unit in af.units}
-    book_names = {entry["id"]: entry.get("name") for entry in trial.carried.entries}
+    entries = {entry["id"]: entry for entry in trial.carried.entries}
     rows = []
     if af.kind == "link":
         for entry, theirs in _armyforge_costs(af).items():
             ours = trial.costs.get(entry, 0)
             if ours != theirs:
-                unit = trial.book.units.get(next(e["unit"] for e in trial.carried.entries if e["id"] == entry))
-                name = book_names.get(entry) or (unit.name if unit else names.get(entry) or entry)
+                unit = trial.book.units.get(entries[entry]["unit"])
+                name = entries[entry].get("name") or (unit.name if unit else names.get(entry) or entry)
                 rows.append({"id": entry, "name": name, "armyforge_cost": theirs, "cost": ours})
     shown = "; ".join(f"{row['name']} {row['armyforge_cost']} \u2192 {row['cost']} pts" for row in rows[:10])
     more = f" and {len(rows) - 10} more" if len(rows) > 10 else ""
