@@ -295,6 +295,20 @@ def fast_password_hashing(settings):
 
 
 @pytest.fixture
+def fresh_caches():
+    """The cache (PDFs, pages) and the engine's book cache emptied before, and the cache
+    after: both outlive a test."""
+    from django.core.cache import cache
+
+    from factions.selectors import engine_cache_clear
+
+    cache.clear()
+    engine_cache_clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
 def fresh_engine_cache():
     """The engine's book cache emptied before and after: test databases reuse row ids,
     and books imported by a test must not meet another test's copies."""

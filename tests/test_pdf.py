@@ -20,7 +20,7 @@ from armybuilder.lists import selectors
 from armybuilder.lists.format import parse_list_body
 from armybuilder.lists.services import army_list_create, army_list_update
 from factions.models import Faction
-from factions.selectors import book_handle_get, engine_cache_clear
+from factions.selectors import book_handle_get
 from factions.services import armybook_import
 from tests.test_core_rules import COPY_RUN, ngrams, words
 
@@ -34,13 +34,7 @@ ONE_LIST_PER_RULESET = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def fresh_caches():
-    """The PDF cache (local memory) and the engine's book cache outlive a test."""
-    cache.clear()
-    engine_cache_clear()
-    yield
-    cache.clear()
+pytestmark = pytest.mark.usefixtures("fresh_caches")
 
 
 def make_list(owner, body: dict):

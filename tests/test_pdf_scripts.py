@@ -52,12 +52,7 @@ STYLES = {
 BIDI_MARKS = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
-@pytest.fixture(autouse=True)
-def fresh_caches():
-    cache.clear()
-    engine_cache_clear()
-    yield
-    cache.clear()
+pytestmark = pytest.mark.usefixtures("fresh_caches")
 
 
 def font_file(script: str, style: str) -> str:

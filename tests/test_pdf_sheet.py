@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-from django.core.cache import cache
 from pypdf import PdfReader
 from reportlab.lib.pagesizes import A4, LETTER
 
@@ -19,7 +18,6 @@ from armybuilder.exports.pdf_data import printout_get
 from armybuilder.exports.pdf_roster import MARGIN
 from armybuilder.exports.pdf_sheet import ArmySheetPdf
 from armybuilder.lists import selectors
-from factions.selectors import engine_cache_clear
 from factions.services import armybook_import
 from tests.pdf_legibility import unreadable
 from tests.pdf_pixels import page_images, seen
@@ -46,12 +44,7 @@ PAPERS = {"a4": A4, "letter": LETTER}
 LONG_NAME = "Thunderer of the Seventh Bastion Gate That Never Misses Its Mark, Not Even Once"
 
 
-@pytest.fixture(autouse=True)
-def fresh_caches():
-    cache.clear()
-    engine_cache_clear()
-    yield
-    cache.clear()
+pytestmark = pytest.mark.usefixtures("fresh_caches")
 
 
 def army(owner, size: int, *, name: str = "Border Patrol", long_name: bool = False):
