@@ -32,7 +32,8 @@ from factions.services import armybook_import
 from tests.pdf_glyphs import drawn_characters
 from tests.pdf_legibility import unreadable
 from tests.pdf_pixels import colour_near, page_images, seen
-from tests.test_pdf import fresh_caches  # noqa: F401 (the file and book caches emptied around each test)
+
+pytestmark = pytest.mark.usefixtures("fresh_caches")  # the file and book caches emptied around each test
 
 DATA = Path(__file__).resolve().parents[1] / "factions" / "data"
 LISTS = [

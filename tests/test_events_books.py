@@ -26,7 +26,8 @@ from factions.services import armybook_import
 from tests.conftest import SHARED, require_shared
 from tests.pdf_pixels import colour_near, page_images, seen
 from tests.test_event_files import page_texts
-from tests.test_pdf import fresh_caches  # noqa: F401 (the file and book caches emptied around each test)
+
+pytestmark = pytest.mark.usefixtures("fresh_caches")  # the file and book caches emptied around each test
 
 ARMYFORGE = SHARED / "armyforge"
 User = get_user_model()
