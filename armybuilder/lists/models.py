@@ -109,13 +109,20 @@ class ArmyList(models.Model):
     )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
+    # The one-off key of the page form that made the list ("Create list", "Build a list
+    # for this event"): the same form sent again (a double click, Enter pressed three
+    # times, a resend after a lost answer) finds this list instead of making another.
+    form_key = models.CharField(max_length=32, blank=True, default="", editable=False)
 
     class Meta:
         ordering = ["-updated", "-id"]
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(owner__isnull=False) | ~models.Q(visitor=""), name="army_list_has_an_owner"
-            )
+            ),
+            models.UniqueConstraint(
+                fields=["form_key"], condition=~models.Q(form_key=""), name="army_list_form_key_once"
+            ),
         ]
 
     def __str__(self) -> str:

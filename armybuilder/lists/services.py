@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -57,11 +57,32 @@ def _owner_fields(owner: AbstractBaseUser | None, visitor: str) -> dict[str, Any
     return {"owner": None, "visitor": visitor}
 
 
+class FormUsedElsewhere(Exception):
+    """A page form's one-off key already made a list for someone else."""
+
+
 @transaction.atomic
-def army_list_create(*, data: dict[str, Any], owner: AbstractBaseUser | None, visitor: str = "") -> ArmyList:
+def army_list_create(
+    *, data: dict[str, Any], owner: AbstractBaseUser | None, visitor: str = "", form_key: str = ""
+) -> ArmyList:
     """Save a checked armylist/1 document (see api.lists.parse_list_body) as a new list,
-    pinned to the version of its book the document names, else the current one."""
-    return ArmyList.objects.create(**_owner_fields(owner, visitor), **_fields(data), book_version=_book_version(data))
+    pinned to the version of its book the document names, else the current one.
+
+    `form_key` is the one-off key of the page form that sent it: the first send makes
+    the list and the same form sent again answers that list rather than a second one
+    (the key is unique in the table, so two sends at the same moment cannot both make
+    one). Without a key (the API, an old page), a new list each time."""
+    fields = {**_owner_fields(owner, visitor), **_fields(data), "book_version": _book_version(data)}
+    if not form_key:
+        return ArmyList.objects.create(**fields)
+    try:
+        with transaction.atomic():
+            return ArmyList.objects.create(**fields, form_key=form_key)
+    except IntegrityError:
+        made = ArmyList.objects.filter(form_key=form_key, **_owner_fields(owner, visitor)).first()
+        if made is None:
+            raise FormUsedElsewhere(form_key) from None
+        return made
 
 
 @transaction.atomic

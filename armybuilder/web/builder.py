@@ -59,10 +59,23 @@ def new_list(request: HttpRequest, system: str) -> HttpResponse:
     factions = list(Faction.objects.filter(ruleset=ruleset).order_by("name"))
     form = forms.NewListForm(request.POST or None, ruleset=ruleset, factions=factions)
     if form.is_valid():
-        army_list = services.army_list_create(data=form.cleaned_data["list"], **list_owner(request))
-        return redirect("builder", pk=army_list.pk)
-    context = {"ruleset": ruleset, "factions": factions, "form": form}
+        army_list = create_once(request, form)
+        if army_list is not None:
+            return redirect("builder", pk=army_list.pk)
+    context = {"ruleset": ruleset, "factions": factions, "form": form, "once": forms.new_form_key()}
     return render(request, "builder/new.html", context, status=400 if form.errors else 200)
+
+
+def create_once(request: HttpRequest, form: forms.OnceForm) -> ArmyList | None:
+    """The list the form makes (or made already, if it is the same form sent again);
+    None, with the problem on the form, if its key made someone else's list."""
+    try:
+        return services.army_list_create(
+            data=form.cleaned_data["list"], form_key=form.cleaned_data["once"], **list_owner(request)
+        )
+    except services.FormUsedElsewhere:
+        form.add_error("once", "This form was already used: reload the page to start another list.")
+        return None
 
 
 def _too_many_lists(request: HttpRequest) -> HttpResponse:

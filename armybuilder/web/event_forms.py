@@ -23,7 +23,7 @@ from armybuilder.lists import events
 from armybuilder.lists.event_rules import BOOKS_RULES, EVENT_SOURCE, ban_words, cap_words
 from armybuilder.lists.format import ListFormatError, first_error, parse_list_body
 from armybuilder.lists.models import EventPack
-from armybuilder.web.forms import Flag, Form
+from armybuilder.web.forms import Flag, Form, OnceForm
 from factions.limits import describe_limit
 from factions.models import ForceOrgLimit, Ruleset
 
@@ -485,7 +485,7 @@ def edit_forms(data: Any, *, pack: EventPack, view: events.PackView, army: str |
 
 
 # -- building and submitting -----------------------------------------------------------------
-class BuildForm(EventForm):
+class BuildForm(EventForm, OnceForm):
     """A new list for the event: one of the armies it takes, its ruleset and points, and
     a name. Valid, it holds the checked list as `cleaned_data["list"]`."""
 

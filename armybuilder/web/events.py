@@ -19,7 +19,7 @@ from armybuilder.lists import events, services
 from armybuilder.lists.models import EventPack
 from armybuilder.lists.services import VersionConflict
 from armybuilder.lists.visitors import list_owner
-from armybuilder.web import builder, event_forms, fragments
+from armybuilder.web import builder, event_forms, forms, fragments
 
 CHANGED_MEANWHILE = (
     "The {what} was changed by someone else while you saved: nothing was written. Look at it and make the change again."
@@ -96,6 +96,7 @@ def _pack_page(request: HttpRequest, pack: EventPack, *, build=None, submit=None
         lists = events.lists_to_submit(pack=pack, user=user)
         context["lists"] = [(army_list, names.get(army_list.faction, army_list.faction)) for army_list in lists]
         context["build"] = build or event_forms.BuildForm(pack=pack, armies=armies)
+        context["once"] = forms.new_form_key()
         context["submit"] = submit or event_forms.SubmitForm()
     return render(request, "events/pack.html", context, status=status)
 
@@ -107,9 +108,9 @@ def pack_build(request: HttpRequest, key: str) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect_to_login(pack.path)
     form = event_forms.BuildForm(request.POST, pack=pack, armies=events.pack_view(pack).armies)
-    if not form.is_valid():
+    army_list = builder.create_once(request, form) if form.is_valid() else None
+    if army_list is None:
         return _pack_page(request, pack, build=form, status=400)
-    army_list = services.army_list_create(data=form.cleaned_data["list"], **list_owner(request))
     messages.success(request, f"This list is built for {pack.name}: it is checked against the event's rules.")
     return redirect("builder", pk=army_list.pk)
 

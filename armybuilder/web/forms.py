@@ -5,6 +5,7 @@ lists/editing.py and checked as any list is (lists/format.py)."""
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -32,6 +33,23 @@ class Form(forms.Form):
     def error_text(self) -> str:
         """Every problem, as one line for a page's message."""
         return " ".join(message for errors in self.errors.values() for message in errors)
+
+
+class OnceForm(Form):
+    """A form that makes something, sent with a one-off key (`new_form_key`, written
+    into the page): the same page form sent twice makes one thing, not two."""
+
+    once = forms.RegexField(
+        r"^[A-Za-z0-9_-]{16,32}$",
+        required=False,
+        widget=forms.HiddenInput,
+        error_messages={"invalid": "The form's one-off key is not one this site writes: reload the page."},
+    )
+
+
+def new_form_key() -> str:
+    """A fresh one-off key for a page form (22 characters)."""
+    return secrets.token_urlsafe(16)
 
 
 class Flag(forms.Field):
@@ -77,7 +95,7 @@ def picks_of(sent: Iterable[tuple[str, str]]) -> dict[str, int]:
 
 
 # -- a new list ------------------------------------------------------------------------
-class NewListForm(Form):
+class NewListForm(OnceForm):
     """A new list of a ruleset: its army, its size in points (when the ruleset counts
     points) and a name. Valid, it holds the checked list as `cleaned_data["list"]`."""
 

@@ -1,0 +1,26 @@
+"""Three quick Enters on "Create list" make one list (issue 26, "mistakes undone"), with
+and without JavaScript, on a desktop and a phone."""
+
+import pytest
+from playwright.sync_api import expect
+
+from armybuilder.lists.models import ArmyList
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_three_quick_enters_on_create_list_make_one_list(open_page, viewport, javascript):
+    page = open_page(viewport, javascript=javascript)
+    page.goto(f"{page.base_url}/new/aof/")
+    page.get_by_label("Human Empire").check()
+    page.get_by_label("List name (optional)").fill("Quick Fingers")
+    button = page.get_by_role("button", name="Create list")
+    button.focus()
+    for _ in range(3):
+        page.keyboard.press("Enter", delay=10)
+    expect(page).to_have_url(f"{page.base_url}/lists/{ArmyList.objects.get().pk}/")
+    expect(page.locator("h2, h1").first).to_be_visible()
+    assert list(ArmyList.objects.values_list("name", flat=True)) == ["Quick Fingers"]
