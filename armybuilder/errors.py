@@ -31,7 +31,7 @@ PAGES = {
     500: ("Something went wrong", MESSAGES[500]),
 }
 CSRF_WORDS = (
-    "This form has expired: the page was open while you logged in or out, perhaps in another tab. "
+    "This form has expired: the page was open while you logged in, perhaps in another tab. "
     "Go back, reload the page and try again."
 )
 
