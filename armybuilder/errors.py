@@ -50,8 +50,8 @@ def error_page(request: HttpRequest, status: int, words: str = "") -> HttpRespon
         return HttpResponse(_page_without_request(context), status=status)
     if not user.is_authenticated:
         # a form's address is no page to come back to: their lists are
-        get = request.method in ("GET", "HEAD")
-        context["login_next"] = request.get_full_path() if get else site_links()["my_lists"]
+        page = request.method in ("GET", "HEAD") and status != 405
+        context["login_next"] = request.get_full_path() if page else site_links()["my_lists"]
     return render(request, "error.html", context, status=status)
 
 

@@ -61,9 +61,10 @@ def test_a_form_address_opened_directly_is_a_405_page_keeping_the_allow_header(p
     assert ways_on(response) == {"Your lists": "/lists/", "Start a list": "/"}
 
 
-def test_a_logged_out_post_to_a_gone_list_offers_a_log_in_to_their_lists_not_back_to_the_form(wardens, client):
-    response = client.post("/lists/99999/act/", {"action": "add", "unit": "wardens", "version": "1"})
-    assert response.status_code == 404
+@pytest.mark.parametrize("method, status", [("post", 404), ("get", 405)])
+def test_logged_out_a_form_address_offers_a_log_in_to_their_lists_not_back_to_the_form(wardens, client, method, status):
+    response = getattr(client, method)("/lists/99999/act/", {"action": "add", "unit": "wardens", "version": "1"})
+    assert response.status_code == status
     assert ways_on(response)["Log in to see your lists"] == "/accounts/login/?next=/lists/"
 
 
