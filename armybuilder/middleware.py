@@ -1,4 +1,5 @@
-"""Request-level safety nets: oversized bodies and a database that has gone away."""
+"""Request-level safety nets: oversized bodies, a database that has gone away, and a
+page (not an empty answer) for a method an address does not take."""
 
 from __future__ import annotations
 
@@ -6,10 +7,12 @@ import logging
 
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError, connections
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.http.multipartparser import MultiPartParserError
 from django.template.loader import render_to_string
 
+from armybuilder import errors
+from armybuilder.web.context import site_links
 from factions.armybook import json_has_nul
 
 log = logging.getLogger(__name__)
@@ -100,7 +103,8 @@ class DatabaseUnavailableMiddleware:
         if _wants_json(request):
             response = JsonResponse({"detail": message}, status=503)
         else:
-            response = HttpResponse(render_to_string("503.html", {"message": message}), status=503)
+            page = render_to_string("503.html", {"message": message, "nav": site_links()})
+            response = HttpResponse(page, status=503)
         response["Retry-After"] = "5"
         return response
 
@@ -108,6 +112,23 @@ class DatabaseUnavailableMiddleware:
 def _lost_connection(exception: Exception) -> bool:
     cause = exception.__cause__
     return isinstance(cause, OperationalError | InterfaceError)
+
+
+class NotAllowedPageMiddleware:
+    """A page's address asked with a method it does not take (`require_POST` and the
+    like answer an empty 405: a form's address opened directly, say) answers the site's
+    405 page instead, keeping the Allow header. The API's 405s are its own JSON."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if not isinstance(response, HttpResponseNotAllowed) or _wants_json(request):
+            return response
+        page = errors.error_page(request, 405)
+        page["Allow"] = response["Allow"]
+        return page
 
 
 # No inline script or style, nothing from elsewhere: what a stored XSS would need is not

@@ -171,6 +171,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "armybuilder.middleware.NotAllowedPageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
@@ -227,6 +228,7 @@ USE_I18N = True
 USE_TZ = True
 
 LOGIN_URL = "login"
+CSRF_FAILURE_VIEW = "armybuilder.errors.csrf_failure"  # a page in the site's layout, like the other errors
 AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_COOLOFF_MINUTES)
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"

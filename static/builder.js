@@ -59,6 +59,27 @@
     restoreFocus(mark);
   }
 
+  // -- an answer that is not the workspace ----------------------------------------------
+  // The workspace comes with X-List-Version (also when a change is refused: 400, 409).
+  // Anything else (the list deleted in another tab, a lost session, a server error) is
+  // said in the message area, with the error page's ways on; nothing of it is pasted.
+  function showTrouble(status, html) {
+    const answer = new DOMParser().parseFromString(html, "text/html");
+    const words = answer.querySelector("[data-error-words]");
+    const note = document.createElement("li");
+    note.className = "error";
+    note.textContent = status === 404 ? "This list is no longer among yours: it may have been deleted in another tab, or you logged out there."
+      : "That change was not made: " + (words ? words.textContent : "the site answered " + status + ".");
+    const way = answer.querySelector("[data-way-on]");
+    if (way) note.append(" ", ...document.importNode(way, true).childNodes);
+    let area = workspace.querySelector(".messages");
+    if (!area) area = workspace.insertBefore(document.createElement("ul"), workspace.firstChild);
+    area.className = "messages";
+    area.setAttribute("role", "alert");
+    area.replaceChildren(note);
+    area.scrollIntoView({ block: "nearest" });
+  }
+
   // One request after another; `build` makes the body when its turn comes, so that it
   // carries the version the previous answer left.
   function enqueue(url, build, after) {
@@ -74,11 +95,8 @@
       return fetch(url, init)
         .then((response) => response.text().then((html) => ({ response, html })))
         .then(({ response, html }) => {
-          if (!(response.headers.get("Content-Type") || "").startsWith("text/html")) {
-            window.location.reload();
-            return;
-          }
-          version = response.headers.get("X-List-Version") || version;
+          if (!response.headers.has("X-List-Version")) return showTrouble(response.status, html);
+          version = response.headers.get("X-List-Version");
           swap(html, focusMark() || mark);
           if (after) after();
         });

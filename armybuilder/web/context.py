@@ -9,11 +9,13 @@ NAV = ("start", "my-lists", "events", "login", "logout", "signup", "password_cha
 
 
 @cache
-def _nav() -> dict[str, str]:
+def site_links() -> dict[str, str]:
+    """The header's links. Pages rendered without a request (the 500 and 503 pages) pass
+    them in themselves: they need no database and no session."""
     # The site's own links never change while it runs: reverse them once, not on every
     # page (the share page is served thousands of times a minute in a tournament).
     return {name.replace("-", "_"): reverse(name) for name in NAV}
 
 
 def nav(request: HttpRequest) -> dict[str, dict[str, str]]:
-    return {"nav": _nav()}
+    return {"nav": site_links()}
