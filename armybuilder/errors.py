@@ -27,6 +27,7 @@ PAGES = {
     400: ("That request could not be read", MESSAGES[400]),
     403: ("Not allowed", MESSAGES[403]),
     404: ("Not found", "There is nothing at this address."),
+    413: ("Too large", "What was sent is larger than this site accepts."),
     405: ("Not opened this way", "This address takes the site's own forms and buttons; it is not a page to open."),
     500: ("Something went wrong", MESSAGES[500]),
 }

@@ -44,6 +44,13 @@ def _nul_in(query) -> bool:
     return any("\x00" in key or any("\x00" in value for value in values) for key, values in query.lists())
 
 
+def _refuse(request: HttpRequest, status: int, message: str) -> HttpResponse:
+    """JSON for the API (and clients that ask for it); the site's error page otherwise."""
+    if _wants_json(request):
+        return JsonResponse({"detail": message}, status=status)
+    return errors.error_page(request, status, message)
+
+
 class RequestLimitsMiddleware:
     """A body over MAX_REQUEST_BODY is answered 413 before anything reads it; text with
     NUL characters (which no field accepts) is a 400."""
@@ -58,22 +65,13 @@ class RequestLimitsMiddleware:
             length = 0
         limit = settings.MAX_REQUEST_BODY
         if length > limit:
-            message = f"The request body is {length} bytes; the most this site accepts is {limit} bytes."
-            if _wants_json(request):
-                return JsonResponse({"detail": message}, status=413)
-            return HttpResponse(message, status=413, content_type="text/plain; charset=utf-8")
+            return _refuse(request, 413, f"The request body is {length} bytes; the most this site accepts is {limit} bytes.")
         try:
             nul = _has_nul(request)
         except MultiPartParserError as exc:
-            message = f"The multipart body could not be read: {exc}"
-            if _wants_json(request):
-                return JsonResponse({"detail": message}, status=400)
-            return HttpResponse(message, status=400, content_type="text/plain; charset=utf-8")
+            return _refuse(request, 400, f"The multipart body could not be read: {exc}")
         if nul:
-            message = "The request contains a NUL character (\\u0000), which no field accepts."
-            if _wants_json(request):
-                return JsonResponse({"detail": message}, status=400)
-            return HttpResponse(message, status=400, content_type="text/plain; charset=utf-8")
+            return _refuse(request, 400, "The request contains a NUL character (\\u0000), which no field accepts.")
         return self.get_response(request)
 
 

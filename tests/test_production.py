@@ -513,3 +513,16 @@ def test_on_postgresql_a_request_blocked_by_a_lock_answers_503_within_seconds(us
     assert response.status_code == 503
     assert waited < django_settings.DB_LOCK_TIMEOUT / 1000 + 2
     assert client.get("/api/lists/").status_code == 200
+
+
+def test_a_page_form_refused_at_the_door_gets_the_site_s_error_page(wardens, client, settings):
+    """The early refusals (too large, a NUL character) answer a page with the site's
+    header and a way on, not plain text, when a page's form sent them."""
+    settings.MAX_REQUEST_BODY = 1000
+    too_large = client.post("/new/aof/", {"name": "x" * 2000, "faction": "test-wardens", "points": "750"})
+    assert too_large.status_code == 413 and too_large["Content-Type"].startswith("text/html")
+    assert b"the most this site accepts is 1000 bytes" in too_large.content
+    assert b'href="/new/aof/"' not in too_large.content and b"Start a list" in too_large.content
+    with_nul = client.post("/new/aof/", {"name": "a\x00b", "faction": "test-wardens", "points": "750"})
+    assert with_nul.status_code == 400 and b"Start a list" in with_nul.content
+    assert not ArmyList.objects.exists()
