@@ -97,8 +97,7 @@ class BookCommands:
             try:
                 result = armybook_import(data=form.cleaned_data["file"].read(), system=ruleset and ruleset.slug)
             except ArmyBookError as refused:
-                self._say(request, messages.ERROR, ["Not imported: nothing changed.", *shown(_lines(refused.problems))])
-                self._say(request, messages.WARNING, shown(_lines(refused.warnings), "warnings"))
+                self._say_refused(request, refused)
             else:
                 self._say_imported(request, result)
                 return redirect(reverse("admin:factions_faction_change", args=[result.faction.pk]))
@@ -132,13 +131,19 @@ class BookCommands:
         for line in lines:
             self.message_user(request, line, level)
 
+    def _say_refused(self, request: HttpRequest, refused: ArmyBookError) -> None:
+        self._say(
+            request, messages.ERROR, ["Not imported: nothing changed.", *shown(_lines("error", refused.problems))]
+        )
+        self._say(request, messages.WARNING, shown(_lines("warning", refused.warnings), "warnings"))
+
     def _say_imported(self, request: HttpRequest, result: ImportResult) -> None:
         count = len(result.warnings)
         warnings = (
             "no warnings" if not count else f"{count} warning{'' if count == 1 else 's'} (this page lists them all)"
         )
         self._say(request, messages.SUCCESS, [f"{result.describe()}; {warnings}."])
-        self._say(request, messages.WARNING, shown(_lines(result.warnings), "warnings"))
+        self._say(request, messages.WARNING, shown(_lines("warning", result.warnings), "warnings"))
 
     def _say_synced(self, request: HttpRequest, result: SyncResult) -> None:
         level = messages.WARNING if result.failed else messages.SUCCESS
@@ -151,5 +156,7 @@ def _posted(request: HttpRequest) -> tuple:
     return (request.POST, request.FILES) if request.method == "POST" else ()
 
 
-def _lines(problems: tuple[Problem, ...] | list[Problem]) -> list[str]:
-    return [str(problem) for problem in problems]
+def _lines(kind: str, problems: tuple[Problem, ...] | list[Problem]) -> list[str]:
+    """`error: units[3].cost: …`, as import_armybook prints them (and the admin's capital
+    letter then falls on the kind, not on the path)."""
+    return [f"{kind}: {problem}" for problem in problems]

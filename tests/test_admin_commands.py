@@ -97,7 +97,7 @@ def test_staff_import_an_official_army_forge_book_and_see_its_warnings(admin_cli
     first = f"Added Ratmen (aof/ratmen) 3.5.2: {faction.units.count()} units"
     assert shown(response)[0][1].startswith(first)
     assert shown(response)[0][1].endswith(f"; {len(warnings)} warnings (this page lists them all).")
-    assert shown(response)[1:] == [("warning", warning) for warning in warnings]
+    assert shown(response)[1:] == [("warning", f"warning: {warning}") for warning in warnings]
     assert "Import warnings" in response.content.decode()
 
 
@@ -122,7 +122,7 @@ def test_an_army_forge_book_enabled_for_several_rulesets_is_imported_for_the_one
     assert unchosen.status_code == 400
     assert (
         "error",
-        "enabledGameSystems: the book is enabled for several rulesets (aof, aof-skirmish, "
+        "error: enabledGameSystems: the book is enabled for several rulesets (aof, aof-skirmish, "
         "aof-regiments): choose one (--system, or ?system=)",
     ) in shown(unchosen)
     assert not models.Faction.objects.filter(armyforge_id=book["uid"]).exists()
@@ -137,7 +137,7 @@ def test_a_book_for_another_ruleset_than_the_one_chosen_is_refused(admin_client)
     assert response.status_code == 400
     assert shown(response) == [
         ("error", "Not imported: nothing changed."),
-        ("error", 'system: the book is for "aof", not "aof-regiments"'),
+        ("error", 'error: system: the book is for "aof", not "aof-regiments"'),
     ]
     assert not models.Faction.objects.filter(slug="human-empire").exists()
 
@@ -148,7 +148,7 @@ def test_a_file_that_is_not_json_is_refused_naming_why_and_nothing_is_saved(admi
     assert response.status_code == 400
     assert shown(response) == [
         ("error", "Not imported: nothing changed."),
-        ("error", "not valid JSON: Expecting value: line 1 column 36 (char 35)"),
+        ("error", "error: not valid JSON: Expecting value: line 1 column 36 (char 35)"),
     ]
     assert catalogue() == before
 
@@ -160,7 +160,7 @@ def test_a_list_file_uploaded_as_a_book_is_refused_naming_every_problem(admin_cl
     assert response.status_code == 400
     errors = [text for level, text in shown(response) if level == "error"]
     assert errors[0] == "Not imported: nothing changed."
-    assert any(text.startswith("format: ") for text in errors[1:]), errors
+    assert any(text.startswith("error: format: ") for text in errors[1:]), errors
     assert catalogue() == before
 
 
