@@ -8,8 +8,9 @@ Environment variables (bad values stop start-up with a message naming the variab
   DATABASE_URL          e.g. postgres://postgres@127.0.0.1:5432/armybuilder
                         (default: SQLite file db.sqlite3 at the repository root)
   DJANGO_ARMYFORGE_URL  where `manage.py sync_armyforge` reads the official army books
-                        (default: Army Forge's public address); DJANGO_ARMYFORGE_TIMEOUT
-                        and DJANGO_ARMYFORGE_MAX_BYTES bound each request
+                        (default: Army Forge's public address; empty: never ask Army
+                        Forge); DJANGO_ARMYFORGE_TIMEOUT and DJANGO_ARMYFORGE_MAX_BYTES
+                        bound each request
 """
 
 from datetime import timedelta
@@ -74,10 +75,12 @@ try:
     TRUST_PROXY_SSL_HEADER = env.bool("DJANGO_SECURE_PROXY_SSL_HEADER", default=TRUSTED_PROXIES > 0)
     # Army Forge, where `sync_armyforge` reads the official books: each request waits at
     # most the timeout (seconds) and reads at most the size cap (bytes; a book is < 1 MB).
+    # Empty: the site never asks Army Forge (no sync, no share links).
+    web_address = URL(schemes={"http", "https"}, require_tld=False, error="not an http:// or https:// address")
     ARMYFORGE_URL = env.str(
         "DJANGO_ARMYFORGE_URL",
         default="https://army-forge.onepagerules.com",
-        validate=URL(schemes={"http", "https"}, require_tld=False, error="not an http:// or https:// address"),
+        validate=lambda value: value == "" or web_address(value),
     ).rstrip("/")
     ARMYFORGE_TIMEOUT = env.float("DJANGO_ARMYFORGE_TIMEOUT", default=15, validate=Range(min=0, min_inclusive=False))
     ARMYFORGE_MAX_BYTES = env.int("DJANGO_ARMYFORGE_MAX_BYTES", default=5 * 1024 * 1024, validate=Range(min=1))

@@ -1,5 +1,6 @@
-"""Admin for the catalogue. Books normally arrive by import; the admin is for fixing a
-cost or a typo in place, and for exporting a book back to armybook/1 JSON."""
+"""Admin for the catalogue. Books normally arrive by import (here too: "Import a book"
+and "Sync from Army Forge" on the army books' list, see admin_commands); the admin is for
+fixing a cost or a typo in place, and for exporting a book back to armybook/1 JSON."""
 
 import json
 from itertools import count
@@ -14,11 +15,10 @@ from django.utils.html import format_html, format_html_join
 
 from factions import models
 from factions.admin_checks import PARENT_FIELDS, CatalogueRefused, catalogue_change_check, catalogue_delete
+from factions.admin_commands import BookCommands, shown
 from factions.ruleset_format import RulesetError
 from factions.selectors import faction_book, faction_get_with_book
 from factions.services import ruleset_variant_create
-
-SHOWN_PROBLEMS = 30
 
 
 class CatalogueAdmin(admin.ModelAdmin):
@@ -76,12 +76,7 @@ class CatalogueAdmin(admin.ModelAdmin):
 
 
 def _answer(what: str, problems: list[str]) -> list[str]:
-    more = len(problems) - SHOWN_PROBLEMS
-    return [
-        f"{what}: the change fails the checks import_armybook runs.",
-        *problems[:SHOWN_PROBLEMS],
-        *([f"... and {more} more problems"] if more > 0 else []),
-    ]
+    return [f"{what}: the change fails the checks import_armybook runs.", *shown(problems)]
 
 
 def _refusing(form_class, problems: list[str]):
@@ -313,7 +308,7 @@ class ArmyForgeSyncAdmin(ReadOnly, admin.ModelAdmin):
 
 
 @admin.register(models.Faction)
-class FactionAdmin(CatalogueAdmin):
+class FactionAdmin(BookCommands, CatalogueAdmin):
     list_display = ["name", "ruleset", "slug", "version", "source", "version_count", "imported_at", "warning_count"]
     list_filter = ["ruleset", "source"]
     search_fields = ["name", "slug", "armyforge_id"]

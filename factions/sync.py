@@ -103,6 +103,13 @@ class SyncResult:
         """Books that failed, and rulesets whose index did."""
         return self._count(FAILED) + len(self.failed_indexes)
 
+    def failure_lines(self) -> list[str]:
+        """A line for each index and each book that failed, saying why."""
+        return [
+            *(_index_failed(*failed) for failed in self.failed_indexes),
+            *(b.line() for b in self.books if b.outcome == FAILED),
+        ]
+
     def summary(self) -> str:
         text = f"{self.new_books} new books, {self.new_versions} new versions, {self.unchanged} unchanged, "
         text += f"{self.failed} failed"
@@ -119,8 +126,9 @@ def armyforge_sync(
     """Import the official books of `systems` (default: every ruleset in GAMES) whose
     version is not held yet from the Army Forge at `source` (default: the setting
     ARMYFORGE_URL), reporting one line per book as it goes. ValueError, before anything
-    is read, for a ruleset Army Forge has no books for or a source that is no http(s)
-    address; everything after that is reported and counted, never raised."""
+    is read, for a ruleset Army Forge has no books for, no source (the setting empty) or
+    a source that is no http(s) address; everything after that is reported and counted,
+    never raised."""
     systems = list(dict.fromkeys(systems or GAMES))
     unknown = [slug for slug in systems if slug not in GAMES]
     if unknown:
@@ -128,6 +136,8 @@ def armyforge_sync(
             f'Army Forge publishes no books for "{unknown[0]}": the rulesets it does are {", ".join(GAMES)}'
         )
     source = (source or settings.ARMYFORGE_URL).rstrip("/")
+    if not source:
+        raise ValueError("no Army Forge address: DJANGO_ARMYFORGE_URL is empty (the site never asks Army Forge)")
     if not source.startswith(("http://", "https://")):
         raise ValueError(f'the source "{source}" is not an http:// or https:// address')
     books: list[BookSync] = []
@@ -137,7 +147,7 @@ def armyforge_sync(
             index = _index(source, system)
         except ArmyForgeError as exc:
             failed_indexes.append((system, str(exc)))
-            report(f"{system}  index: {FAILED}: {exc}")
+            report(_index_failed(system, str(exc)))
             continue
         held = _held(system)
         for i, entry in enumerate(index):
@@ -145,6 +155,10 @@ def armyforge_sync(
             books.append(book)
             report(book.line())
     return SyncResult(books=tuple(books), failed_indexes=tuple(failed_indexes), dry_run=dry_run)
+
+
+def _index_failed(system: str, why: str) -> str:
+    return f"{system}  index: {FAILED}: {why}"
 
 
 def _fetch(url: str) -> Any:

@@ -508,6 +508,10 @@ def _not_json(standin, settings) -> None:
     standin.broken("Qq1")
 
 
+def _off(standin, settings) -> None:
+    settings.ARMYFORGE_URL = ""  # the site never asks Army Forge
+
+
 # (case, what goes wrong, words the error says)
 LINK_FAILURES = [
     ("unknown-id", _not_shared, "404"),
@@ -515,6 +519,7 @@ LINK_FAILURES = [
     ("slow", _slow, "0.2"),
     ("too-large", _too_large, "larger"),
     ("not-json", _not_json, "JSON"),
+    ("army-forge-off", _off, "This site does not read Army Forge: upload the list's file instead."),
 ]
 
 

@@ -425,6 +425,16 @@ def test_a_source_that_is_no_http_address_is_refused(armyforge, db):
     assert armyforge.requests == []
 
 
+def test_with_no_army_forge_address_the_sync_says_so_and_reads_nothing(armyforge, settings, db):
+    settings.ARMYFORGE_URL = ""
+    lines, failure = sync()
+    assert (lines, str(failure)) == (
+        [],
+        "no Army Forge address: DJANGO_ARMYFORGE_URL is empty (the site never asks Army Forge)",
+    )
+    assert armyforge.requests == []
+
+
 def test_a_book_fetched_whose_content_is_held_is_unchanged_and_recorded_nowhere(armyforge, db):
     """Army Forge's index may name a version whose book turns out to be one held (its
     index ahead of, or behind, the book it serves): nothing is written for it."""

@@ -103,6 +103,13 @@ def test_army_forge_settings_are_read():
     assert result.stdout.split() == ["http://armyforge.internal:8080", "2.5", "1000000"]
 
 
+def test_an_empty_army_forge_address_is_taken_and_means_never_ask_army_forge():
+    probe = "import django; from django.conf import settings; django.setup(); print(repr(settings.ARMYFORGE_URL))"
+    result = start(probe, DJANGO_ARMYFORGE_URL="")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "''"
+
+
 PROXY_PROBE = (
     "import django; from django.conf import settings; django.setup(); "
     "print(getattr(settings, 'SECURE_PROXY_SSL_HEADER', None))"

@@ -79,6 +79,8 @@ def list_from_armyforge_link(text: Any) -> Imported:
     """The list an Army Forge share link points to, read from Army Forge and checked (see
     list_import); ListFormatError under `armyforge` when Army Forge cannot give it."""
     list_id = share_id(text)
+    if not settings.ARMYFORGE_URL:
+        raise ListFormatError({"armyforge": ["This site does not read Army Forge: upload the list's file instead."]})
     url = share_url(list_id)
     try:
         document = fetch_json(
