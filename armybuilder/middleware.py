@@ -65,7 +65,9 @@ class RequestLimitsMiddleware:
             length = 0
         limit = settings.MAX_REQUEST_BODY
         if length > limit:
-            return _refuse(request, 413, f"The request body is {length} bytes; the most this site accepts is {limit} bytes.")
+            return _refuse(
+                request, 413, f"The request body is {length} bytes; the most this site accepts is {limit} bytes."
+            )
         try:
             nul = _has_nul(request)
         except MultiPartParserError as exc:

@@ -83,6 +83,11 @@ try:
         validate=lambda value: value == "" or web_address(value),
     ).rstrip("/")
     ARMYFORGE_TIMEOUT = env.float("DJANGO_ARMYFORGE_TIMEOUT", default=15, validate=Range(min=0, min_inclusive=False))
+    # A sync started from the admin's page stops starting books after this long (what is
+    # left is read by syncing again), so that the request ends well within the server's.
+    ARMYFORGE_ADMIN_SYNC_SECONDS = env.float(
+        "DJANGO_ARMYFORGE_ADMIN_SYNC_SECONDS", default=20, validate=Range(min=0, min_inclusive=False)
+    )
     ARMYFORGE_MAX_BYTES = env.int("DJANGO_ARMYFORGE_MAX_BYTES", default=5 * 1024 * 1024, validate=Range(min=1))
 except EnvError as exc:
     raise ImproperlyConfigured(str(exc)) from exc

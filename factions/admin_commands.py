@@ -111,9 +111,10 @@ class BookCommands:
             # The form offers only rulesets Army Forge has books for, and the setting is
             # an http(s) address (checked at start-up): the sync raises no ValueError here.
             ruleset, dry_run = form.cleaned_data["system"], form.cleaned_data["dry_run"]
-            result = armyforge_sync(systems=ruleset and [ruleset.slug], dry_run=dry_run)
+            seconds = settings.ARMYFORGE_ADMIN_SYNC_SECONDS
+            result = armyforge_sync(systems=ruleset and [ruleset.slug], dry_run=dry_run, seconds=seconds)
             self._say_synced(request, result)
-        context = {"result": result, "source": settings.ARMYFORGE_URL}
+        context = {"result": result, "source": settings.ARMYFORGE_URL, "seconds": settings.ARMYFORGE_ADMIN_SYNC_SECONDS}
         status = 400 if form.errors else 200
         return self._page(request, "sync", "Sync the official army books from Army Forge", form, status, **context)
 

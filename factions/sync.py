@@ -10,6 +10,7 @@ sync that changed or failed something did with each book).
 
 from __future__ import annotations
 
+import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
@@ -82,6 +83,7 @@ class SyncResult:
     books: tuple[BookSync, ...]
     failed_indexes: tuple[tuple[str, str], ...]  # (ruleset, why), for an index that could not be read
     dry_run: bool = False
+    stopped: str = ""  # what was left unread when the time allowed ran out
 
     def _count(self, outcome: str) -> int:
         return sum(book.outcome == outcome for book in self.books)
@@ -113,7 +115,8 @@ class SyncResult:
     def summary(self) -> str:
         text = f"{self.new_books} new books, {self.new_versions} new versions, {self.unchanged} unchanged, "
         text += f"{self.failed} failed"
-        return text + (" (dry run: nothing written)" if self.dry_run else "")
+        text += " (dry run: nothing written)" if self.dry_run else ""
+        return text + (f"; {self.stopped}" if self.stopped else "")
 
 
 def armyforge_sync(
@@ -122,13 +125,18 @@ def armyforge_sync(
     source: str | None = None,
     dry_run: bool = False,
     report: Report = lambda line: None,
+    seconds: float | None = None,
 ) -> SyncResult:
     """Import the official books of `systems` (default: every ruleset in GAMES) whose
     version is not held yet from the Army Forge at `source` (default: the setting
     ARMYFORGE_URL), reporting one line per book as it goes. ValueError, before anything
     is read, for a ruleset Army Forge has no books for, no source (the setting empty) or
     a source that is no http(s) address; everything after that is reported and counted,
-    never raised."""
+    never raised.
+
+    `seconds` bounds the whole run (a page's request): no book is started after it, no
+    download waits past it, and the result says what was left, to be read by running
+    it again (the books already imported are then skipped)."""
     systems = list(dict.fromkeys(systems or GAMES))
     unknown = [slug for slug in systems if slug not in GAMES]
     if unknown:
@@ -140,34 +148,65 @@ def armyforge_sync(
         raise ValueError("no Army Forge address: DJANGO_ARMYFORGE_URL is empty (the site never asks Army Forge)")
     if not source.startswith(("http://", "https://")):
         raise ValueError(f'the source "{source}" is not an http:// or https:// address')
+    clock = _Clock(seconds)
     books: list[BookSync] = []
     failed_indexes: list[tuple[str, str]] = []
-    for system in systems:
+    for s, system in enumerate(systems):
+        if clock.out():
+            return _stopped(books, failed_indexes, dry_run, clock, f"{', '.join(systems[s:])} not read")
         try:
-            index = _index(source, system)
+            index = _index(source, system, clock)
         except ArmyForgeError as exc:
             failed_indexes.append((system, str(exc)))
             report(_index_failed(system, str(exc)))
             continue
         held = _held(system)
         for i, entry in enumerate(index):
-            book = _book_sync(source, system, i, entry, held, dry_run)
+            if clock.out():
+                left = f"{len(index) - i} books of {system}" + "".join(f", {rest}" for rest in systems[s + 1 :])
+                return _stopped(books, failed_indexes, dry_run, clock, f"{left} not read")
+            book = _book_sync(source, system, i, entry, held, dry_run, clock)
             books.append(book)
             report(book.line())
     return SyncResult(books=tuple(books), failed_indexes=tuple(failed_indexes), dry_run=dry_run)
+
+
+class _Clock:
+    """The time a run may take (None: no bound), and how long a download may wait."""
+
+    def __init__(self, seconds: float | None):
+        self.seconds = seconds
+        self.deadline = None if seconds is None else time.monotonic() + seconds
+
+    def out(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+    def timeout(self) -> float:
+        if self.deadline is None:
+            return settings.ARMYFORGE_TIMEOUT
+        return max(0.1, min(settings.ARMYFORGE_TIMEOUT, self.deadline - time.monotonic()))
+
+
+def _stopped(
+    books: list[BookSync], failed_indexes: list[tuple[str, str]], dry_run: bool, clock: _Clock, left: str
+) -> SyncResult:
+    why = f"stopped after {clock.seconds:g} s with {left}: sync again to go on"
+    return SyncResult(books=tuple(books), failed_indexes=tuple(failed_indexes), dry_run=dry_run, stopped=why)
 
 
 def _index_failed(system: str, why: str) -> str:
     return f"{system}  index: {FAILED}: {why}"
 
 
-def _fetch(url: str) -> Any:
-    return fetch_json(url, timeout=settings.ARMYFORGE_TIMEOUT, max_bytes=settings.ARMYFORGE_MAX_BYTES)
+def _fetch(url: str, clock: _Clock) -> Any:
+    # A bounded run tries each address once: a retry's wait would run past its time.
+    retries = 2 if clock.deadline is None else 0
+    return fetch_json(url, timeout=clock.timeout(), max_bytes=settings.ARMYFORGE_MAX_BYTES, retries=retries)
 
 
-def _index(source: str, system: str) -> list[Any]:
+def _index(source: str, system: str, clock: _Clock) -> list[Any]:
     url = index_url(source, GAMES[system][0])
-    index = _fetch(url)
+    index = _fetch(url, clock)
     if not isinstance(index, list):
         raise ArmyForgeError(f"the answer from {url} is not a list of army books")
     return index
@@ -194,7 +233,7 @@ def _base(version: str) -> str:
 
 
 def _book_sync(
-    source: str, system: str, position: int, entry: Any, held: dict[str, set[str]], dry_run: bool
+    source: str, system: str, position: int, entry: Any, held: dict[str, set[str]], dry_run: bool, clock: _Clock
 ) -> BookSync:
     """Sync one entry of the index: nothing when its version is held, else fetch and
     import the book. What changed or failed something is recorded."""
@@ -202,7 +241,7 @@ def _book_sync(
     if offered.outcome == FAILED or _base(stored_version(offered.version)) in held[offered.armyforge_id]:
         done = offered
     else:
-        done = _book_update(source, offered)
+        done = _book_update(source, offered, clock)
         if done.outcome in (NEW_BOOK, NEW_VERSION):  # an index naming a book twice fetches it once
             held[done.armyforge_id].add(_base(done.stored))
     if done.outcome == FAILED and done.armyforge_id and not dry_run:
@@ -232,12 +271,12 @@ def _offered(system: str, position: int, entry: Any, dry_run: bool) -> BookSync:
     return book
 
 
-def _book_update(source: str, book: BookSync) -> BookSync:
+def _book_update(source: str, book: BookSync, clock: _Clock) -> BookSync:
     """Fetch and import a book whose version is not held; FAILED, with nothing written, when
     it cannot be read or the checks refuse it."""
     url = book_url(source, book.armyforge_id, GAMES[book.system][1])
     try:
-        data = _fetch(url)
+        data = _fetch(url, clock)
         if not isinstance(data, dict) or data.get("uid") != book.armyforge_id:
             raise ArmyForgeError(f"the answer from {url} is not the army book {book.armyforge_id}")
         with transaction.atomic():  # the book and its record, or neither

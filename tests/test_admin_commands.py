@@ -295,3 +295,26 @@ def test_with_no_army_forge_address_the_sync_page_explains_and_syncs_nothing(adm
         assert "Army Forge sync is off on this site: <code>DJANGO_ARMYFORGE_URL</code> is empty" in page
         assert "Sync now" not in page and response.context["result"] is None
     assert catalogue() == before
+
+
+def test_a_sync_from_the_page_stops_in_time_and_the_next_press_goes_on(admin_client, armyforge, settings):
+    """A book that does not answer holds the page no longer than its time allowed: the
+    sync starts no book after it and says what it left; the next press reads the rest."""
+    settings.ARMYFORGE_ADMIN_SYNC_SECONDS = 1.5
+    first_book = BOOKS["aof--chivalrous-kingdoms"][2]
+    armyforge.hang(first_book, 10)
+    stopped = admin_client.post(SYNC, {})
+    result = stopped.context["result"]
+    assert [(book.name, book.outcome) for book in result.books] == [("Chivalrous Kingdoms", "failed")]
+    assert "no answer" in result.books[0].detail
+    assert (
+        result.stopped
+        == "stopped after 1.5 s with 3 books of aof, aof-skirmish, aof-regiments not read: sync again to go on"
+    )
+    assert shown(stopped)[0][1].endswith(f"; {result.stopped}.")
+    assert armyforge.books_fetched == [first_book]
+    armyforge.clear()
+    settings.ARMYFORGE_ADMIN_SYNC_SECONDS = 60
+    again = admin_client.post(SYNC, {})
+    assert again.context["result"].stopped == ""
+    assert again.context["result"].new_books == 7

@@ -27,7 +27,13 @@ def form_key(page) -> str:
 
 
 def new_list_form(client, **changes) -> dict:
-    return {"faction": "test-wardens", "points": "1500", "name": "Patrol", "once": form_key(client.get("/new/aof/")), **changes}
+    return {
+        "faction": "test-wardens",
+        "points": "1500",
+        "name": "Patrol",
+        "once": form_key(client.get("/new/aof/")),
+        **changes,
+    }
 
 
 def test_the_same_create_form_sent_three_times_makes_one_list(wardens, client):
@@ -74,7 +80,12 @@ def test_the_event_build_form_sent_twice_makes_one_list(wardens):
     player = get_user_model().objects.create_user("player", password=PASSWORD)
     pack = events.pack_create(
         organiser=organiser,
-        data={"name": "Club Night", "ruleset": "aof", "points_limit": 500, "deadline": timezone.now() + timezone.timedelta(days=7)},
+        data={
+            "name": "Club Night",
+            "ruleset": "aof",
+            "points_limit": 500,
+            "deadline": timezone.now() + timezone.timedelta(days=7),
+        },
     )
     client = Client()
     client.force_login(player)

@@ -32,22 +32,42 @@ def signed_in(open_page, user, viewport):
     client.force_login(user)
     page = open_page(viewport)
     page.context.add_cookies(
-        [{"name": settings.SESSION_COOKIE_NAME, "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-          "url": page.base_url}]
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                "url": page.base_url,
+            }
+        ]
     )
     return page
 
 
 def pages_to_check(player) -> dict[str, str]:
     book, _ruleset = engine_book_get(system="aof", slug="human-empire")
-    empty = ArmyList.objects.create(owner=player, name="Empty", system="aof", faction="human-empire",
-                                    book_version=book.version, points_limit=1000, entries=[])
+    empty = ArmyList.objects.create(
+        owner=player,
+        name="Empty",
+        system="aof",
+        faction="human-empire",
+        book_version=book.version,
+        points_limit=1000,
+        entries=[],
+    )
     body = bench_list(book, 50)
-    big = ArmyList.objects.create(owner=player, name="Fifty", system="aof", faction="human-empire",
-                                  book_version=book.version, points_limit=body["points_limit"],
-                                  entries=[{"combined": False, "joined_to": None, "name": None, **e} for e in body["entries"]])
-    pack = events.pack_create(organiser=player, data={"name": "Club Night", "ruleset": "aof", "points_limit": 1000,
-                                                       "deadline": "2999-12-31T18:00:00+00:00"})
+    big = ArmyList.objects.create(
+        owner=player,
+        name="Fifty",
+        system="aof",
+        faction="human-empire",
+        book_version=book.version,
+        points_limit=body["points_limit"],
+        entries=[{"combined": False, "joined_to": None, "name": None, **e} for e in body["entries"]],
+    )
+    pack = events.pack_create(
+        organiser=player,
+        data={"name": "Club Night", "ruleset": "aof", "points_limit": 1000, "deadline": "2999-12-31T18:00:00+00:00"},
+    )
     return {
         "start": "/",
         "builder-empty": f"/lists/{empty.pk}/",
@@ -75,7 +95,9 @@ def test_no_serious_accessibility_violation(open_page, player, viewport):
     found["log-in"] = axe.run(login).response["violations"]
     blocking = [
         f"{name}: {v['id']} ({v['impact']}) {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
-        for name, violations in found.items() for v in violations if v["impact"] in BLOCKING
+        for name, violations in found.items()
+        for v in violations
+        if v["impact"] in BLOCKING
     ]
     for name, violations in found.items():
         for v in violations:
