@@ -11,7 +11,6 @@ from django.test import Client
 from armybuilder.lists import accounts
 from armybuilder.lists.models import Profile
 from armybuilder.web.accounts import ACCOUNT_CHANGED
-from tests.test_settings import start
 
 User = get_user_model()
 PASSWORD = "a-long-pass-phrase-1"
@@ -183,41 +182,3 @@ def test_a_reset_request_for_a_bad_address_is_refused_with_a_clear_error(db, cli
     response = client.post("/accounts/password/reset/", {"email": "not an address"})
     assert response.status_code == 200 and "Enter a valid email address." in errors_on(response.content.decode())
     assert mailoutbox == []
-
-
-# -- settings ------------------------------------------------------------------------------------
-PROBE = (
-    "import django; from django.conf import settings; django.setup(); "
-    "print(settings.EMAIL_BACKEND, settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_USE_TLS, "
-    "settings.DEFAULT_FROM_EMAIL)"
-)
-
-
-def test_e_mail_is_printed_unless_an_smtp_server_is_set():
-    result = start(PROBE)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == [
-        "django.core.mail.backends.console.EmailBackend",
-        "587",
-        "True",
-        "armybuilder@localhost",
-    ]
-
-
-def test_an_smtp_server_is_read_from_the_environment():
-    result = start(
-        PROBE, EMAIL_HOST="smtp.example.org", EMAIL_PORT="2525", EMAIL_USE_TLS="false", DEFAULT_FROM_EMAIL="a@b.org"
-    )
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == [
-        "django.core.mail.backends.smtp.EmailBackend",
-        "smtp.example.org",
-        "2525",
-        "False",
-        "a@b.org",
-    ]
-
-
-def test_a_bad_e_mail_port_stops_start_up_naming_it():
-    result = start(PROBE, EMAIL_PORT="many")
-    assert result.returncode != 0 and "EMAIL_PORT" in result.stderr
