@@ -207,3 +207,10 @@ def test_a_refused_display_name_changes_nothing(people):
         accounts.account_update(user=people["named"], email="", display_name="x" * 41, version=account.version)
     assert list(refused.value.errors) == ["display_name"]
     assert Profile.objects.get(user=people["named"]).display_name == "Ada of the Marches"
+
+
+def test_the_api_schema_says_the_names_are_display_names(db):
+    schemas = APIClient().get("/api/schema/?format=json").json()["components"]["schemas"]
+    for schema, field in (("EventPackOut", "organiser"), ("SubmissionOut", "player")):
+        description = schemas[schema]["properties"][field]["description"]
+        assert description.startswith(f"The {field}'s display name") and "Never their username" in description

@@ -22,12 +22,20 @@ EMAIL_HELP = "Only to send you a link if you forget your password; shown to no o
 def _email_field() -> forms.CharField:
     # Checked by lists/accounts.py (as the backups are), not by Django's EmailField.
     return forms.CharField(
-        label="E-mail address (optional)", required=False, widget=forms.EmailInput, help_text=EMAIL_HELP
+        label="E-mail address (optional)",
+        required=False,
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+        help_text=EMAIL_HELP,
     )
 
 
 def _display_name_field() -> forms.CharField:
-    return forms.CharField(label="Display name (optional)", required=False, help_text=DISPLAY_NAME_HELP)
+    return forms.CharField(
+        label="Display name (optional)",
+        required=False,
+        widget=forms.TextInput(attrs={"maxlength": accounts.DISPLAY_NAME_MAX, "autocomplete": "nickname"}),
+        help_text=DISPLAY_NAME_HELP,
+    )
 
 
 class AccountFieldsMixin:
