@@ -11,6 +11,10 @@ Environment variables (bad values stop start-up with a message naming the variab
                         (default: Army Forge's public address; empty: never ask Army
                         Forge); DJANGO_ARMYFORGE_TIMEOUT and DJANGO_ARMYFORGE_MAX_BYTES
                         bound each request
+  EMAIL_HOST            the SMTP server that sends password reset e-mails (default: none,
+                        e-mails are printed on standard output), with EMAIL_PORT (587),
+                        EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS (true) and
+                        DEFAULT_FROM_EMAIL
 """
 
 from datetime import timedelta
@@ -61,6 +65,7 @@ try:
             "user": env.str("DJANGO_THROTTLE_USER", default="1200/min"),
             "auth": env.str("DJANGO_THROTTLE_AUTH", default="20/min"),
             "signup": env.str("DJANGO_THROTTLE_SIGNUP", default="10/hour"),
+            "password_reset": env.str("DJANGO_THROTTLE_PASSWORD_RESET", default="10/hour"),
             "visitor_lists": env.str("DJANGO_THROTTLE_VISITOR_LISTS", default="60/hour"),
         }.items()
     }
@@ -89,6 +94,14 @@ try:
         "DJANGO_ARMYFORGE_ADMIN_SYNC_SECONDS", default=20, validate=Range(min=0, min_inclusive=False)
     )
     ARMYFORGE_MAX_BYTES = env.int("DJANGO_ARMYFORGE_MAX_BYTES", default=5 * 1024 * 1024, validate=Range(min=1))
+    # E-mail (password resets): through EMAIL_HOST when it is set, else printed on standard
+    # output, which is enough on a developer's machine.
+    EMAIL_HOST = env.str("EMAIL_HOST", default="")
+    EMAIL_PORT = env.int("EMAIL_PORT", default=587, validate=Range(min=1, max=65535))
+    EMAIL_HOST_USER = env.str("EMAIL_HOST_USER", default="")
+    EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", default="")
+    EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=True)
+    DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="armybuilder@localhost")
 except EnvError as exc:
     raise ImproperlyConfigured(str(exc)) from exc
 
@@ -101,6 +114,11 @@ if not all(host.strip() for host in ALLOWED_HOSTS):
     raise ImproperlyConfigured("DJANGO_ALLOWED_HOSTS has an empty host name.")
 
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
+
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_TIMEOUT = 10  # seconds: a mail server that does not answer must not hold a worker for long
 
 
 def _serving() -> bool:

@@ -332,7 +332,14 @@ def no_throttling(settings):
     turn a fuzz test's 600 requests into 429s."""
     from django.core.cache import cache
 
-    settings.THROTTLE_RATES = {"anon": None, "user": None, "auth": None, "signup": None, "visitor_lists": None}
+    settings.THROTTLE_RATES = {
+        "anon": None,
+        "user": None,
+        "auth": None,
+        "signup": None,
+        "password_reset": None,
+        "visitor_lists": None,
+    }
     cache.clear()
 
 

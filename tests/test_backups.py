@@ -19,9 +19,9 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from armybuilder.lists import events, services
+from armybuilder.lists import accounts, events, services
 from armybuilder.lists.format import parse_list_body
-from armybuilder.lists.models import ArmyList, EventPack, Submission
+from armybuilder.lists.models import ArmyList, EventPack, Profile, Submission
 from armybuilder.lists.selectors import army_list_load
 from armybuilder.stamps import content_hash
 from factions.admin_checks import catalogue_change_check
@@ -87,7 +87,8 @@ def fresh_database() -> None:
 def database_state() -> dict:
     """Enough of the database to see that a refused restore changed nothing."""
     return {
-        "users": list(User.objects.values_list("pk", "username")),
+        "users": list(User.objects.values_list("pk", "username", "email")),
+        "profiles": list(Profile.objects.values_list("user_id", "display_name", "version")),
         "groups": Group.objects.count(),
         "tokens": Token.objects.count(),
         "sessions": Session.objects.count(),
@@ -116,9 +117,13 @@ def books(db):
 
 @pytest.fixture
 def backup(tmp_path, books):
-    """A site with a user (list, token, signed-in session) and a visitor (list, session),
-    backed up into tmp_path / "backup", then a fresh database."""
-    keeper = User.objects.create_user("keeper", email="k@example.org", password="a-long-pass-phrase-1")
+    """A site with a user (display name, e-mail address, list, token, signed-in session), a
+    user who chose no display name, and a visitor (list, session), backed up into
+    tmp_path / "backup", then a fresh database."""
+    keeper = accounts.user_create(
+        username="keeper", email="k@example.org", password="a-long-pass-phrase-1", display_name="Keeper of Lists"
+    )
+    User.objects.create_user("nameless", password="a-long-pass-phrase-2")
     signed_in, visitor = Client(), Client()
     signed_in.force_login(keeper)
     mine = post_list(signed_in, HUMAN_EMPIRE)
@@ -147,7 +152,7 @@ def test_a_restored_backup_exports_to_the_same_files(backup, tmp_path):
     assert read_all(second) == read_all(backup["folder"])
     files = set(read_all(second))
     assert {"manifest.json", "rulesets.json", "factions.json", "users.json", "tokens.json", "sessions.json"} <= files
-    assert read_all(second)["manifest.json"]["format"] == "armybuilder-backup/4"
+    assert read_all(second)["manifest.json"]["format"] == "armybuilder-backup/5"
 
 
 def test_a_backup_of_the_second_format_still_restores(backup):
@@ -188,6 +193,40 @@ def test_a_restored_user_keeps_their_password_and_id(backup):
     assert restored.pk == before.pk
     assert restored.check_password("a-long-pass-phrase-1")
     assert (restored.email, restored.date_joined) == (before.email, before.date_joined)
+
+
+def test_a_restored_user_keeps_their_display_name_and_e_mail_address(backup):
+    records = {user["username"]: user for user in read_all(backup["folder"])["users.json"]}
+    assert (records["keeper"]["display_name"], records["keeper"]["email"]) == ("Keeper of Lists", "k@example.org")
+    assert (records["nameless"]["display_name"], records["nameless"]["email"]) == ("", "")
+    restore(backup["folder"])
+    keeper, nameless = User.objects.get(username="keeper"), User.objects.get(username="nameless")
+    assert accounts.account_get(user=keeper).display_name == "Keeper of Lists"
+    assert accounts.display_name(nameless) == accounts.default_name(nameless.pk)
+    assert not Profile.objects.filter(user=nameless).exists()
+
+
+def test_a_backup_of_the_fourth_format_restores_its_users_without_display_names(backup):
+    as_format_4(backup["folder"])
+    restore(backup["folder"])
+    keeper = User.objects.get(username="keeper")
+    assert (keeper.email, accounts.display_name(keeper)) == ("k@example.org", accounts.default_name(keeper.pk))
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"display_name": "Keeper\u202eevil"}, r"control or invisible characters \(U\+202E\)"),
+        ({"display_name": "k" * 41}, r"41 characters long; it may have at most 40"),
+        ({"display_name": "Player 123456"}, r"how the site names players who chose no name"),
+        ({"display_name": 7}, r"The display name should be text"),
+        ({"email": "keeper-at-home"}, r'"keeper-at-home" is not an e-mail address'),
+    ],
+    ids=["hidden-character", "too-long", "site-name", "not-text", "bad-email"],
+)
+def test_a_user_with_a_display_name_or_address_the_site_refuses_is_refused_by_name(backup, change, words):
+    damage(backup["folder"], "users.json", lambda records: records[0].update(change))
+    refused(backup["folder"], r"users\.json, user \d+: .*" + words)
 
 
 def test_a_signed_in_user_is_still_signed_in_after_restore(backup):
@@ -650,11 +689,19 @@ def test_a_book_whose_current_version_has_no_row_still_backs_up_and_restores(war
     ]
 
 
+def as_format_4(folder: Path, *, format: str = "armybuilder-backup/4") -> None:
+    """The backup as armybuilder-backup/4 wrote it: no display names."""
+    damage(folder, "users.json", lambda records: [record.pop("display_name") for record in records])
+    manifest = json.loads((folder / "manifest.json").read_text())
+    (folder / "manifest.json").write_text(json.dumps({**manifest, "format": format}))
+
+
 def as_format_3(folder: Path) -> None:
     """The backup as armybuilder-backup/3 wrote it: one version of each book (its file),
-    no sources, Army Forge syncs or books rule of the packs."""
+    no sources, Army Forge syncs or books rule of the packs, nor display names."""
     import shutil
 
+    as_format_4(folder, format="armybuilder-backup/3")
     shutil.rmtree(folder / "versions")
     (folder / "armyforge_syncs.json").unlink()
     drop = {"factions.json": ("source", "import_slug"), "event_packs.json": ("books",)}
@@ -773,8 +820,8 @@ def test_a_backup_of_an_unknown_format_is_refused(backup):
     (backup["folder"] / "manifest.json").write_text(json.dumps({"format": "armybuilder-backup/9", "counts": {}}))
     refused(
         backup["folder"],
-        r'format "armybuilder-backup/9"; it reads armybuilder-backup/4, armybuilder-backup/3, armybuilder-backup/2 '
-        r"and armybuilder-backup/1",
+        r'format "armybuilder-backup/9"; it reads armybuilder-backup/5, armybuilder-backup/4, armybuilder-backup/3, '
+        r"armybuilder-backup/2 and armybuilder-backup/1",
     )
 
 

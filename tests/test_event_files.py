@@ -24,7 +24,7 @@ from armybuilder.exports.event_csv import HEADER
 from armybuilder.exports.pdf_data import event_printout_get
 from armybuilder.exports.pdf_event import EventRosterPdf
 from armybuilder.exports.pdf_style import ERROR, OK, TITLE_MIN
-from armybuilder.lists import events, services
+from armybuilder.lists import accounts, events, services
 from armybuilder.lists.format import parse_list_body
 from armybuilder.lists.models import Submission
 from factions.models import Faction
@@ -76,9 +76,12 @@ def pack(books, organiser):
     return events.pack_create(organiser=organiser, data=data)
 
 
-def submit(pack, username: str, path: str = "aof/human-empire-1500.json", **changes) -> Submission:
-    """A player's bundled list, built for the pack (and `changes`) and submitted to it."""
-    player = User.objects.filter(username=username).first() or User.objects.create_user(username, password="x" * 12)
+def submit(pack, player_name: str, path: str = "aof/human-empire-1500.json", **changes) -> Submission:
+    """A player's bundled list, built for the pack (and `changes`) and submitted to it. The
+    player is shown by the display name `player_name`; their username is another ("login-…")."""
+    player = User.objects.filter(profile__display_name=player_name).first() or accounts.user_create(
+        username=f"login-{User.objects.count()}", password="x" * 12, display_name=player_name
+    )
     body = json.loads((DATA / "lists" / path).read_text())
     body = {**body, "event": pack.key, "points_limit": pack.points_limit, **changes}
     data, _handle = parse_list_body(body)
@@ -129,7 +132,7 @@ def test_the_cover_names_the_event_and_lists_every_submission(pack, submitted):
     rows = events.submission_rows(pack, submitted)
     for number, (row, name) in enumerate(zip(rows, LISTS, strict=True), 1):
         points, status = row.validation["total_points"], "Legal" if row.valid else "Not legal"
-        player, version = row.submission.player.username, row.book_version
+        player, version = row.player_name, row.book_version
         assert f"{number} {player} {ARMIES[name]} {version} {points} / 1500 {status}" in cover
 
 
@@ -139,8 +142,8 @@ def test_each_roster_starts_on_a_new_page_headed_by_its_player_and_army(pack, su
     assert list(starts) == ["ada", "björn", "chen-wei", "dana"]  # in the order they came in
     assert starts["ada"] == 2
     for submission, name in zip(submitted, LISTS, strict=True):
-        page = texts[starts[submission.player.username] - 1]
-        assert page.startswith(f"Player: {submission.player.username} · submitted ")
+        page = texts[starts[accounts.display_name(submission.player)] - 1]
+        assert page.startswith(f"Player: {accounts.display_name(submission.player)} · submitted ")
         assert f"{submission.data['name']} Age of Fantasy 3.2.0 · {ARMIES[name]} · army book " in page
     dwarves = texts[starts["björn"] - 1]
     assert "Not legal: 1 error" in dwarves
@@ -157,7 +160,7 @@ def test_what_matters_is_drawn_and_legible_on_the_rendered_pages(pack, submitted
     (title,) = [s for s in seen(data, "Spring Muster 2026", images=images) if s.page == 1 and s.top < 60]
     assert title.height >= TITLE_MIN and title.legible, title
     for submission, name in zip(submitted, LISTS, strict=True):
-        player = submission.player.username
+        player = accounts.display_name(submission.player)
         heads = [s for s in seen(data, player, images=images) if s.page == starts[player] and s.top < 60]
         assert heads and all(s.legible for s in heads), (player, heads)
         army = [s for s in seen(data, ARMIES[name], images=images) if s.page == starts[player] and s.top < 120]
@@ -198,7 +201,7 @@ def test_the_text_layer_lists_every_player_and_the_outline_leads_to_each_roster(
     data = roster_of(pack)
     text = " ".join(page_texts(data))
     for submission in submitted:
-        assert submission.player.username in text
+        assert accounts.display_name(submission.player) in text
     outline = [item.title for item in PdfReader(io.BytesIO(data)).outline]
     assert outline == [
         "Submissions",
@@ -366,7 +369,7 @@ def test_the_csv_has_a_row_per_submission_with_its_checks(pack, submitted):
         ["chen-wei", "Orc Hordes"],
         ["dana", "Undead Legions"],
     ]
-    checked = {row.submission.player.username: row for row in events.submission_rows(pack, submitted)}
+    checked = {row.player_name: row for row in events.submission_rows(pack, submitted)}
     for row in rows[1:]:
         validation = checked[row[0]].validation
         assert row[2:4] == [str(validation["total_points"]), "1500"]

@@ -11,6 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from armybuilder.lists import accounts
 from armybuilder.lists.event_rules import BOOKS_WORDS
 from armybuilder.lists.models import ArmyList, EventPack, Submission
 from factions.services import armybook_import
@@ -42,11 +43,13 @@ def make_list(user, units: list[str] = ("warden-captain",), **changes) -> dict:
 
 @pytest.fixture
 def people(db, staff_user) -> dict:
+    """The organiser and the submitter chose display names; the other player did not."""
+    password = "not-a-real-pass-123"
     return {
-        "organiser": User.objects.create_user("org", password="not-a-real-pass-123"),
+        "organiser": accounts.user_create(username="org", password=password, display_name="Club Secretary"),
         "staff": staff_user,
-        "submitter": User.objects.create_user("player-one", password="not-a-real-pass-123"),
-        "other": User.objects.create_user("someone", password="not-a-real-pass-123"),
+        "submitter": accounts.user_create(username="player-one", password=password, display_name="Ada"),
+        "other": User.objects.create_user("someone", password=password),
         "anonymous": None,
     }
 
@@ -115,9 +118,10 @@ def test_organiser_and_staff_see_every_submission_and_a_player_their_own(people,
     def players(role):
         return [s["player"] for s in client_for(people[role]).get(submissions).json()]
 
-    assert players("organiser") == players("staff") == ["player-one", "someone"]
-    assert players("submitter") == ["player-one"]
-    assert players("other") == ["someone"]
+    someone = accounts.default_name(people["other"].pk)
+    assert players("organiser") == players("staff") == ["Ada", someone]
+    assert players("submitter") == ["Ada"]
+    assert players("other") == [someone]
 
 
 def test_the_organiser_sees_an_empty_list_of_submissions_before_anyone_submits(people, pack):
@@ -197,7 +201,7 @@ def test_a_pack_in_json(people, pack):
     ]
     assert pack["url"] == f"http://testserver/events/{pack['key']}/"
     assert (pack["organiser"], pack["ruleset_title"], pack["open"], pack["version"]) == (
-        "org",
+        "Club Secretary",
         "Age of Fantasy 3.2.0",
         True,
         1,
@@ -240,7 +244,7 @@ def test_a_submission_in_json(submission):
         "validation",
     ]
     assert (submission["player"], submission["faction"], submission["faction_name"]) == (
-        "player-one",
+        "Ada",
         "test-wardens",
         "Test Wardens",
     )

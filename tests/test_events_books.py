@@ -17,7 +17,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from armybuilder.exports.pdf_style import ERROR
-from armybuilder.lists import events, services
+from armybuilder.lists import accounts, events, services
 from armybuilder.lists.event_rules import BOOKS_WORDS
 from armybuilder.lists.format import parse_list_body
 from armybuilder.lists.models import ArmyList, EventPack, Submission
@@ -50,8 +50,12 @@ def giant_beetle() -> str:
 
 @pytest.fixture
 def people(db) -> dict:
+    """Each shown by a display name of their own: "elder" is the elder's display name, not their username."""
     names = ("organiser", "elder", "sprout")
-    return {name: User.objects.create_user(name, password="not-a-real-pass-123") for name in names}
+    password = "not-a-real-pass-123"
+    return {
+        name: accounts.user_create(username=f"{name}-login", password=password, display_name=name) for name in names
+    }
 
 
 def beetle_list(owner, name: str) -> ArmyList:
@@ -99,7 +103,7 @@ def moot(people, lists) -> EventPack:
 
 def rows_of(pack: EventPack) -> dict[str, events.SubmissionRow]:
     submissions = list(pack.submissions.select_related("player"))
-    return {row.submission.player.username: row for row in events.submission_rows(pack, submissions)}
+    return {row.player_name: row for row in events.submission_rows(pack, submissions)}
 
 
 def book_issues(row: events.SubmissionRow) -> list[dict]:

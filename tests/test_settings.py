@@ -16,7 +16,8 @@ PROBE = (
 
 
 def start(probe: str = PROBE, **env: str) -> subprocess.CompletedProcess:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_") and k != "DATABASE_URL"}
+    ours = ("DATABASE_URL", "DEFAULT_FROM_EMAIL")
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "EMAIL_")) and k not in ours}
     clean["DJANGO_SETTINGS_MODULE"] = "armybuilder.settings"
     return subprocess.run(
         [sys.executable, "-c", probe],
@@ -131,3 +132,35 @@ def test_x_forwarded_proto_is_trusted_only_when_a_proxy_is_declared(env, trusted
     result = start(PROXY_PROBE, **PRODUCTION, **env)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == trusted
+
+
+EMAIL_PROBE = (
+    "import django; from django.conf import settings; django.setup(); "
+    "print(settings.EMAIL_BACKEND, repr(settings.EMAIL_HOST), settings.EMAIL_PORT, settings.EMAIL_USE_TLS, "
+    "settings.DEFAULT_FROM_EMAIL)"
+)
+SMTP = {
+    "EMAIL_HOST": "smtp.example.org",
+    "EMAIL_PORT": "2525",
+    "EMAIL_USE_TLS": "false",
+    "DEFAULT_FROM_EMAIL": "a@b.org",
+}
+
+
+@pytest.mark.parametrize(
+    ("env", "read"),
+    [
+        ({}, "django.core.mail.backends.console.EmailBackend '' 587 True armybuilder@localhost"),
+        (SMTP, "django.core.mail.backends.smtp.EmailBackend 'smtp.example.org' 2525 False a@b.org"),
+    ],
+    ids=["printed-by-default", "smtp-when-a-host-is-set"],
+)
+def test_e_mail_goes_through_the_smtp_server_of_the_environment_or_is_printed(env, read):
+    result = start(EMAIL_PROBE, **env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == read
+
+
+def test_a_bad_e_mail_port_stops_start_up_naming_it():
+    result = start(EMAIL_PROBE, EMAIL_PORT="many")
+    assert result.returncode != 0 and "EMAIL_PORT" in result.stderr

@@ -14,7 +14,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from armybuilder.lists import events
+from armybuilder.lists import accounts, events
 from armybuilder.lists.models import ArmyList, EventPack, Submission
 from tests.conftest import wardens_list as make_list
 
@@ -43,7 +43,7 @@ def people(db):
     made = {
         "organiser": User.objects.create_user("org", password=PASSWORD),
         "staff": User.objects.create_user("staffer", password=PASSWORD, is_staff=True),
-        "submitter": User.objects.create_user("player-one", password=PASSWORD),
+        "submitter": accounts.user_create(username="player-one", password=PASSWORD, display_name="Ada"),
         "other": User.objects.create_user("other", password=PASSWORD),
     }
     return made
@@ -388,8 +388,9 @@ def test_the_organiser_sees_each_submission_checked_against_the_event_s_rules(pa
     page = text_of(clients["organiser"].get(pack.path))
     rows = page.split("<tbody>", 1)[1].split("</tbody>", 1)[0].split("<tr")[1:]
     assert len(rows) == 2
-    assert "player-one" in rows[0] and "✔ valid" in rows[0] and "60/355" in rows[0]
-    assert "other" in rows[1] and "✘ 1 issue" in rows[1] and "110/355" in rows[1]
+    assert "<strong>Ada</strong>" in rows[0] and "✔ valid" in rows[0] and "60/355" in rows[0]
+    other = accounts.default_name(people["other"].pk)
+    assert f"<strong>{other}</strong>" in rows[1] and "✘ 1 issue" in rows[1] and "110/355" in rows[1]
     assert "Event rule: " in rows[1] and "30% of 355 pts" in rows[1] and "(Club Night — event rule)" in rows[1]
 
 

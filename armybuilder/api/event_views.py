@@ -33,7 +33,7 @@ from armybuilder.api.list_views import (
 from armybuilder.api.lists import ArmyListSerializer
 from armybuilder.api.schema import FIELD_ERRORS, SIGNED_IN_OR_VISITOR, error
 from armybuilder.api.serializers import ClosedSerializer, ConflictSerializer, IssueSerializer, ValidationSerializer
-from armybuilder.lists import events
+from armybuilder.lists import accounts, events
 from armybuilder.lists.event_rules import BOOKS_RULES, RULE_FIELDS
 from armybuilder.lists.format import MAX_POINTS
 from armybuilder.lists.models import EventPack
@@ -114,6 +114,12 @@ class EventPackSerializer(serializers.Serializer):
     )
 
 
+NAME_HELP = (
+    'The {who}\'s display name: the name they chose on their account page, or else "Player" and a number, the '
+    "same for them in every event. Never their username, which is for logging in only"
+)
+
+
 class RuleLineSerializer(serializers.Serializer):
     text = serializers.CharField()
     source = serializers.CharField(help_text="\"event rule\", or the rulebook's (or variant's) section")
@@ -125,7 +131,7 @@ class EventPackOutSerializer(EventPackSerializer):
     url = serializers.URLField(help_text="The pack's page")
     ruleset_title = serializers.CharField()
     open = serializers.BooleanField(help_text="Submissions are still accepted")
-    organiser = serializers.CharField(help_text="The organiser's username")
+    organiser = serializers.CharField(help_text=NAME_HELP.format(who="organiser"))
     rules = RuleLineSerializer(many=True, help_text="Every rule a list entered for the event keeps, in words")
     version = serializers.IntegerField()
     created = serializers.DateTimeField()
@@ -161,7 +167,7 @@ class EnterSerializer(ClosedSerializer):
 
 class SubmissionOutSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    player = serializers.CharField(help_text="The player's username")
+    player = serializers.CharField(help_text=NAME_HELP.format(who="player"))
     faction = serializers.CharField()
     faction_name = serializers.CharField()
     book_version = serializers.CharField(help_text="The version of the army book the submitted list is built on")
@@ -192,7 +198,7 @@ def _pack_payload(request: Request, view: events.PackView) -> dict[str, Any]:
         "points_limit": pack.points_limit,
         "deadline": pack.deadline.astimezone(UTC).isoformat(),
         "open": events.is_open(pack),
-        "organiser": pack.organiser.get_username(),
+        "organiser": accounts.display_name(pack.organiser),
         **{field: getattr(pack, field) for field in RULE_FIELDS},
         "books": pack.books,
         "rules": [{"text": line.text, "source": line.source, "changed": line.changed} for line in view.rules],
@@ -207,7 +213,7 @@ def _submission_payload(row: events.SubmissionRow) -> dict[str, Any]:
     submission, validation = row.submission, row.validation
     return {
         "id": submission.pk,
-        "player": submission.player.get_username(),
+        "player": row.player_name,
         "faction": submission.data["faction"],
         "faction_name": row.faction_name,
         "book_version": row.book_version,

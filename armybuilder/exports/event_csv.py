@@ -47,7 +47,7 @@ def submissions_csv(rows: Sequence[SubmissionRow]) -> str:
         limit = validation["points_limit"]
         writer.writerow(
             (
-                _text(row.submission.player.username),
+                _text(row.player_name),
                 _text(row.faction_name),
                 validation["total_points"],
                 "" if limit is None else limit,

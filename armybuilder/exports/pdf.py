@@ -41,6 +41,7 @@ from armybuilder.exports.pdf_roster import RosterPdf
 from armybuilder.exports.pdf_sheet import ArmySheetPdf
 from armybuilder.exports.pdf_style import PAPERS
 from armybuilder.lists import events
+from armybuilder.lists.accounts import display_name
 from armybuilder.lists.event_rules import pack_stamp
 from armybuilder.lists.models import ArmyList, EventPack, Submission
 from armybuilder.lists.selectors import event_pack_get
@@ -169,11 +170,11 @@ def list_pdf_response(army_list: ArmyList, kind: str, params: dict[str, str]) ->
 def event_roster_response(pack: EventPack, submissions: Sequence[Submission], *, paper: str) -> HttpResponse:
     """The combined roster of an event's submissions (load them with their players; the
     caller has checked that the reader may see them all, and the `paper`). Cached under
-    what it shows: each submission (id, time, player), the pack's rules, name and
+    what it shows: each submission (id, time, the player's display name), the pack's rules, name and
     deadline, the content stamps of the books and rulesets, the paper and the drawing
     code."""
     handles = events.submission_handles(submissions)
-    lists = tuple((s.pk, s.submitted_at.isoformat(), s.player.username, s.book_version) for s in submissions)
+    lists = tuple((s.pk, s.submitted_at.isoformat(), display_name(s.player), s.book_version) for s in submissions)
     books = tuple(sorted(f"{handle.stamp}.{handle.current_version}" for handle in handles.values()))
     pack_parts = (pack.key, pack_stamp(pack), pack.ruleset.content_hash, pack.deadline.isoformat())
     key = _cache_key("event", *pack_parts, lists, books, paper)

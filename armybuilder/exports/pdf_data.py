@@ -19,6 +19,7 @@ from django.utils import timezone
 from armybuilder.engine import Validation
 from armybuilder.engine.book import Rule
 from armybuilder.lists import events, selectors
+from armybuilder.lists.accounts import display_name
 from armybuilder.lists.event_rules import BOOKS_WORDS
 from armybuilder.lists.models import ArmyList, EventPack, Submission
 from armybuilder.lists.selectors import ListState
@@ -127,7 +128,7 @@ def printout_of(state: ListState, *, core_rules: dict[str, list[CoreRuleRow]], s
 class SubmittedRoster:
     """One submission as an event's combined roster prints it."""
 
-    player: str
+    player: str  # the name the player is shown by, never their username
     submitted_at: datetime  # in the site's time zone
     printout: Printout
 
@@ -166,7 +167,7 @@ def event_printout_get(
         books_rule=BOOKS_WORDS[pack.books],
         submissions=tuple(
             SubmittedRoster(
-                submission.player.username,
+                display_name(submission.player),
                 timezone.localtime(submission.submitted_at),
                 printout_of(state, core_rules=core, share_url=""),  # a frozen copy: no share link
             )

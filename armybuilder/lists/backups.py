@@ -12,6 +12,7 @@
     DIR/armyforge_syncs.json           what the last syncs from Army Forge did with each book
     DIR/groups.json                    permission groups
     DIR/users.json                     accounts with their ids (password hashes, not passwords)
+                                       and display names ("": none chosen)
     DIR/tokens.json                    API tokens
     DIR/sessions.json                  unexpired sessions: who is signed in, and the visitor id
                                        that ties a visitor to their lists
@@ -36,7 +37,8 @@ event packs or submissions. Backups before the fourth (/4) kept one version of e
 its current one, and no Army Forge syncs: each book comes back with that one version,
 its source told as migration factions/0009 tells it (Army Forge for a book with an Army
 Forge id, bundled for one the site ships, else an upload), and each event pack plays the
-current versions of the books.
+current versions of the books. Backups before the fifth (/5) kept no display names: their
+users come back without one, shown as "Player N" as before.
 
 Each versions file is checked whole, every problem in it named: its records' fields, and
 each document, which must still be the one its content stamp was made from; the book's
@@ -65,10 +67,10 @@ from django.db.models import Model
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from armybuilder.lists import events
+from armybuilder.lists import accounts, events
 from armybuilder.lists.event_rules import BOOKS_RULES, RULE_FIELDS
 from armybuilder.lists.format import check_list_shape, first_error
-from armybuilder.lists.models import ARMYLIST_FIELDS, ArmyList, EventPack, Submission
+from armybuilder.lists.models import ARMYLIST_FIELDS, ArmyList, EventPack, Profile, Submission
 from armybuilder.stamps import STAMP_LENGTH, content_hash
 from factions.armybook import ArmyBookError, check_storable, parse_json
 from factions.catalogue import RULESET_FIELDS
@@ -76,11 +78,12 @@ from factions.models import ArmyForgeSync, BookSource, BookVersion, Faction, Rul
 from factions.selectors import faction_book, faction_get_with_book, ruleset_record
 from factions.services import KeptVersion, armybook_restore, bundled_book_paths, ruleset_write
 
-FORMAT = "armybuilder-backup/4"
+FORMAT = "armybuilder-backup/5"
+FORMAT_4 = "armybuilder-backup/4"  # as /5, without display names
 FORMAT_3 = "armybuilder-backup/3"  # as /4, with one version of each book, no sources, syncs or packs' books
 FORMAT_2 = "armybuilder-backup/2"  # as /3, with revision counters (passed over), without events
 FORMAT_1 = "armybuilder-backup/1"
-FORMATS = (FORMAT, FORMAT_3, FORMAT_2, FORMAT_1)
+FORMATS = (FORMAT, FORMAT_4, FORMAT_3, FORMAT_2, FORMAT_1)
 USER_FIELDS = ("username", "email", "password", "first_name", "last_name", "is_staff", "is_superuser", "is_active")
 LIST_FIELDS = (
     "name",
@@ -110,15 +113,19 @@ RECORD_KEYS = {
     "factions.json": (*FACTION_FIELDS, "source", "import_slug"),
     "armyforge_syncs.json": SYNC_FIELDS,
     "groups.json": ("name", "permissions"),
-    "users.json": ("id", *USER_FIELDS, "date_joined", "last_login", "groups", "permissions"),
+    "users.json": ("id", *USER_FIELDS, "display_name", "date_joined", "last_login", "groups", "permissions"),
     "tokens.json": ("key", "user", "created"),
     "sessions.json": ("session_key", "session_data", "expire_date"),
     "event_packs.json": ("id", "organiser", *PACK_FIELDS, "created", "updated"),
     "lists.json": ("id", "owner", *LIST_FIELDS, "created", "updated"),
     "submissions.json": SUBMISSION_FIELDS,
 }
+RECORD_KEYS_4 = {
+    **RECORD_KEYS,
+    "users.json": tuple(key for key in RECORD_KEYS["users.json"] if key != "display_name"),
+}
 RECORD_KEYS_3 = {
-    **{name: keys for name, keys in RECORD_KEYS.items() if name != "armyforge_syncs.json"},
+    **{name: keys for name, keys in RECORD_KEYS_4.items() if name != "armyforge_syncs.json"},
     "factions.json": FACTION_FIELDS,
     "event_packs.json": tuple(key for key in RECORD_KEYS["event_packs.json"] if key != "books"),
 }
@@ -221,12 +228,15 @@ def _export(folder: Path) -> dict[str, int]:
         {
             "id": u.pk,
             **{f: getattr(u, f) for f in USER_FIELDS},
+            "display_name": _chosen_name(u),
             "date_joined": _when(u.date_joined),
             "last_login": _when(u.last_login),
             "groups": sorted(g.name for g in u.groups.all()),
             "permissions": sorted(_permission_name(p) for p in u.user_permissions.all()),
         }
-        for u in User.objects.prefetch_related("groups", "user_permissions__content_type").order_by("pk")
+        for u in User.objects.select_related("profile")
+        .prefetch_related("groups", "user_permissions__content_type")
+        .order_by("pk")
     ]
     _write(folder / "users.json", users)
 
@@ -300,6 +310,14 @@ def _export(folder: Path) -> dict[str, int]:
     # Written last: a backup cut short has no manifest and is refused as a whole.
     _write(folder / "manifest.json", {"format": FORMAT, "counts": counts})
     return counts
+
+
+def _chosen_name(user: Model) -> str:
+    """The display name the user chose ("" for none)."""
+    try:
+        return user.profile.display_name  # type: ignore[attr-defined]
+    except Profile.DoesNotExist:
+        return ""
 
 
 def _versions_of(faction: Faction) -> list[dict[str, Any]]:
@@ -389,10 +407,11 @@ def _read_backup(folder: Path) -> _Backup:
             f'{folder} is not an Armybuilder backup this version reads (format "{found}"; '
             f"it reads {', '.join(FORMATS[:-1])} and {FORMATS[-1]})"
         )
-    keys = {FORMAT_1: RECORD_KEYS_1, FORMAT_2: RECORD_KEYS_2, FORMAT_3: RECORD_KEYS_3}.get(found, RECORD_KEYS)
+    older = {FORMAT_1: RECORD_KEYS_1, FORMAT_2: RECORD_KEYS_2, FORMAT_3: RECORD_KEYS_3, FORMAT_4: RECORD_KEYS_4}
+    keys = older.get(found, RECORD_KEYS)
     records = {name: _records(folder, name, keys[name]) for name in keys}
     books = sorted((folder / "books").glob("*/*.json"))
-    versions = _version_files(folder) if found == FORMAT else None
+    versions = _version_files(folder) if found in (FORMAT, FORMAT_4) else None
     backup = _Backup(
         folder=folder,
         format=found,
@@ -740,6 +759,11 @@ def _restore_accounts(backup: _Backup) -> None:
         )
         for data in backup.users
     )
+    Profile.objects.bulk_create(
+        Profile(user=user, display_name=accounts.display_name_clean(data["display_name"])[0])
+        for user, data in zip(users, backup.users, strict=True)
+        if data.get("display_name")  # none before /5
+    )
     for user, data in zip(users, backup.users, strict=True):
         where = f'users.json, user "{data["username"]}"'
         unknown = [name for name in data["groups"] if name not in groups]
@@ -778,8 +802,11 @@ def _user_problems(data: dict[str, Any]) -> list[tuple[bool, str]]:
         checks.append(
             (not _text(data.get(name), 150 if name == "username" else 128, blank=False), f"its {name} should be text")
         )
-    for name, most in (("email", 254), ("first_name", 150), ("last_name", 150)):
+    for name, most in (("first_name", 150), ("last_name", 150)):
         checks.append((not _text(data.get(name), most), f"its {name} should be text of at most {most} characters"))
+    # As the sign-up and account pages check them (none before /5: "").
+    problems = accounts.account_problems(email=data.get("email"), display_name=data.get("display_name", ""))
+    checks.extend((True, problem) for found in problems.values() for problem in found)
     for name in ("is_staff", "is_superuser", "is_active"):
         checks.append((not isinstance(data.get(name), bool), f"{name} should be true or false"))
     for name in ("groups", "permissions"):

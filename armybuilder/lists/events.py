@@ -25,6 +25,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from armybuilder.engine import Book, Issue, RulesetSpec, Validation
+from armybuilder.lists.accounts import display_name
 from armybuilder.lists.event_rules import BOOKS_RULES, RULE_FIELDS, RuleLine, rule_lines
 from armybuilder.lists.format import MAX_POINTS
 from armybuilder.lists.models import ArmyList, EventPack, Submission
@@ -83,7 +84,7 @@ def pack_get(*, key: str) -> EventPack:
 
 def packs_of(user: AbstractBaseUser) -> QuerySet[EventPack]:
     """The packs a user organises or has submitted to (every pack, for staff)."""
-    packs = EventPack.objects.select_related("ruleset__base", "organiser")
+    packs = EventPack.objects.select_related("ruleset__base", "organiser__profile")
     if not user.is_authenticated:
         return packs.none()
     if user.is_staff:
@@ -108,7 +109,7 @@ def managed_pack_get(*, key: str, user: AbstractBaseUser) -> EventPack:
 def submissions_visible(pack: EventPack, user: AbstractBaseUser) -> QuerySet[Submission]:
     """The pack's submissions `user` may see: all for its organiser and staff, their own
     for a player, none for anyone else."""
-    submissions = pack.submissions.select_related("player")
+    submissions = pack.submissions.select_related("player__profile")
     if can_manage(pack, user):
         return submissions.all()
     if user.is_authenticated:
@@ -554,6 +555,11 @@ class SubmissionRow:
     faction_name: str
     validation: dict[str, Any]  # Validation.as_dict()
     book_latest: str | None = None
+
+    @property
+    def player_name(self) -> str:
+        """The name the player is shown by (never their username)."""
+        return display_name(self.submission.player)
 
     @property
     def valid(self) -> bool:

@@ -67,7 +67,7 @@ def event_book_issue(pack: EventPack, book_name: str, handle: BookHandle) -> Iss
 
 def event_pack_get(*, key: str) -> EventPack | None:
     """The event pack of this key, with its ruleset (None when there is none)."""
-    return EventPack.objects.select_related("ruleset__base", "organiser").filter(key=key).first()
+    return EventPack.objects.select_related("ruleset__base", "organiser__profile").filter(key=key).first()
 
 
 def army_lists_of(*, user: AbstractBaseUser | None, visitor: str) -> QuerySet[ArmyList]:

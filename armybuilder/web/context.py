@@ -5,7 +5,7 @@ from functools import cache
 from django.http import HttpRequest
 from django.urls import reverse
 
-NAV = ("start", "my-lists", "events", "login", "logout", "signup", "password_change")
+NAV = ("start", "my-lists", "events", "login", "logout", "signup", "account", "password_change", "password_reset")
 
 
 @cache

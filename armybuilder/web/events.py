@@ -15,7 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadReque
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from armybuilder.lists import events
+from armybuilder.lists import accounts, events
 from armybuilder.lists.models import EventPack
 from armybuilder.lists.services import VersionConflict
 from armybuilder.web import builder, event_forms, forms, fragments
@@ -83,6 +83,7 @@ def _pack_page(request: HttpRequest, pack: EventPack, *, build=None, submit=None
     rows = events.submission_rows(pack, list(events.submissions_visible(pack, user)))
     context = {
         "pack": pack,
+        "organiser": accounts.display_name(pack.organiser),
         "rules": view.rules,
         "open": events.is_open(pack),
         "manage": events.can_manage(pack, user),

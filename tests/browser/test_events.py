@@ -25,10 +25,11 @@ def person(open_page):
     return lambda viewport=DESKTOP: open_page(viewport)
 
 
-def sign_up(page: Page, username: str, then: str) -> None:
+def sign_up(page: Page, username: str, then: str, display_name: str = "") -> None:
     page.goto(f"{page.base_url}{then}")
     page.get_by_role("link", name="Sign up").first.click()
     page.get_by_label("Username:").fill(username)
+    page.get_by_label("Display name (optional):").fill(display_name)
     page.get_by_label("Password:", exact=True).fill(PASSWORD)
     page.get_by_label("Password confirmation:").fill(PASSWORD)
     page.get_by_role("button", name="Create account").click()
@@ -86,7 +87,7 @@ def test_an_organiser_sees_two_submissions_checked_against_the_event_s_rules(per
 
     # The first player builds a list from the pack's page: it comes at the event's size.
     first = person()
-    sign_up(first, "ann", address.removeprefix(first.base_url))
+    sign_up(first, "ann", address.removeprefix(first.base_url), display_name="Ann of the Marches")
     first.get_by_label("Army", exact=True).select_option(label="Human Empire")
     first.get_by_label("List name (optional)").fill("Ann's Empire")
     first.get_by_role("button", name="Build a list").click()
@@ -125,10 +126,12 @@ def test_an_organiser_sees_two_submissions_checked_against_the_event_s_rules(per
     organiser.reload()
     rows = organiser.locator("#submissions tbody tr")
     expect(rows).to_have_count(2)
-    expect(rows.nth(0)).to_contain_text("ann")
+    # Each player by the name they chose, or "Player" and a number: never by their username.
+    expect(rows.nth(0)).to_contain_text("Ann of the Marches")
     expect(rows.nth(0)).to_contain_text("285/500")
     expect(rows.nth(0)).to_contain_text("✔ valid")
-    expect(rows.nth(1)).to_contain_text("bob")
+    expect(rows.nth(1)).to_contain_text(re.compile(r"Player \d{6}"))
+    expect(organiser.locator("#submissions")).not_to_contain_text(re.compile(r"\b(ann|bob)\b"))
     expect(rows.nth(1)).to_contain_text("295/500")
     expect(rows.nth(1)).to_contain_text("✘ 1 issue")
     expect(rows.nth(1)).to_contain_text("Event rule: ")

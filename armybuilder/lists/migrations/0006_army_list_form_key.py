@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('lists', '0004_event_books'),
+        ('lists', '0005_profiles'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
