@@ -82,7 +82,7 @@ def test_the_header_leads_a_signed_in_user_to_their_account(member):
 
 def test_changing_the_e_mail_address_and_display_name_on_the_account_page(member):
     client = signed_in(member)
-    form = {"email": "new@example.org", "display_name": "The Member", "version": "1"}
+    form = {"email": "new@example.org", "display_name": "The Member", "version": "1", "password": PASSWORD}
     response = client.post("/accounts/", form, follow=True)
     assert response.redirect_chain == [("/accounts/", 302)]
     assert "Saved." in response.content.decode()
@@ -90,10 +90,26 @@ def test_changing_the_e_mail_address_and_display_name_on_the_account_page(member
     assert (member.email, accounts.display_name(member)) == ("new@example.org", "The Member")
     page = response.content.decode()
     assert "<strong>The Member</strong>" in page.split('id="shown-as"', 1)[1].split("</dd>", 1)[0]
-    cleared = client.post("/accounts/", {"email": "", "display_name": "", "version": "2"})
+    cleared = client.post("/accounts/", {"email": "", "display_name": "", "version": "2", "password": PASSWORD})
     assert cleared.status_code == 302
     member.refresh_from_db()
     assert (member.email, accounts.display_name(member)) == ("", accounts.default_name(member.pk))
+
+
+@pytest.mark.parametrize("password", ["", "not-the-password"], ids=["none", "wrong"])
+def test_a_new_e_mail_address_needs_the_password(member, password):
+    """Whoever holds a stolen session cannot point the password reset at their own address;
+    the display name alone changes without it."""
+    client = signed_in(member)
+    form = {"email": "thief@example.org", "display_name": "Renamed", "version": "1", "password": password}
+    response = client.post("/accounts/", form)
+    assert response.status_code == 400
+    assert "Enter your password to change the e-mail address." in response.content.decode()
+    member.refresh_from_db()
+    assert (member.email, accounts.display_name(member)) == ("member@example.org", accounts.default_name(member.pk))
+    name_only = client.post("/accounts/", {"email": "member@example.org", "display_name": "Renamed", "version": "1"})
+    member.refresh_from_db()
+    assert name_only.status_code == 302 and accounts.display_name(member) == "Renamed"
 
 
 def test_an_account_made_without_a_profile_gets_one_on_its_first_save(db):
@@ -121,11 +137,15 @@ def test_a_bad_e_mail_address_is_refused_by_name_and_changes_nothing(member):
 def test_a_save_from_a_stale_tab_writes_nothing_and_says_so(member):
     first, second = signed_in(member), signed_in(member)
     assert (
-        first.post("/accounts/", {"email": "first@example.org", "display_name": "First", "version": "1"}).status_code
+        first.post(
+            "/accounts/", {"email": "first@example.org", "display_name": "First", "version": "1", "password": PASSWORD}
+        ).status_code
         == 302
     )
     response = second.post(
-        "/accounts/", {"email": "second@example.org", "display_name": "", "version": "1"}, follow=True
+        "/accounts/",
+        {"email": "second@example.org", "display_name": "", "version": "1", "password": PASSWORD},
+        follow=True,
     )
     assert ACCOUNT_CHANGED.replace("'", "&#x27;") in response.content.decode()
     member.refresh_from_db()

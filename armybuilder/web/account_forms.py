@@ -70,11 +70,27 @@ class SignupForm(AccountFieldsMixin, UserCreationForm):
 class AccountForm(AccountFieldsMixin, forms.Form):
     display_name = _display_name_field()
     email = _email_field()
+    password = forms.CharField(
+        required=False,
+        label="Your password",
+        help_text="Needed only to change the e-mail address (where a password reset is sent).",
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
     version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
 
-    def __init__(self, data: Any = None, *, account: accounts.Account):
+    def __init__(self, data: Any = None, *, account: accounts.Account, user: Any):
         initial = {"display_name": account.display_name, "email": account.email, "version": account.version}
         super().__init__(data, initial=initial)
+        self.account, self.user = account, user
+
+    def clean(self) -> dict[str, Any]:
+        """A new e-mail address needs the password: whoever holds a stolen session must
+        not be able to point the password reset at an address of their own."""
+        cleaned = super().clean()
+        email_changes = "email" in cleaned and cleaned["email"] != self.account.email
+        if email_changes and not self.user.check_password(cleaned.get("password") or ""):
+            self.add_error("password", "Enter your password to change the e-mail address.")
+        return cleaned
 
     def account_data(self) -> dict[str, Any]:
         """What accounts.account_update takes, besides the user."""

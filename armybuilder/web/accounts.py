@@ -45,7 +45,7 @@ def account(request: HttpRequest) -> HttpResponse:
     """The user's own account: their username (theirs alone to see), the name others see
     them by and their e-mail address, with the links to change or reset the password."""
     current = accounts.account_get(user=request.user)
-    form = AccountForm(request.POST or None, account=current)
+    form = AccountForm(request.POST or None, account=current, user=request.user)
     if form.is_valid():
         try:
             accounts.account_update(user=request.user, **form.account_data())
