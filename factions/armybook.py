@@ -41,6 +41,7 @@ from factions.caps import (
     MAX_SPELLS,
     MAX_TEXT,
     MAX_UNITS,
+    MAX_VALUES,
     size_text,
 )
 
@@ -156,14 +157,15 @@ def check_file_size(size: int) -> list[Problem]:
 def check_storable(data: Any) -> list[Problem]:
     """What no reader of a document should meet and no database can store, anywhere in
     it: nesting deeper than MAX_DEPTH (the checks and the Army Forge reader walk a
-    document by recursion), text longer than MAX_TEXT, and text with a NUL or a lone
-    surrogate (half of a UTF-16 pair, which JSON can escape but is no character). Walked
-    without recursion, before anything else reads the document; a bad key is named by
-    where it is, not repeated."""
+    document by recursion), more than MAX_VALUES values in all, text longer than
+    MAX_TEXT, and text with a NUL or a lone surrogate (half of a UTF-16 pair, which JSON
+    can escape but is no character). Walked without recursion, before anything else
+    reads the document; a bad key is named by where it is, not repeated."""
     if isinstance(data, str):
         unstorable = _unstorable(data)
         return [Problem("", f"text with {unstorable}")] if unstorable else []
     problems = []
+    values = 1
     stack: list[tuple[Any, tuple[str | int, ...]]] = [(data, ())]
     while stack:
         value, path = stack.pop()
@@ -172,6 +174,7 @@ def check_storable(data: Any) -> list[Problem]:
         if len(path) >= MAX_DEPTH:
             problems.append(Problem(format_path(path), TOO_DEEP))
             continue
+        values += len(value)
         inner = []
         for key, item in value.items() if isinstance(value, dict) else enumerate(value):
             if isinstance(key, str) and (unstorable := _unstorable(key)):
@@ -182,6 +185,9 @@ def check_storable(data: Any) -> list[Problem]:
             elif isinstance(item, dict | list):
                 inner.append((item, (*path, key)))
         stack.extend(reversed(inner))  # the first first
+    if values > MAX_VALUES:
+        most = f"a document may hold at most {MAX_VALUES:,} values (objects, lists, texts, numbers)"
+        problems.insert(0, Problem("", f"{most}; this one holds {values:,}"))
     return problems
 
 

@@ -42,6 +42,7 @@ from factions.armybook import (
     ArmyBookError,
     RulesetInfo,
     check_size,
+    check_storable,
     parse_rule,
 )
 from factions.ruleset_format import SCHEMA_PATH as RULESET_SCHEMA_PATH
@@ -701,6 +702,34 @@ def test_a_text_over_the_cap_is_refused_naming_it(make, mutate, words):
     with pytest.raises(ArmyBookError) as caught:
         armybook_import(data=json.dumps(book).encode())
     assert [str(p) for p in caught.value.problems] == [f"{words}, more than the 20,000 any text may have"]
+    assert row_counts() == before
+
+
+def values_in(data: Any) -> int:
+    """How many JSON values `data` is: itself and every value inside it."""
+    inside = data.values() if isinstance(data, dict) else data if isinstance(data, list) else ()
+    return 1 + sum(values_in(value) for value in inside)
+
+
+def with_values(count: int) -> dict:
+    """A book of `count` values in all, made up by a long list where its description goes."""
+    book = aof_book()
+    book["description"] = []
+    book["description"] = [0] * (count - values_in(book))
+    return book
+
+
+def test_a_book_of_as_many_values_as_the_cap_is_within_it():
+    assert check_storable(with_values(caps.MAX_VALUES)) == []
+
+
+@pytest.mark.django_db
+def test_a_book_of_more_values_than_the_cap_is_refused_naming_it(tmp_path):
+    before = row_counts()
+    lines, failure = import_command(str(file_of(tmp_path, with_values(123_456))))
+    assert failure is not None
+    most = "a document may hold at most 100,000 values (objects, lists, texts, numbers)"
+    assert lines[1:] == [f"  error: {most}; this one holds 123,456"]
     assert row_counts() == before
 
 
