@@ -146,12 +146,14 @@ def parse_json(raw: bytes | str) -> Any:
         raise ArmyBookError([Problem("", f"not valid JSON: {TOO_DEEP}")]) from exc
 
 
-def check_file_size(size: int) -> list[Problem]:
-    """A file (or upload) of `size` bytes over the cap of an army book: a problem naming both."""
+def check_file_size(size: int, *, whole: bool = True) -> list[Problem]:
+    """A file (or upload) of `size` bytes over the cap of an army book: a problem naming
+    both (not `whole`: `size` is what was read of it, and it has more)."""
     if size <= MAX_BOOK_BYTES:
         return []
     most = f"{MAX_BOOK_BYTES:,} bytes ({size_text(MAX_BOOK_BYTES)})"
-    return [Problem("", f"an army book file may be at most {most}; this one is {size:,} bytes")]
+    this = f"{size:,} bytes" if whole else "larger"
+    return [Problem("", f"an army book file may be at most {most}; this one is {this}")]
 
 
 def check_storable(data: Any) -> list[Problem]:

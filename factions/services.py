@@ -223,6 +223,8 @@ def armybook_import_file(
             raw = file.read(MAX_BOOK_BYTES + 1)
     except OSError as exc:
         raise ArmyBookError([Problem("", f"cannot read {path}: {exc.strerror}")]) from exc
+    if len(raw) > MAX_BOOK_BYTES:
+        raise ArmyBookError(check_file_size(len(raw), whole=False))
     return armybook_import(data=raw, dry_run=dry_run, system=system, source=source)
 
 
