@@ -126,8 +126,8 @@ MAX_RULE_TEXT = 2000
 MAX_NAME = 120  # unit, weapon and item names (what the database holds)
 MAX_LABEL = 200  # section and option labels
 MAX_SPELL_NAME = 80
-# Digits read as a number at most: any count, cost or rating is far shorter, and Python
-# refuses to read a number of more than 4,300 digits.
+# Digits read as a number at most (the patterns below say 18 too): any count, cost or
+# rating is far shorter, and Python reads no number of more than 4,300 digits.
 MAX_DIGITS = 18
 _COUNT_PREFIX_RE = re.compile(r"(\d{1,18}) ?[x×] (.+)")  # "2x Hand Weapon", spaces already single
 _WHOLE_RE = re.compile(r"[+-]?\d{1,18}")

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 # A rule's parameter: text with parentheses at most one deep, "Imps (3)". Each character
 # can be taken by one part of the pattern only, so it is linear in the text.
 _PARAM_RE = re.compile(r"[^()]*(?:\([^()]*\)[^()]*)*")
-_NUMBER_RE = re.compile(r"\+?\d+")
+_NUMBER_RE = re.compile(r"\+?\d{1,18}")  # longer is text: Python reads no number of more than 4,300 digits
 
 
 class Rule(NamedTuple):
