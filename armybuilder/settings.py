@@ -24,6 +24,8 @@ from django.core.exceptions import ImproperlyConfigured
 from environs import Env, EnvError
 from marshmallow.validate import URL, Range
 
+from factions.caps import MAX_BOOK_BYTES
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = Env()
@@ -79,7 +81,8 @@ try:
     # site writes it: trusted when one is declared, never by default (a client can send it).
     TRUST_PROXY_SSL_HEADER = env.bool("DJANGO_SECURE_PROXY_SSL_HEADER", default=TRUSTED_PROXIES > 0)
     # Army Forge, where `sync_armyforge` reads the official books: each request waits at
-    # most the timeout (seconds) and reads at most the size cap (bytes; a book is < 1 MB).
+    # most the timeout (seconds) and reads at most the size cap (bytes; by default the
+    # cap of an army book file, factions/caps.py; a real book is < 1 MB).
     # Empty: the site never asks Army Forge (no sync, no share links).
     web_address = URL(schemes={"http", "https"}, require_tld=False, error="not an http:// or https:// address")
     ARMYFORGE_URL = env.str(
@@ -93,7 +96,7 @@ try:
     ARMYFORGE_ADMIN_SYNC_SECONDS = env.float(
         "DJANGO_ARMYFORGE_ADMIN_SYNC_SECONDS", default=20, validate=Range(min=0, min_inclusive=False)
     )
-    ARMYFORGE_MAX_BYTES = env.int("DJANGO_ARMYFORGE_MAX_BYTES", default=5 * 1024 * 1024, validate=Range(min=1))
+    ARMYFORGE_MAX_BYTES = env.int("DJANGO_ARMYFORGE_MAX_BYTES", default=MAX_BOOK_BYTES, validate=Range(min=1))
     # E-mail (password resets): through EMAIL_HOST when it is set, else printed on standard
     # output, which is enough on a developer's machine.
     EMAIL_HOST = env.str("EMAIL_HOST", default="")

@@ -30,7 +30,20 @@ from typing import Any
 from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, best_match
 
-from armybuilder.engine.book import same_name
+from armybuilder.engine.book import name_forms
+from factions.caps import (
+    MAX_BOOK_BYTES,
+    MAX_LISTED,
+    MAX_OPTIONS,
+    MAX_PACKAGES,
+    MAX_RULES,
+    MAX_SECTIONS,
+    MAX_SPELLS,
+    MAX_TEXT,
+    MAX_UNITS,
+    MAX_VALUES,
+    size_text,
+)
 
 SCHEMA_PATH = Path(__file__).resolve().parent / "schema" / "armybook-1.schema.json"
 NUMBER_RE = re.compile(r"^\+?\d+$")
@@ -133,16 +146,28 @@ def parse_json(raw: bytes | str) -> Any:
         raise ArmyBookError([Problem("", f"not valid JSON: {TOO_DEEP}")]) from exc
 
 
+def check_file_size(size: int, *, whole: bool = True) -> list[Problem]:
+    """A file (or upload) of `size` bytes over the cap of an army book: a problem naming
+    both (not `whole`: `size` is what was read of it, and it has more)."""
+    if size <= MAX_BOOK_BYTES:
+        return []
+    most = f"{MAX_BOOK_BYTES:,} bytes ({size_text(MAX_BOOK_BYTES)})"
+    this = f"{size:,} bytes" if whole else "larger"
+    return [Problem("", f"an army book file may be at most {most}; this one is {this}")]
+
+
 def check_storable(data: Any) -> list[Problem]:
     """What no reader of a document should meet and no database can store, anywhere in
     it: nesting deeper than MAX_DEPTH (the checks and the Army Forge reader walk a
-    document by recursion), and text with a NUL or a lone surrogate (half of a UTF-16
-    pair, which JSON can escape but is no character). Walked without recursion, before
-    anything else reads the document; a bad key is named by where it is, not repeated."""
+    document by recursion), more than MAX_VALUES values in all, text longer than
+    MAX_TEXT, and text with a NUL or a lone surrogate (half of a UTF-16 pair, which JSON
+    can escape but is no character). Walked without recursion, before anything else
+    reads the document; a bad key is named by where it is, not repeated."""
     if isinstance(data, str):
         unstorable = _unstorable(data)
         return [Problem("", f"text with {unstorable}")] if unstorable else []
     problems = []
+    values = 1
     stack: list[tuple[Any, tuple[str | int, ...]]] = [(data, ())]
     while stack:
         value, path = stack.pop()
@@ -151,6 +176,7 @@ def check_storable(data: Any) -> list[Problem]:
         if len(path) >= MAX_DEPTH:
             problems.append(Problem(format_path(path), TOO_DEEP))
             continue
+        values += len(value)
         inner = []
         for key, item in value.items() if isinstance(value, dict) else enumerate(value):
             if isinstance(key, str) and (unstorable := _unstorable(key)):
@@ -161,10 +187,15 @@ def check_storable(data: Any) -> list[Problem]:
             elif isinstance(item, dict | list):
                 inner.append((item, (*path, key)))
         stack.extend(reversed(inner))  # the first first
+    if values > MAX_VALUES:
+        most = f"a document may hold at most {MAX_VALUES:,} values (objects, lists, texts, numbers)"
+        problems.insert(0, Problem("", f"{most}; this one holds {values:,}"))
     return problems
 
 
 def _unstorable(text: str) -> str | None:
+    if len(text) > MAX_TEXT:
+        return f"{len(text):,} characters, more than the {MAX_TEXT:,} any text may have"
     if "\x00" in text:
         return "a NUL character (\\u0000), which cannot be stored"
     surrogate = SURROGATE_RE.search(text)
@@ -217,8 +248,11 @@ def _meant_branch(context: list[ValidationError]) -> ValidationError:
 
 
 def _message(error: ValidationError) -> str:
-    if error.validator == "maxLength":  # without repeating what may be pages of text
+    # Without repeating what may be pages of text, or a list of thousands.
+    if error.validator == "maxLength":
         return f"{len(error.instance)} characters; the most is {error.validator_value}"
+    if error.validator in ("maxItems", "maxProperties"):
+        return f"{len(error.instance):,} entries; the most is {error.validator_value:,}"
     return error.message
 
 
@@ -232,9 +266,55 @@ class BookCheck:
     warnings: list[Problem] = field(default_factory=list)
 
 
+def check_size(data: Any, *, packages: str = "packages", rules: str = "rules") -> list[Problem]:
+    """The caps of factions/caps.py a book goes over, each naming the cap and the book's
+    figure: its units, packages, special rules and spells, the packages a unit takes,
+    the sections of a package, the options of a section. Counted before anything else
+    reads the book, so that an oversized one costs no more than the counting (the schema
+    holds the other lists to their caps). Army Forge's JSON names the packages and rules
+    `upgradePackages` and `specialRules`."""
+    if not isinstance(data, dict):
+        return []
+    problems = []
+    for key, cap, what in (
+        ("units", MAX_UNITS, "units"),
+        (packages, MAX_PACKAGES, "upgrade packages"),
+        (rules, MAX_RULES, "special rules"),
+        ("spells", MAX_SPELLS, "spells"),
+    ):
+        problems += _over_cap(key, data.get(key), cap, f"a book may have at most {cap:,} {what}")
+    for i, unit in enumerate(_as_list(data.get("units"))):
+        upgrades = unit.get("upgrades") if isinstance(unit, dict) else None
+        most = f"a unit may take at most {MAX_LISTED:,} upgrade packages"
+        problems += _over_cap(f"units[{i}].upgrades", upgrades, MAX_LISTED, most)
+    for i, package in enumerate(_as_list(data.get(packages))):
+        sections = _as_list(package.get("sections") if isinstance(package, dict) else None)
+        path = f"{packages}[{i}].sections"
+        problems += _over_cap(path, sections, MAX_SECTIONS, f"a package may have at most {MAX_SECTIONS:,} sections")
+        for j, section in enumerate(sections):
+            options = section.get("options") if isinstance(section, dict) else None
+            most = f"a section may have at most {MAX_OPTIONS:,} options"
+            problems += _over_cap(f"{path}[{j}].options", options, MAX_OPTIONS, most)
+    return problems
+
+
+def _over_cap(path: str, value: Any, cap: int, most: str) -> list[Problem]:
+    if isinstance(value, list) and len(value) > cap:
+        return [Problem(path, f"{most}; this one has {len(value):,}")]
+    return []
+
+
+def _as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
 def check_armybook(data: Any, rulesets: Mapping[str, RulesetInfo]) -> BookCheck:
-    """Every error and warning of `data` as a book for one of `rulesets`: the schema's
-    first, then the catalogue checks of every part the schema let through."""
+    """Every error and warning of `data` as a book for one of `rulesets`: its caps first
+    (a book over one is checked no further), then the schema's, then the catalogue
+    checks of every part the schema let through."""
+    oversized = check_size(data)
+    if oversized:
+        return BookCheck(errors=oversized)
     check = BookCheck(errors=check_schema(data))
     if not isinstance(data, dict):
         return check
@@ -309,7 +389,13 @@ class _BookChecker:
         }
         self.package_ids = _ids(book, "packages")
         self.sections_of = {p["id"]: {s["id"] for s in p["sections"]} for _, p in self.packages_list}
-        self.gained_names = gained_names([p for _, p in self.packages_list])
+        self.gained_forms = _forms(gained_names([p for _, p in self.packages_list]))
+        # The units taking each package, found once (not by looking through every unit
+        # for every package: that grows with their product).
+        self.users_of: dict[str, list[dict[str, Any]]] = {}
+        for unit in self.units.values():
+            for package_id in _package_ids(unit.get("upgrades")):
+                self.users_of.setdefault(package_id, []).append(unit)
         self.warnings: list[Problem] = []
 
     def warn(self, path: str, message: str) -> None:
@@ -470,20 +556,22 @@ class _BookChecker:
 
     # -- packages --------------------------------------------------------------------
     def _package(self, path: str, package: dict[str, Any]) -> Iterator[Problem]:
-        users = [u for u in self.units.values() if package["id"] in _package_ids(u.get("upgrades"))]
+        users = self.users_of.get(package["id"], [])
         carried = {name for u in users for name in _names(u.get("equipment"))}
         for u in users:
             for item in u.get("items") if isinstance(u.get("items"), list) else []:
                 if isinstance(item, dict):
                     carried |= _names([item]) | _names(item.get("equipment"))
-        carried |= self.gained_names
+        forms = _forms(carried) | self.gained_forms
         user_ids = {u["id"] for u in users}
         for i, section in enumerate(package["sections"]):
-            yield from self._section(f"{path}.sections[{i}]", section, package["id"], carried, user_ids)
+            yield from self._section(f"{path}.sections[{i}]", section, package["id"], forms, user_ids)
 
     def _section(
         self, path: str, section: dict[str, Any], package_id: str, carried: set[str], user_ids: set[str]
     ) -> Iterator[Problem]:
+        """`carried`: the name forms (engine.book.name_forms) of everything the package's
+        units carry or an option gives."""
         variant = section["variant"]
         targets = section.get("targets")
         if variant in ("replace", "attachment"):
@@ -491,7 +579,7 @@ class _BookChecker:
                 yield Problem(f"{path}.targets", f"a {variant} section needs targets (what it {_verb(variant)})")
             for i, target in enumerate(targets or []):
                 name = target if isinstance(target, str) else target["name"]
-                if not any(same_name(name, have) for have in carried):
+                if carried.isdisjoint(name_forms(name)):  # same_name with none of them
                     yield Problem(
                         f"{path}.targets[{i}]",
                         f'"{name}" is not carried by any unit that takes package "{package_id}" '
@@ -581,6 +669,12 @@ def _names(things: Any) -> set[str]:
         if isinstance(things, list)
         else set()
     )
+
+
+def _forms(names: Iterable[str]) -> set[str]:
+    """Every form of `names`: a name is the same as one of them (engine.book.same_name)
+    when its own forms meet these."""
+    return {form for name in names for form in name_forms(name)}
 
 
 def gained_names(packages: list[dict[str, Any]]) -> set[str]:

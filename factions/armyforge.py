@@ -21,8 +21,8 @@ from typing import Any
 
 from django.utils.text import slugify
 
-from armybuilder.engine.book import same_name
-from factions.armybook import ArmyBookError, Problem, RulesetInfo, gained_names
+from armybuilder.engine.book import name_forms
+from factions.armybook import ArmyBookError, Problem, RulesetInfo, check_size, gained_names
 
 # Army Forge's game systems (ids in `enabledGameSystems` / `gameSystemId`, slugs in
 # `gameSystemSlug`, short codes in list files) and the rulesets they are here.
@@ -126,7 +126,12 @@ MAX_RULE_TEXT = 2000
 MAX_NAME = 120  # unit, weapon and item names (what the database holds)
 MAX_LABEL = 200  # section and option labels
 MAX_SPELL_NAME = 80
-_COUNT_PREFIX_RE = re.compile(r"^\s*(\d+)\s*[x×]\s+(.+)$")
+# Digits read as a number at most (the patterns below say 18 too): any count, cost or
+# rating is far shorter, and Python reads no number of more than 4,300 digits.
+MAX_DIGITS = 18
+_COUNT_PREFIX_RE = re.compile(r"(\d{1,18}) ?[x×] (.+)")  # "2x Hand Weapon", spaces already single
+_WHOLE_RE = re.compile(r"[+-]?\d{1,18}")
+_RANGE_RE = re.compile(r'(\d{1,18}) ?(?:"|”|in|inches)?')
 
 
 @dataclass
@@ -199,6 +204,9 @@ class _BookConverter:
     # -- the whole book ----------------------------------------------------------------
     def convert(self) -> Conversion:
         data = self.data
+        oversized = check_size(data, packages="upgradePackages", rules="specialRules")
+        if oversized:
+            raise ArmyBookError(oversized)
         system = self._system()
         uid = self._string(data, "uid", "uid")
         name = self._string(data, "name", "name")
@@ -271,9 +279,8 @@ class _BookConverter:
             if not isinstance(unit, dict) or not isinstance(unit.get("id"), str):
                 continue
             without = frozenset(self.section_uids[x][1] for x in self._disabled(unit) if x in self.section_uids)
-            for package in _as_list(unit.get("upgrades")):
-                if isinstance(package, str):
-                    users.setdefault(package, []).append((our_id(unit["id"]), without))
+            for package in dict.fromkeys(p for p in _as_list(unit.get("upgrades")) if isinstance(p, str)):
+                users.setdefault(package, []).append((our_id(unit["id"]), without))
         return users
 
     def _system(self) -> str | None:
@@ -417,7 +424,7 @@ class _BookConverter:
         if isinstance(rating, float) and rating.is_integer():
             rating = int(rating)
         text = str(rating).strip() if rating is not None and not isinstance(rating, bool) else ""
-        if re.fullmatch(r"0*\d+", text):
+        if text.isdecimal() and len(text) <= MAX_DIGITS:  # "03" is 3 (and "٣" is 3, as int reads it)
             text = str(int(text))
         used = self.used_rules.setdefault(name, {"path": path, "rated": None})
         if not text:
@@ -432,12 +439,12 @@ class _BookConverter:
         return f"{name}({text.replace('(', '[').replace(')', ']')})"
 
     def _rules(self, path: str, rules: Iterable[Any]) -> list[str]:
-        texts = []
+        texts: dict[str, None] = {}  # each once, in the order given
         for i, rule in enumerate(rules):
             text = self._rule_text(f"{path}[{i}]", rule)
-            if text is not None and text not in texts:
-                texts.append(text)
-        return texts
+            if text is not None:
+                texts[text] = None
+        return list(texts)
 
     # -- spells ------------------------------------------------------------------------
     def _spell(self, path: str, spell: Any) -> dict[str, Any] | None:
@@ -506,12 +513,12 @@ class _BookConverter:
 
     def _unit_upgrades(self, path: str, unit: dict[str, Any], name: str, upgrades: list[Any]) -> list[Any]:
         """The unit's packages, each without the sections Army Forge switches off for it."""
-        packages = []
+        packages: dict[str, None] = {}  # each once, in the order given
         for i, package in enumerate(upgrades):
             if not isinstance(package, str) or not package:
                 self.problem(f"{path}.upgrades[{i}]", "should be a package uid")
-            elif package not in packages:
-                packages.append(package)
+            else:
+                packages[package] = None
         without: dict[str, list[str]] = {}
         for key in ("disabledSections", "disabledUpgradeSections"):
             for i, ident in enumerate(_as_list(unit.get(key))):
@@ -520,7 +527,7 @@ class _BookConverter:
                     if found[1] in self.emitted_sections:
                         without.setdefault(found[0], []).append(found[1])
                 elif isinstance(ident, str) and ident in packages and key == "disabledUpgradeSections":
-                    packages.remove(ident)  # a whole package switched off
+                    del packages[ident]  # a whole package switched off
                 else:
                     self.warn(
                         f"{path}.{key}[{i}]",
@@ -600,10 +607,10 @@ class _BookConverter:
         if name is None:
             return None
         name = _cut(" ".join(name.split()), MAX_NAME)
-        rules: list[str] = []
+        rules: dict[str, None] = {}  # each once, in the order given
         equipment: list[dict[str, Any]] = []
         self._item_content(path, name, _as_list(item.get("content")), rules, equipment)
-        gain: dict[str, Any] = {"kind": "item", "name": name, "rules": rules}
+        gain: dict[str, Any] = {"kind": "item", "name": name, "rules": list(rules)}
         if equipment:
             gain["equipment"] = equipment
         count = _whole(item.get("count"))
@@ -611,14 +618,14 @@ class _BookConverter:
             gain["count"] = count
         return gain
 
-    def _item_content(self, path: str, name: str, content: list[Any], rules: list[str], equipment: list) -> None:
+    def _item_content(self, path: str, name: str, content: list[Any], rules: dict[str, None], equipment: list) -> None:
         for i, part in enumerate(content):
             part_path = f"{path}.content[{i}]"
             kind = _gain_type(part)
             if kind == "ArmyBookRule":
                 text = self._rule_text(part_path, part)
-                if text is not None and text not in rules:
-                    rules.append(text)
+                if text is not None:
+                    rules[text] = None
             elif kind == "ArmyBookWeapon":
                 weapon = self._weapon(part_path, part, None)
                 if weapon is not None:
@@ -748,7 +755,8 @@ class _BookConverter:
         every unit has its own it is stale (often negative) and the most common per-unit
         cost takes its place."""
         costs = self._unit_costs(f"{path}.costs", option.get("costs"))
-        known = {unit: value for unit, value in costs.items() if unit in users}
+        taking = set(users)
+        known = {unit: value for unit, value in costs.items() if unit in taking}
         for unit in costs:
             # A unit that switches this section off keeps its cost in Army Forge: no news.
             if unit not in package_users:
@@ -882,28 +890,47 @@ def _resolve_targets(book: dict[str, Any]) -> None:
     or plural ("Hand Weapon"), so the builder's words match the unit's. A target that
     finds nothing is left as written, for the book checks to report."""
     gained = gained_names(book["packages"])
+    gained_index = _first_by_form(gained)
     carried: dict[str, set[str]] = {}
     for unit in book["units"]:
         names = {w["name"] for w in unit["equipment"]} | {i["name"] for i in unit.get("items", [])}
         for entry in unit["upgrades"]:
             carried.setdefault(entry if isinstance(entry, str) else entry["package"], set()).update(names)
     for package in book["packages"]:
-        known = sorted(carried.get(package["id"], set()) | gained)
-        for section in package["sections"]:
-            if "targets" not in section:
-                continue
+        sections = [section for section in package["sections"] if "targets" in section]
+        known = carried.get(package["id"], set())
+        indexes = (_first_by_form(known), gained_index) if sections else ()
+        for section in sections:
             resolved = []
             for target in section["targets"]:
                 name = target if isinstance(target, str) else target["name"]
-                found = name if name in known else next((k for k in known if same_name(k, name)), name)
+                found = name if name in known or name in gained else _first_same(name, indexes)
                 resolved.append(found if isinstance(target, str) else {**target, "name": found})
             section["targets"] = resolved
 
 
+def _first_by_form(names: Iterable[str]) -> dict[str, str]:
+    """Each form of `names` (engine.book.name_forms) -> the first name, in sorted order,
+    that has it: what a name is the same as is then looked up, not searched for."""
+    index: dict[str, str] = {}
+    for name in sorted(names):
+        for form in name_forms(name):
+            index.setdefault(form, name)
+    return index
+
+
+def _first_same(name: str, indexes: Iterable[dict[str, str]]) -> str:
+    """The first name, in sorted order, of those `indexes` were made of that is the same
+    as `name` (engine.book.same_name: their forms meet); else `name`."""
+    found = [index[form] for index in indexes for form in name_forms(name) if form in index]
+    return min(found, default=name)
+
+
 def range_inches(text: str) -> int | None:
     """A range written as text ("24", '24"', "24 in"), in inches; None if it is not one.
-    Stripped first: two \\s* side by side would try every split of a long run of spaces."""
-    inches = re.fullmatch(r'(\d+)\s*(?:"|”|in|inches)?', text.strip())
+    Spaces made single first: a pattern that took any run of them would try every split
+    of a long one."""
+    inches = _RANGE_RE.fullmatch(" ".join(text.split()))
     return int(inches[1]) if inches else None
 
 
@@ -911,7 +938,7 @@ def _target(name: str) -> str | dict[str, Any]:
     """ "2x Hand Weapon" -> {"name": "Hand Weapon", "count": 2}; other names as written
     (the engine matches singular and plural either way)."""
     name = " ".join(name.split())
-    match = _COUNT_PREFIX_RE.match(name)
+    match = _COUNT_PREFIX_RE.fullmatch(name)
     if match and int(match[1]) > 1:
         return {"name": _cut(match[2], MAX_NAME), "count": min(int(match[1]), 100)}
     return _cut(match[2] if match else name, MAX_NAME)
@@ -925,7 +952,7 @@ def _whole(value: Any) -> int | None:
         return value
     if isinstance(value, float) and value.is_integer():
         return int(value)
-    if isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d+\s*", value):
+    if isinstance(value, str) and _WHOLE_RE.fullmatch(value.strip()):
         return int(value)
     return None
 

@@ -18,6 +18,8 @@ from urllib.error import HTTPError, URLError
 from urllib.parse import quote, urlencode, urlsplit
 from urllib.request import Request, urlopen
 
+from factions.caps import size_text
+
 USER_AGENT = "Armybuilder (+self-hosted army-list builder)"
 HEADERS = {"User-Agent": USER_AGENT, "Accept": "application/json"}
 _CHUNK = 64 * 1024
@@ -73,7 +75,7 @@ def _get(request: Request, *, timeout: float, max_bytes: int) -> bytes:
         with urlopen(request, timeout=timeout) as response:
             declared = response.headers.get("Content-Length", "")
             if declared.isdigit() and int(declared) > max_bytes:
-                raise ArmyForgeError(f"the answer from {url} is larger than {_size(max_bytes)}")
+                raise ArmyForgeError(f"the answer from {url} is larger than {size_text(max_bytes)}")
             # One byte past the cap tells a body of exactly the cap from a larger one.
             while len(body) <= max_bytes:
                 if time.monotonic() > deadline:  # a trickle of bytes is no answer either
@@ -95,7 +97,7 @@ def _get(request: Request, *, timeout: float, max_bytes: int) -> bytes:
     except (OSError, http.client.HTTPException) as exc:  # a connection dropped mid-answer
         raise _TryAgain(f"cannot reach {url}: {exc or type(exc).__name__}") from exc
     if len(body) > max_bytes:
-        raise ArmyForgeError(f"the answer from {url} is larger than {_size(max_bytes)}")
+        raise ArmyForgeError(f"the answer from {url} is larger than {size_text(max_bytes)}")
     return bytes(body)
 
 
@@ -106,10 +108,3 @@ def _parse(url: str, body: bytes) -> Any:
         raise ArmyForgeError(f"the answer from {url} is not JSON: nested too deeply") from exc
     except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, an over-long number
         raise ArmyForgeError(f"the answer from {url} is not JSON: {exc}") from exc
-
-
-def _size(n: int) -> str:
-    for unit, factor in (("MB", 1024 * 1024), ("KB", 1024)):
-        if n >= factor:
-            return f"{round(n / factor, 1):g} {unit}"
-    return f"{n} bytes"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -12,8 +13,17 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from armybuilder.stamps import content_hash
-from factions.armybook import ArmyBookError, Problem, check_armybook, check_storable, package_ref, parse_json
+from factions.armybook import (
+    ArmyBookError,
+    Problem,
+    check_armybook,
+    check_file_size,
+    check_storable,
+    package_ref,
+    parse_json,
+)
 from factions.book_formats import to_armybook
+from factions.caps import MAX_BOOK_BYTES
 from factions.catalogue import (
     CORE_RULE_FIELDS,
     LIMIT_DEFAULTS,
@@ -130,6 +140,10 @@ def _checked_book(data: Any, system: str | None) -> tuple[dict[str, Any], list[P
     """`data` as an armybook/1 document (converted from the format it is in) and its
     warnings; ArmyBookError with every error and warning of a bad book."""
     if isinstance(data, (bytes, str)):
+        size = len(data.encode("utf-8", "surrogatepass")) if isinstance(data, str) else len(data)
+        too_large = check_file_size(size)
+        if too_large:
+            raise ArmyBookError(too_large)
         data = parse_json(data)
     unstorable = check_storable(data)  # before anything walks it
     if unstorable:
@@ -198,10 +212,19 @@ def armybook_restore(
 def armybook_import_file(
     *, path: Path, dry_run: bool = False, system: str | None = None, source: str | None = None
 ) -> ImportResult:
+    """Import the book in the file at `path` (armybook_import). A file over the cap of
+    a book is refused by its size before it is read, and no more than the cap and a
+    byte is ever read (a file growing meanwhile, a pipe, which has no size)."""
     try:
-        raw = path.read_bytes()
+        with path.open("rb") as file:
+            too_large = check_file_size(os.fstat(file.fileno()).st_size)
+            if too_large:
+                raise ArmyBookError(too_large)
+            raw = file.read(MAX_BOOK_BYTES + 1)
     except OSError as exc:
         raise ArmyBookError([Problem("", f"cannot read {path}: {exc.strerror}")]) from exc
+    if len(raw) > MAX_BOOK_BYTES:
+        raise ArmyBookError(check_file_size(len(raw), whole=False))
     return armybook_import(data=raw, dry_run=dry_run, system=system, source=source)
 
 

@@ -23,7 +23,7 @@ from armybuilder.api.throttles import AuthThrottle
 from armybuilder.cache import cache_state
 from armybuilder.lists.selectors import army_list_validate
 from armybuilder.security import locked_out
-from factions.armybook import ArmyBookError, Problem, parse_json
+from factions.armybook import ArmyBookError, Problem
 from factions.models import Faction, Ruleset
 from factions.ruleset_format import RulesetError
 from factions.selectors import (
@@ -257,9 +257,11 @@ def _problems(problems) -> list[dict[str, str]]:
 
 
 def _uploaded_book(request: Request):
+    """The book sent: the bytes of an uploaded `file` (the import reads them, its size
+    first), or the JSON body."""
     upload = request.FILES.get("file")
     if upload is not None:
-        return parse_json(upload.read())
+        return upload.read()
     if request.content_type.startswith("multipart/"):
         raise ArmyBookError([Problem("file", "no file uploaded")])
     return request.data

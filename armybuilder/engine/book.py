@@ -9,8 +9,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-_RULE_RE = re.compile(r"^(?P<name>[^()]+?)\s*\((?P<param>[^()]*(?:\([^()]*\)[^()]*)*)\)$")
-_NUMBER_RE = re.compile(r"^\+?\d+$")
+# A rule's parameter: text with parentheses at most one deep, "Imps (3)". Each character
+# can be taken by one part of the pattern only, so it is linear in the text.
+_PARAM_RE = re.compile(r"[^()]*(?:\([^()]*\)[^()]*)*")
+_NUMBER_RE = re.compile(r"\+?\d{1,18}")  # longer is text: Python reads no number of more than 4,300 digits
 
 
 class Rule(NamedTuple):
@@ -25,14 +27,17 @@ class Rule(NamedTuple):
 
     @classmethod
     def parse(cls, text: str) -> Rule:
+        # The name by hand: a pattern with a name followed by any spaces would try every
+        # split of a long run of them.
         text = text.strip()
-        match = _RULE_RE.match(text)
-        if not match:
+        name, opening, rest = text.partition("(")
+        name = name.rstrip()
+        if not (name and opening and ")" not in name and rest.endswith(")") and _PARAM_RE.fullmatch(rest[:-1])):
             return cls(text)
-        param = match["param"].strip()
-        if _NUMBER_RE.match(param):
-            return cls(match["name"], int(param.lstrip("+")), param.startswith("+"))
-        return cls(match["name"], param)
+        param = rest[:-1].strip()
+        if _NUMBER_RE.fullmatch(param):
+            return cls(name, int(param.lstrip("+")), param.startswith("+"))
+        return cls(name, param)
 
     @property
     def numeric(self) -> bool:
