@@ -35,7 +35,7 @@ EMAIL_MAX = 254
 # Joiners that some scripts (Devanagari, Arabic) and emoji sequences need: formatting
 # characters that are part of writing a name, unlike direction overrides or zero widths.
 JOINERS = {"\u200c", "\u200d"}
-SITE_NAMES = re.compile(r"player\s*\d+", re.IGNORECASE)
+SITE_NAMES = re.compile(r"(?i)player\s*\d+")
 
 
 class AccountError(ValueError):
