@@ -84,12 +84,17 @@ def set_combined(entries: Entries, entry_id: str, combined: bool) -> Entries:
 
 
 def set_joined(entries: Entries, entry_id: str, target_id: str | None) -> Entries:
+    """The entry joined to `target_id` (None: on its own again). A hero that joins a unit
+    moves to sit right after it, so that the list reads as the table does."""
     i = _find(entries, entry_id)
-    if target_id is not None:
-        _find(entries, target_id)
-        if target_id == entry_id:
-            raise EditError("A unit cannot join itself.")
-    return [*entries[:i], {**entries[i], "joined_to": target_id}, *entries[i + 1 :]]
+    joined = {**entries[i], "joined_to": target_id}
+    if target_id is None:
+        return [*entries[:i], joined, *entries[i + 1 :]]
+    if target_id == entry_id:
+        raise EditError("A unit cannot join itself.")
+    rest = [*entries[:i], *entries[i + 1 :]]
+    t = _find(rest, target_id)
+    return [*rest[: t + 1], joined, *rest[t + 1 :]]
 
 
 def bump_option(options: dict[str, int], bump: tuple[str, int] | None) -> dict[str, int]:

@@ -4,6 +4,7 @@ entry. No queries here: everything comes from the engine's objects."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,7 +89,9 @@ class EntryView:
     join_targets: list[tuple[str, str]] = field(default_factory=list)
     can_combine: bool = False
     combine_reason: str = ""
-    joined_label: str = ""
+    joined_label: str = ""  # the unit this hero joined
+    joined_by: str = ""  # the hero that joined this unit
+    label: str = ""  # its name on the page, told apart from entries of the same name
     profile: Profile | None = None  # what its card prints, for a unit still in the book
 
     @property
@@ -150,7 +153,7 @@ def entry_views(
         if issue.entry is not None:
             by_entry.setdefault(issue.entry, []).append(issue)
     results = validation.entries
-    labels = {r.entry.id: r.label for r in results}
+    labels = distinct_labels(results)
     hero_of: dict[str, str] = {r.entry.joined_to: r.entry.id for r in results if r.entry.joined_to}
     views = []
     for result in results:
@@ -161,6 +164,8 @@ def entry_views(
             stats="",
             weapons=[],
             joined_label=labels.get(result.entry.joined_to or "", ""),
+            joined_by=labels.get(hero_of.get(result.entry.id, ""), ""),
+            label=labels[result.entry.id],
         )
         if result.unit is not None:
             loadout = result.loadout
@@ -172,7 +177,7 @@ def entry_views(
             view.can_combine, view.combine_reason = reason is None, reason or ""
             if result.unit.is_hero:
                 view.join_targets = [
-                    (target.entry.id, target.label)
+                    (target.entry.id, labels[target.entry.id])
                     for target in results
                     if target is not result
                     and target.unit is not None
@@ -182,6 +187,18 @@ def entry_views(
                 ]
         views.append(view)
     return views
+
+
+def distinct_labels(results: list[EntryResult] | tuple[EntryResult, ...]) -> dict[str, str]:
+    """Each entry's name on the page, by entry id: entries of the same name are told
+    apart by their place among them ("Household Guard", "Household Guard (2)")."""
+    seen: Counter[str] = Counter()
+    labels = {}
+    for result in results:
+        seen[result.label] += 1
+        count = seen[result.label]
+        labels[result.entry.id] = f"{result.label} ({count})" if count > 1 else result.label
+    return labels
 
 
 def _rule_link(text: str, name: str, book: Book, core_rules: dict[str, str]) -> RuleLink:
