@@ -59,3 +59,15 @@ def test_a_joined_hero_sits_after_its_unit_which_names_it(army_list, client):
     act(client, army_list, action="join", entry=captain, target="")
     army_list.refresh_from_db()
     assert [e["id"] for e in army_list.entries][:2] == [unit, captain], "leaving stays in place"
+
+
+def test_issue_codes_stay_in_the_api_and_off_the_page(army_list, client):
+    """The page says what is wrong and where the rulebook says so; the stable codes
+    (`points_over_limit`, …) are for the API's clients, not for players."""
+    for _ in range(5):  # too many copies of one unit, too many units
+        add(client, army_list, "wardens-0")
+    codes = {issue["code"] for issue in client.get(f"/api/lists/{army_list.pk}/").json()["validation"]["issues"]}
+    assert {"too_many_copies"} <= codes
+    page = client.get(f"/lists/{army_list.pk}/").content.decode()
+    shown = re.sub(r"<[^>]+>", " ", page)  # the text a player reads, not the attributes
+    assert [code for code in codes if code in shown] == []
