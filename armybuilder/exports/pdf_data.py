@@ -34,7 +34,7 @@ SPELL_RULES = ("Caster", "Wizard")  # units with these rules cast the faction's 
 NEWER_RULE = "a rule from a newer rulebook than this site's; neither the army book nor our rulebook has its text."
 MISSING_RULE = "the army book uses this rule but does not describe it, and our rulebook has no rule of that name."
 AURA = " Aura"  # "Hit & Run Shooter Aura" gives the unit Hit & Run Shooter
-NAME_CHARS = 100  # the longest name a printout shows (lists and entries take 200, players 150)
+NAME_CHARS = 80  # the longest name a printout shows (lists and entries take 200, players 150)
 ISSUE_CHARS = 240  # the longest issue message it shows (one naming an entry and an option id)
 CoreRuleRow = tuple[str, bool, str, str]  # name, rated, section, summary
 

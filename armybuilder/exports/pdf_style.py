@@ -218,12 +218,15 @@ def _font_runs(text: str, font: str) -> list[tuple[str, str]]:
     """`text` as (text, font) runs that the fonts can draw: each character in the first
     font of `font`'s fallbacks that has it, a mark in its letter's font, "?" (logged)
     where no font has it."""
-    chain = [name for name in FALLBACKS.get(font, (font,)) if name in COVERAGE] or [font]
+    chain = _chain(font)
+    first, first_has = chain[0], COVERAGE.get(chain[0], frozenset())
     out: list[tuple[list[str], str]] = []  # characters gathered in lists: joining is linear
     for char in text:
         code = ord(char)
-        current = out[-1][1] if out else chain[0]
-        if char.isspace() or _attached(char) and code in COVERAGE.get(current, ()):
+        current = out[-1][1] if out else first
+        if current == first and code in first_has:  # most characters: the answer of either rule below
+            use = first
+        elif char.isspace() or _attached(char) and code in COVERAGE.get(current, ()):
             use = current
         else:
             use = next((name for name in chain if code in COVERAGE[name]), None)
@@ -235,6 +238,12 @@ def _font_runs(text: str, font: str) -> list[tuple[str, str]]:
         else:
             out.append(([char], use))
     return [("".join(chars), used) for chars, used in out]
+
+
+@lru_cache(maxsize=16)
+def _chain(font: str) -> tuple[str, ...]:
+    """The fonts `font` looks in for a character, in order: those the system has."""
+    return tuple(name for name in FALLBACKS.get(font, (font,)) if name in COVERAGE) or (font,)
 
 
 @lru_cache(maxsize=16)
@@ -611,7 +620,8 @@ def _shares(text: str, font: str) -> tuple[float, ...]:
     return tuple(shares)
 
 
-def _shaped_shares(text: str, font: str) -> list[float]:
+@lru_cache(maxsize=16384)
+def _shaped_shares(text: str, font: str) -> tuple[float, ...]:
     """`_shares` of a run in one font with complex scripts, shaped in its typed order a
     direction at a time (right-to-left letters with their marks, and the spaces between
     them, as `prepare` shapes them)."""
@@ -634,7 +644,7 @@ def _shaped_shares(text: str, font: str) -> list[float]:
             for info, position in zip(buffer.glyph_infos, buffer.glyph_positions, strict=True):
                 shares[start + info.cluster] += ttf.pdfScale(position.x_advance) / 1000
             start = end
-    return shares
+    return tuple(shares)
 
 
 def line_width(line: Line, size: float) -> float:
