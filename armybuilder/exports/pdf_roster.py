@@ -171,6 +171,9 @@ class RosterPdf(TablePages):
             Column("Notes", 122),
         ]
         self._fit_columns(columns, points=printout.uses_points)
+        self.issues_of: dict[str | None, list[Issue | MoreIssues]] = {}  # what each row prints
+        for shown in issues_shown(printout.validation.issues):
+            self.issues_of.setdefault(shown.entry, []).append(shown)
 
     def render(self) -> bytes:
         buffer = io.BytesIO()
@@ -292,9 +295,6 @@ class RosterPdf(TablePages):
     def _draw_entries(self) -> None:
         results = self.printout.validation.entries
         labels = {result.entry.id: result.label for result in results}
-        self.issues_of: dict[str | None, list[Issue | MoreIssues]] = {}
-        for shown in issues_shown(self.printout.validation.issues):
-            self.issues_of.setdefault(shown.entry, []).append(shown)
         flow = self.flow
         head = self._head_row()
         first = self._entry_row(1, results[0], labels) if results else None

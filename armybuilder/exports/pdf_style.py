@@ -156,9 +156,6 @@ class Piece:
     advance: float  # width at 1 pt
     actual: str | None = None
 
-    def width(self, size: float) -> float:
-        return self.advance * size
-
 
 @lru_cache(maxsize=65536)
 def prepare(text: str, font: str) -> tuple[Piece, ...]:
@@ -604,7 +601,7 @@ def _attached(char: str) -> bool:
     return unicodedata.category(char)[0] == "M" or char in "\u200c\u200d"
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=256)  # words too long for a line, texts cut short: few, and up to 5,000 characters
 def _shares(text: str, font: str) -> tuple[float, ...]:
     """Each character's share of the width of `text` at 1 pt, in typed order: its own
     width, or in a shaped run the width of the glyphs of its cluster (given to the first
@@ -620,7 +617,7 @@ def _shares(text: str, font: str) -> tuple[float, ...]:
     return tuple(shares)
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=4096)
 def _shaped_shares(text: str, font: str) -> tuple[float, ...]:
     """`_shares` of a run in one font with complex scripts, shaped in its typed order a
     direction at a time (right-to-left letters with their marks, and the spaces between
