@@ -9,7 +9,9 @@ issues), notes of 5,000 characters (one word mixing scripts, or a line a charact
 
 Each file is drawn from its loaded printout with the drawing caches emptied first (the
 text shaped anew, as for names never seen), three times; the best wall time and its CPU
-time are printed, with the pages. Target: every one under 2 s.
+time are printed, with the pages. Then whole downloads (`list_pdf_response`: loading,
+validating and drawing) of the heaviest, with every cache emptied first. Target: every
+one under 2 s.
 
 Run: .venv/bin/python bench/abuse.py [--only WORD]   (a throw-away SQLite database;
 --only keeps the cases whose label holds WORD)
@@ -29,6 +31,7 @@ from benchenv import bench_list, load_books, start_django  # noqa: E402
 start_django(allowed_hosts="armybuilder.example")
 
 from django.contrib.auth import get_user_model  # noqa: E402
+from django.core.cache import cache  # noqa: E402
 from django.utils import timezone  # noqa: E402
 from pypdf import PdfReader  # noqa: E402
 
@@ -38,7 +41,7 @@ from armybuilder.exports.pdf_event import EventRosterPdf  # noqa: E402
 from armybuilder.lists import events  # noqa: E402
 from armybuilder.lists.format import MAX_ENTRIES, parse_list_body  # noqa: E402
 from armybuilder.lists.services import army_list_create  # noqa: E402
-from factions.selectors import book_handle_get, engine_book_get  # noqa: E402
+from factions.selectors import book_handle_get, engine_book_get, engine_cache_clear  # noqa: E402
 
 SYSTEM, FACTION = "aof", "human-empire"
 TARGET = 2.0  # seconds
@@ -113,6 +116,21 @@ def every_kind(title: str, army_list, kinds=KINDS) -> list[float]:
     return times
 
 
+def downloads(title: str, army_list) -> list[float]:
+    """Whole downloads of the list's roster and cards, every cache emptied first."""
+    print(f"{title}:")
+    times = []
+    for label, kind, params in (KINDS[4], KINDS[2]):
+
+        def download(k=kind, p=params) -> bytes:
+            cache.clear()
+            engine_cache_clear()
+            return pdf.list_pdf_response(army_list, k, p).content
+
+        times.append(report(f"{label}, whole download", download))
+    return times
+
+
 def event_roster(owner, lists: list) -> float:
     """The combined roster of an event with each of `lists` submitted by a player."""
     deadline = (timezone.now() + timedelta(days=30)).isoformat()
@@ -166,6 +184,16 @@ def main() -> None:
             t,
             make_list(owner, MAX_ENTRIES, entry_name=lambda i: (f"{i}" + MIXED * 70)[:200], unknown_options=30),
             [KINDS[4]],
+        ),
+    )
+    case(
+        f"Whole downloads, uncached: {MAX_ENTRIES} entries, mixed names",
+        lambda t: downloads(t, mixed),
+    )
+    case(
+        f"Whole downloads, uncached: {MAX_ENTRIES} entries, mixed names, 30 unknown options each",
+        lambda t: downloads(
+            t, make_list(owner, MAX_ENTRIES, entry_name=lambda i: (f"{i}" + MIXED * 70)[:200], unknown_options=30)
         ),
     )
     case(
