@@ -168,8 +168,17 @@ def prepare(text: str, font: str) -> tuple[Piece, ...]:
     for segment, rtl in _direction_segments(visual):
         logical = segment[::-1] if rtl else segment
         shaped = [_shape(part, used, rtl) for part, used in _font_runs(logical, font)]
-        pieces.extend(reversed(shaped) if rtl else shaped)
+        for piece in reversed(shaped) if rtl else shaped:
+            last = pieces[-1] if pieces else None
+            if last is not None and last.font == piece.font and _plain(last) and _plain(piece):
+                pieces[-1] = Piece(last.text + piece.text, piece.font, last.advance + piece.advance)
+            else:
+                pieces.append(piece)
     return tuple(pieces)
+
+
+def _plain(piece: Piece) -> bool:
+    return piece.actual is None and not isinstance(piece.text, ShapedStr)
 
 
 def _display_order(text: str) -> str:
@@ -285,13 +294,22 @@ def _shape(text: str, font: str, rtl: bool) -> Piece:
                 face.charWidths[code],
             )
         )
+    if faithful and all(_nominal(item) for item in data):
+        # Each glyph a character's own, at its own width (Arabic's joined forms are
+        # characters too): plain text, drawn and measured as such, and joined with the
+        # plain text around it (`prepare`).
+        plain = "".join(glyphs)
+        return Piece(plain, font, pdfmetrics.stringWidth(plain, font, 1))
     drawn = ShapedStr("".join(glyphs), shapeData=data)
     advance = sum(item.x_advance for item in data) / 1000
-    if not rtl and drawn == text and all(item.x_offset == item.y_offset == 0 for item in data):
-        return Piece(text, font, pdfmetrics.stringWidth(text, font, 1))
     # Reversed, the glyphs of a right-to-left run read back in typed order (a viewer
     # puts them back); glyphs with no character of their own need the text said again.
     return Piece(drawn, font, advance, None if faithful else text)
+
+
+def _nominal(item: ShapeData) -> bool:
+    """Whether HarfBuzz put a glyph where plain text would: at its own width, unmoved."""
+    return item.x_offset == item.y_offset == item.y_advance == 0 and abs(item.x_advance - item.width) < 1e-6
 
 
 def _actual_text(text: str) -> str:
