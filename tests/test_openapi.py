@@ -51,7 +51,7 @@ DOCUMENTED = {
     ("post", "/api/systems/import/"): ["201", *ERRORS, *BODY],
     ("post", "/api/validate/"): ["200", "400", "413", "415", "429", "503"],
     # An event's files, for its organiser and staff.
-    ("get", "/api/events/{key}/roster.pdf"): ["200", "404", *ERRORS],
+    ("get", "/api/events/{key}/roster.pdf"): ["200", "404", "422", *ERRORS],  # 422: too many entries to print
     ("get", "/api/events/{key}/submissions.csv"): ["200", "404", *ERRORS],
 }
 

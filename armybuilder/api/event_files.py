@@ -43,6 +43,10 @@ class EventRosterView(APIView):
                 description="`paper` is not a4 or letter; or the request could not be read (a NUL character).",
             ),
             404: NOT_MANAGED,
+            422: error(
+                f"The lists submitted hold more than {pdf.MAX_EVENT_ENTRIES} entries in all, more than one "
+                "combined roster prints: the detail says how many (submissions.csv lists them all)."
+            ),
         },
     )
     def get(self, request: Request, key: str) -> HttpResponse:

@@ -1,6 +1,7 @@
 """The API's answer to an exception: DRF's, plus the domain's own errors carried over
 (a list body that is not armylist/1, or an event pack that cannot be made as asked, is a
-400 with its field errors; a submission after the deadline a 409 that says so)."""
+400 with its field errors; a submission after the deadline a 409 that says so; a file
+too large to draw a 422 that says why)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
+from armybuilder.exports.pdf import TooLargeToPrint
 from armybuilder.lists.events import EventError, SubmissionsClosed
 from armybuilder.lists.format import ListFormatError
 
@@ -31,4 +33,6 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     elif isinstance(exc, SubmissionsClosed):
         set_rollback()
         return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
+    elif isinstance(exc, TooLargeToPrint):
+        return Response({"detail": str(exc)}, status=status.HTTP_422_UNPROCESSABLE_ENTITY)
     return drf_exception_handler(exc, context)

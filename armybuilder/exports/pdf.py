@@ -54,6 +54,13 @@ FILE_SUFFIXES = {"cards.pdf": "cards", "roster.pdf": "roster", "reference.pdf": 
 CACHE_SECONDS = 6 * 60 * 60
 DRAWN_BY = ("armybuilder/exports", *VALIDATION)  # a change here is a new key for every file
 TRUE, FALSE = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
+# The most entries an event's combined roster draws (120 lists of 25): about 3 s at worst
+# (bench/abuse.py); a list alone holds at most 500, which any of its files draws in under 2 s.
+MAX_EVENT_ENTRIES = 3000
+
+
+class TooLargeToPrint(Exception):
+    """A file that would take too long to draw, refused before any drawing: says why."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +179,14 @@ def event_roster_response(pack: EventPack, submissions: Sequence[Submission], *,
     caller has checked that the reader may see them all, and the `paper`). Cached under
     what it shows: each submission (id, time, the player's display name), the pack's rules, name and
     deadline, the content stamps of the books and rulesets, the paper and the drawing
-    code."""
+    code. TooLargeToPrint, before anything is loaded, for lists of more than
+    MAX_EVENT_ENTRIES entries in all."""
+    entries = sum(len(submission.data.get("entries") or ()) for submission in submissions)
+    if entries > MAX_EVENT_ENTRIES:
+        raise TooLargeToPrint(
+            f"The lists submitted to {pack.name} hold {entries} entries: a combined roster prints "
+            f"at most {MAX_EVENT_ENTRIES}. submissions.csv lists every submission with its checks."
+        )
     handles = events.submission_handles(submissions)
     lists = tuple((s.pk, s.submitted_at.isoformat(), display_name(s.player), s.book_version) for s in submissions)
     books = tuple(sorted(f"{handle.stamp}.{handle.current_version}" for handle in handles.values()))

@@ -4,13 +4,16 @@
 renderers only read the plain `Printout` it returns. An event's combined roster is an
 `EventPrintout` (`event_printout_get`): a printout of each submission's frozen copy,
 in a fixed number of queries however many there are.
+
+What a player typed is printed at most so long (`NAME_CHARS`, `ISSUE_CHARS`), cut short
+with "…": the work of drawing a list is bounded by its number of entries.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import lru_cache
 
@@ -32,6 +35,8 @@ SPELL_RULES = ("Caster", "Wizard")  # units with these rules cast the faction's 
 NEWER_RULE = "a rule from a newer rulebook than this site's; neither the army book nor our rulebook has its text."
 MISSING_RULE = "the army book uses this rule but does not describe it, and our rulebook has no rule of that name."
 AURA = " Aura"  # "Hit & Run Shooter Aura" gives the unit Hit & Run Shooter
+NAME_CHARS = 80  # the longest name a printout shows (lists and entries take 200, players 150)
+ISSUE_CHARS = 240  # the longest issue message it shows (one naming an entry and an option id)
 CoreRuleRow = tuple[str, bool, str, str]  # name, rated, section, summary
 
 
@@ -108,7 +113,7 @@ def printout_of(state: ListState, *, core_rules: dict[str, list[CoreRuleRow]], s
         else:
             rules[name] = RuleText(name, rated, text, f"{book_name} army book")
     return Printout(
-        list_name=army_list.name,
+        list_name=shortened(army_list.name, NAME_CHARS),
         notes=army_list.notes,
         system=army_list.system,
         family=state.ruleset.family,
@@ -117,11 +122,35 @@ def printout_of(state: ListState, *, core_rules: dict[str, list[CoreRuleRow]], s
         faction_name=faction_name,
         book_version=army_list.book_version,
         current_book_version=state.current_book_version,
-        validation=state.validation,
+        validation=printed(state.validation),
         spells=tuple(state.book.spells if state.book else ()),
         rules=rules,
         share_url=share_url,
     )
+
+
+def shortened(text: str, limit: int) -> str:
+    """`text`, or its first characters and "…" to make `limit` characters."""
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def printed(validation: Validation) -> Validation:
+    """A validation as the printouts show it: entry names cut to NAME_CHARS (in the
+    messages of their own issues too) and messages to ISSUE_CHARS; the counts unchanged."""
+    entries, names = [], {}
+    for result in validation.entries:
+        name = result.entry.name
+        if name and len(name) > NAME_CHARS:
+            names[result.entry.id] = (name, shortened(name, NAME_CHARS))
+            result = replace(result, entry=replace(result.entry, name=names[result.entry.id][1]))
+        entries.append(result)
+    issues = []
+    for issue in validation.issues:
+        message = issue.message
+        if issue.entry in names:
+            message = message.replace(*names[issue.entry])
+        issues.append(replace(issue, message=shortened(message, ISSUE_CHARS)))
+    return replace(validation, entries=entries, issues=issues)
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +196,7 @@ def event_printout_get(
         books_rule=BOOKS_WORDS[pack.books],
         submissions=tuple(
             SubmittedRoster(
-                display_name(submission.player),
+                shortened(display_name(submission.player), NAME_CHARS),
                 timezone.localtime(submission.submitted_at),
                 printout_of(state, core_rules=core, share_url=""),  # a frozen copy: no share link
             )

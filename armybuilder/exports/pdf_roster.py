@@ -1,14 +1,17 @@
 """The roster sheet: the list on one page (or more) for the opponent and the organiser.
 
 The list, ruleset, faction and book version, points used against the limit, one row
-per entry, the validation status with every issue, a QR code of the share link and a
-small chart of points (Arena: models) by unit type.
+per entry, the validation status with its issues, a QR code of the share link and a
+small chart of points (Arena: models) by unit type. Each entry's first ISSUES_SHOWN
+issues are printed in its row (and the list's own first ISSUES_SHOWN under
+"Validation", with the first ISSUES_LISTED of the entries'), then how many more.
 """
 
 from __future__ import annotations
 
 import io
 import re
+from collections import Counter
 from dataclasses import dataclass, replace
 
 from reportlab.graphics import renderPDF
@@ -57,6 +60,8 @@ FOOTER_ROOM = 14  # kept under the flowing text for the page footer
 QR_SIZE = 92
 QR_COLUMN = 112  # the QR code, its caption and the link under it
 SEVERITY_COLOURS = {"error": ERROR, "warning": WARNING}
+ISSUES_SHOWN = 5  # of each entry, and of the list as a whole: a roster's work stays bounded
+ISSUES_LISTED = 50  # lines of entries' issues under "Validation" (each entry's row has its own)
 
 CellLines = list[tuple[Line, Style]]
 
@@ -166,6 +171,9 @@ class RosterPdf(TablePages):
             Column("Notes", 122),
         ]
         self._fit_columns(columns, points=printout.uses_points)
+        self.issues_of: dict[str | None, list[Issue | MoreIssues]] = {}  # what each row prints
+        for shown in issues_shown(printout.validation.issues):
+            self.issues_of.setdefault(shown.entry, []).append(shown)
 
     def render(self) -> bytes:
         buffer = io.BytesIO()
@@ -319,7 +327,6 @@ class RosterPdf(TablePages):
             notes.append("combined")
         if entry.joined_to:
             notes.append(f"joined to {labels.get(entry.joined_to, entry.joined_to)}")
-        problems = [issue for issue in self.printout.validation.issues if issue.entry == entry.id]
         values = {
             "#": [([(str(number), BODY.font)], BODY)],
             "Unit": self._cell(name, BODY, "Unit")
@@ -329,7 +336,10 @@ class RosterPdf(TablePages):
             "Notes": self._cell([(", ".join(notes), BODY.font)], BODY, "Notes") if notes else [],
             "Pts": [([(str(result.cost), BODY.font)], BODY)],
         }
-        for issue in problems:  # each as its sentence; the codes are for programs, not players
+        for issue in self.issues_of.get(entry.id, ()):  # each as its sentence; the codes are for programs
+            if isinstance(issue, MoreIssues):
+                values["Notes"] += self._cell([(f"… and {issue.more}", BOLD)], replace(BODY_BOLD, color=MUTED), "Notes")
+                continue
             colour = SEVERITY_COLOURS.get(issue.severity, MUTED)
             names = (result.label, unit.name if unit else result.label)
             message = _sentence(_unnamed(issue.message, names))  # the row names the unit already
@@ -364,8 +374,18 @@ class RosterPdf(TablePages):
         if not issues:
             self.flow.text(f"Every check Armybuilder makes for {printout.ruleset_title} passes.", BODY)
         labels = {result.entry.id: result.label for result in printout.validation.entries}
-        for issue in issues:
-            self._draw_issue(issue, labels)
+        listed, unlisted = issues_listed(issues)
+        for issue in listed:
+            if isinstance(issue, MoreIssues):
+                whose = labels.get(issue.entry, issue.entry) if issue.entry else "the list"
+                self._draw_more(f"… and {issue.more} of {whose}.")
+            else:
+                self._draw_issue(issue, labels)
+        if unlisted:
+            self._draw_more(f"… and {MoreIssues(None, unlisted).more} of entries: see their rows above.")
+
+    def _draw_more(self, text: str) -> None:
+        self.flow.paragraph([(text, ITALIC)], replace(BODY, color=MUTED), indent=9, after=2)
 
     def _draw_issue(self, issue: Issue, labels: dict[str, str]) -> None:
         spans = [(f"{issue.severity.capitalize()}: ", BOLD), (_sentence(issue.message), REGULAR)]
@@ -450,6 +470,48 @@ class TableRow:
         canvas.setStrokeColor(LINE)
         canvas.setLineWidth(0.6 if self.head else 0.3)
         canvas.line(x, top - self.height, x + width, top - self.height)
+
+
+@dataclass(frozen=True, slots=True)
+class MoreIssues:
+    """Stands for the issues of an entry (None: of the list) past the ones printed."""
+
+    entry: str | None
+    count: int
+
+    @property
+    def more(self) -> str:
+        return f"{self.count} more {'issue' if self.count == 1 else 'issues'}"
+
+
+def issues_shown(issues: list[Issue]) -> list[Issue | MoreIssues]:
+    """The issues a roster prints, in their order: the first ISSUES_SHOWN of each entry
+    and of the list, and in place of the next one a MoreIssues counting the rest."""
+    totals = Counter(issue.entry for issue in issues)
+    seen: Counter[str | None] = Counter()
+    shown: list[Issue | MoreIssues] = []
+    for issue in issues:
+        seen[issue.entry] += 1
+        if seen[issue.entry] <= ISSUES_SHOWN:
+            shown.append(issue)
+        elif seen[issue.entry] == ISSUES_SHOWN + 1:
+            shown.append(MoreIssues(issue.entry, totals[issue.entry] - ISSUES_SHOWN))
+    return shown
+
+
+def issues_listed(issues: list[Issue]) -> tuple[list[Issue | MoreIssues], int]:
+    """What the roster's Validation lists: the issues_shown of the list as a whole, and
+    of its entries the first ISSUES_LISTED lines; and how many issues of entries that
+    leaves out (their rows have them)."""
+    listed: list[Issue | MoreIssues] = []
+    of_entries = unlisted = 0
+    for shown in issues_shown(issues):
+        if shown.entry is None or of_entries < ISSUES_LISTED:
+            listed.append(shown)
+            of_entries += shown.entry is not None
+        else:
+            unlisted += shown.count if isinstance(shown, MoreIssues) else 1
+    return listed, unlisted
 
 
 def issue_counts(validation: Validation) -> tuple[int, int]:

@@ -156,11 +156,6 @@ class Piece:
     advance: float  # width at 1 pt
     actual: str | None = None
 
-    def width(self, size: float) -> float:
-        if isinstance(self.text, ShapedStr):
-            return self.advance * size
-        return pdfmetrics.stringWidth(self.text, self.font, size)
-
 
 @lru_cache(maxsize=65536)
 def prepare(text: str, font: str) -> tuple[Piece, ...]:
@@ -173,8 +168,17 @@ def prepare(text: str, font: str) -> tuple[Piece, ...]:
     for segment, rtl in _direction_segments(visual):
         logical = segment[::-1] if rtl else segment
         shaped = [_shape(part, used, rtl) for part, used in _font_runs(logical, font)]
-        pieces.extend(reversed(shaped) if rtl else shaped)
+        for piece in reversed(shaped) if rtl else shaped:
+            last = pieces[-1] if pieces else None
+            if last is not None and last.font == piece.font and _plain(last) and _plain(piece):
+                pieces[-1] = Piece(last.text + piece.text, piece.font, last.advance + piece.advance)
+            else:
+                pieces.append(piece)
     return tuple(pieces)
+
+
+def _plain(piece: Piece) -> bool:
+    return piece.actual is None and not isinstance(piece.text, ShapedStr)
 
 
 def _display_order(text: str) -> str:
@@ -220,12 +224,15 @@ def _font_runs(text: str, font: str) -> list[tuple[str, str]]:
     """`text` as (text, font) runs that the fonts can draw: each character in the first
     font of `font`'s fallbacks that has it, a mark in its letter's font, "?" (logged)
     where no font has it."""
-    chain = [name for name in FALLBACKS.get(font, (font,)) if name in COVERAGE] or [font]
+    chain = _chain(font)
+    first, first_has = chain[0], COVERAGE.get(chain[0], frozenset())
     out: list[tuple[list[str], str]] = []  # characters gathered in lists: joining is linear
     for char in text:
         code = ord(char)
-        current = out[-1][1] if out else chain[0]
-        if char.isspace() or _attached(char) and code in COVERAGE.get(current, ()):
+        current = out[-1][1] if out else first
+        if current == first and code in first_has:  # most characters: the answer of either rule below
+            use = first
+        elif char.isspace() or _attached(char) and code in COVERAGE.get(current, ()):
             use = current
         else:
             use = next((name for name in chain if code in COVERAGE[name]), None)
@@ -240,12 +247,19 @@ def _font_runs(text: str, font: str) -> list[tuple[str, str]]:
 
 
 @lru_cache(maxsize=16)
+def _chain(font: str) -> tuple[str, ...]:
+    """The fonts `font` looks in for a character, in order: those the system has."""
+    return tuple(name for name in FALLBACKS.get(font, (font,)) if name in COVERAGE) or (font,)
+
+
+@lru_cache(maxsize=16)
 def _hb_font(font: str) -> uharfbuzz.Font:
     ttf = pdfmetrics.getFont(font)
     ttf.hbFont(10)  # readies ReportLab's own mapping of glyphs the font has no character for
     return uharfbuzz.Font(ttf.hbFace)
 
 
+@lru_cache(maxsize=16384)
 def _shape(text: str, font: str, rtl: bool) -> Piece:
     """One run of one font and direction, shaped by HarfBuzz; `text` in typed order."""
     ttf = pdfmetrics.getFont(font)
@@ -280,13 +294,22 @@ def _shape(text: str, font: str, rtl: bool) -> Piece:
                 face.charWidths[code],
             )
         )
+    if faithful and all(_nominal(item) for item in data):
+        # Each glyph a character's own, at its own width (Arabic's joined forms are
+        # characters too): plain text, drawn and measured as such, and joined with the
+        # plain text around it (`prepare`).
+        plain = "".join(glyphs)
+        return Piece(plain, font, pdfmetrics.stringWidth(plain, font, 1))
     drawn = ShapedStr("".join(glyphs), shapeData=data)
     advance = sum(item.x_advance for item in data) / 1000
-    if not rtl and drawn == text and all(item.x_offset == item.y_offset == 0 for item in data):
-        return Piece(text, font, pdfmetrics.stringWidth(text, font, 1))
     # Reversed, the glyphs of a right-to-left run read back in typed order (a viewer
     # puts them back); glyphs with no character of their own need the text said again.
     return Piece(drawn, font, advance, None if faithful else text)
+
+
+def _nominal(item: ShapeData) -> bool:
+    """Whether HarfBuzz put a glyph where plain text would: at its own width, unmoved."""
+    return item.x_offset == item.y_offset == item.y_advance == 0 and abs(item.x_advance - item.width) < 1e-6
 
 
 def _actual_text(text: str) -> str:
@@ -295,19 +318,37 @@ def _actual_text(text: str) -> str:
 
 def draw_string(canvas, x: float, y: float, text: str, font: str, size: float, align: str = "left") -> None:
     """Draw `text` at `size` in `font` (with fallbacks, in display order, shaped),
-    left-aligned at `x`, or with `align` "right" or "centre" on `x`."""
-    pieces = prepare(text, font)
+    left-aligned at `x`, or with `align` "right" or "centre" on `x`. The pieces share
+    text objects (a string mixing scripts may be a piece a character); a piece that
+    says its typed text again (ActualText) has one of its own, inside the marked span."""
     if align != "left":
-        width = sum(piece.width(size) for piece in pieces)
+        width = _advance(text, font) * size
         x -= width if align == "right" else width / 2
-    for piece in pieces:
-        canvas.setFont(piece.font, size)
+    drawn = None
+    for piece in prepare(text, font):
         if piece.actual is not None:
+            if drawn is not None:
+                canvas.drawText(drawn)
+                drawn = None
             canvas.addLiteral(f"/Span <</ActualText {_actual_text(piece.actual)}>> BDC")
-        canvas.drawString(x, y, piece.text)
-        if piece.actual is not None:
+            canvas.drawText(_text_object(canvas, x, y, piece, size))
             canvas.addLiteral("EMC")
-        x += piece.width(size)
+        else:
+            drawn = _text_object(canvas, x, y, piece, size, drawn)
+        x += piece.advance * size
+    if drawn is not None:
+        canvas.drawText(drawn)
+
+
+def _text_object(canvas, x: float, y: float, piece: Piece, size: float, drawn=None):
+    """`piece` at (x, y), added to the text object `drawn` (a new one without)."""
+    if drawn is None:
+        drawn = canvas.beginText(x, y)
+    else:
+        drawn.setTextOrigin(x, y)
+    drawn.setFont(piece.font, size)
+    drawn.textOut(piece.text)
+    return drawn
 
 
 PAPERS = {"a4": A4, "letter": LETTER}
@@ -427,7 +468,13 @@ Line = list[Span]
 
 
 def width_of(text: str, font: str, size: float) -> float:
-    return sum(piece.width(size) for piece in prepare(text, font))
+    return _advance(text, font) * size
+
+
+@lru_cache(maxsize=65536)
+def _advance(text: str, font: str) -> float:
+    """The width of `text` at 1 pt."""
+    return sum(piece.advance for piece in prepare(text, font))
 
 
 def fit_size(text: str, font: str, size: float, width: float, min_size: float) -> float:
@@ -496,60 +543,123 @@ def _append(line: Line, text: str, font: str) -> None:
 def _break_word(word: str, font: str, size: float, first: float, width: float) -> list[str]:
     pieces: list[str] = []
     room = first if first > width / 3 else width
+    shares = _shares(word, font)
     start = 0
     while start < len(word):
-        length = _longest_fit(word, start, font, size, room)
-        pieces.append(word[start : start + length])
-        start += length
+        end = _fitting(word, start, font, size, room, shares)
+        if end == start:  # not even one letter fits: it goes alone, with its marks
+            end = _letter_end(word, start + 1)
+        pieces.append(word[start:end])
+        start = end
         room = width
     return pieces
-
-
-def _longest_fit(text: str, start: int, font: str, size: float, room: float) -> int:
-    """How many characters of `text` from `start` fit in `room` (one at least). Found by
-    doubling, then halving, so that breaking a long word measures O(n log n) characters,
-    not O(n^2) (a shaped string is measured whole: its width is not the sum of its
-    letters')."""
-
-    def fits(length: int) -> bool:
-        return width_of(text[start : start + length], font, size) <= room
-
-    rest = len(text) - start
-    good = 1
-    while good < rest and fits(min(good * 2, rest)):
-        good = min(good * 2, rest)
-    bad = min(good * 2, rest + 1)
-    while bad - good > 1:
-        middle = (good + bad) // 2
-        if fits(middle):
-            good = middle
-        else:
-            bad = middle
-    # Never part a mark from its letter (a Thai vowel sign, a Devanagari matra).
-    end = start + good
-    while start + 1 < end < len(text) and _attached(text[end]):
-        end -= 1
-    while end < len(text) and _attached(text[end]):
-        end += 1
-    return end - start
-
-
-def _attached(char: str) -> bool:
-    return unicodedata.category(char)[0] == "M" or char in "\u200c\u200d"
 
 
 def clip(text: str, font: str, size: float, width: float) -> str:
     """`text` cut to `width` with "…" (a footer that must leave room for the page number)."""
     if width_of(text, font, size) <= width:
         return text
-    good, bad = 0, len(text)  # the longest start that fits with "…", found by halving
+    end = _fitting(text, 0, font, size, width, _shares(text, font), suffix="…")
+    return text[:end] + "…" if end else ""
+
+
+# Breaking and cutting measure each character a fixed number of times, whatever the
+# length of the text: its characters' widths once (`_shares`), then the piece chosen by
+# adding them up (`_fitting`), which the shaper may draw a little wider or narrower.
+MAX_RETRIES = 4  # pieces measured too wide in a row before the search by halving
+
+
+def _fitting(
+    text: str, start: int, font: str, size: float, room: float, shares: tuple[float, ...], suffix: str = ""
+) -> int:
+    """Where the longest piece of `text` from `start` ends whose width, with `suffix`
+    after it, is within `room`; `start` when not one letter fits. Never between a letter
+    and its marks."""
+    room_left = room - width_of(suffix, font, size) if suffix else room
+    end, used = start, 0.0
+    while end < len(text) and used + shares[end] * size <= room_left:
+        used += shares[end] * size
+        end += 1
+    end = _letter_start(text, start, end)
+    for _retry in range(MAX_RETRIES):
+        if end == start or width_of(text[start:end] + suffix, font, size) <= room:
+            return end
+        end = _letter_start(text, start, end - 1)
+    return _halving(text, start, end, font, size, room, suffix)
+
+
+def _halving(text: str, start: int, end: int, font: str, size: float, room: float, suffix: str) -> int:
+    """`_fitting` by halving, for a text whose pieces the sum of their letters' widths
+    keeps misjudging (O(n log n) measured, where `_fitting` measures O(n))."""
+    good, bad = start, end
     while bad - good > 1:
         middle = (good + bad) // 2
-        if width_of(text[:middle] + "…", font, size) <= width:
+        if width_of(text[start:middle] + suffix, font, size) <= room:
             good = middle
         else:
             bad = middle
-    return text[:good] + "…" if good else ""
+    return _letter_start(text, start, good)
+
+
+def _letter_start(text: str, start: int, end: int) -> int:
+    """`end`, moved back before the marks of the letter it would cut from them."""
+    while start < end < len(text) and _attached(text[end]):
+        end -= 1
+    return end
+
+
+def _letter_end(text: str, end: int) -> int:
+    """`end`, moved on past the marks that go with the letter before it."""
+    while end < len(text) and _attached(text[end]):
+        end += 1
+    return end
+
+
+def _attached(char: str) -> bool:
+    return unicodedata.category(char)[0] == "M" or char in "\u200c\u200d"
+
+
+@lru_cache(maxsize=256)  # words too long for a line, texts cut short: few, and up to 5,000 characters
+def _shares(text: str, font: str) -> tuple[float, ...]:
+    """Each character's share of the width of `text` at 1 pt, in typed order: its own
+    width, or in a shaped run the width of the glyphs of its cluster (given to the first
+    character of the cluster). Shaped once, so linear in the text."""
+    shares: list[float] = []
+    for part, used in _font_runs(text, font):
+        ttf = pdfmetrics.getFont(used)
+        if _COMPLEX.search(part) and getattr(ttf, "shapable", False):
+            shares.extend(_shaped_shares(part, used))
+        else:
+            widths, default = ttf.face.charWidths, ttf.face.defaultWidth
+            shares.extend(widths.get(ord(char), default) / 1000 for char in part)
+    return tuple(shares)
+
+
+@lru_cache(maxsize=4096)
+def _shaped_shares(text: str, font: str) -> tuple[float, ...]:
+    """`_shares` of a run in one font with complex scripts, shaped in its typed order a
+    direction at a time (right-to-left letters with their marks, and the spaces between
+    them, as `prepare` shapes them)."""
+    ttf = pdfmetrics.getFont(font)
+    shares = [0.0] * len(text)
+    rtl = [unicodedata.bidirectional(char) in _RTL_CLASSES for char in text]
+    for i in range(1, len(text)):
+        if unicodedata.bidirectional(text[i]) in _ATTACHED_CLASSES:
+            rtl[i] = rtl[i - 1]
+        elif text[i] == " " and rtl[i - 1] and i + 1 < len(text) and rtl[i + 1]:
+            rtl[i] = True
+    start = 0
+    for end in range(1, len(text) + 1):
+        if end == len(text) or rtl[end] != rtl[start]:
+            buffer = uharfbuzz.Buffer()
+            buffer.add_str(text[start:end])
+            buffer.guess_segment_properties()
+            buffer.direction = "rtl" if rtl[start] else "ltr"
+            uharfbuzz.shape(_hb_font(font), buffer, {"kern": True, "liga": True})
+            for info, position in zip(buffer.glyph_infos, buffer.glyph_positions, strict=True):
+                shares[start + info.cluster] += ttf.pdfScale(position.x_advance) / 1000
+            start = end
+    return tuple(shares)
 
 
 def line_width(line: Line, size: float) -> float:

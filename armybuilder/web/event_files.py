@@ -22,7 +22,10 @@ def event_roster_pdf(request: HttpRequest, key: str) -> HttpResponse:
     except ValueError as exc:
         return HttpResponseBadRequest(str(exc), content_type="text/plain; charset=utf-8")
     submissions = list(events.submissions_visible(pack, request.user))
-    return pdf.event_roster_response(pack, submissions, paper=paper)
+    try:
+        return pdf.event_roster_response(pack, submissions, paper=paper)
+    except pdf.TooLargeToPrint as exc:
+        return HttpResponse(str(exc), status=422, content_type="text/plain; charset=utf-8")
 
 
 @require_GET
