@@ -190,3 +190,18 @@ def test_a_combined_roster_of_too_many_entries_is_refused_before_anything_is_dra
     assert body.startswith(message) and str(entries - 1) in body
     monkeypatch.undo()
     assert client_of(pack.organiser).get(route.format(key=pack.key)).status_code == 200
+
+
+def test_the_worker_s_text_caches_keep_short_texts_only():
+    """The caches of shaped and measured text live as long as the worker: they keep names
+    and words, not the 5,000-character notes a list may carry (a count alone would let
+    65,536 of those take gigabytes)."""
+    from armybuilder.exports import pdf_style
+
+    caches = (pdf_style.prepare, pdf_style._advance)
+    for cache in caches:
+        cache.cache_clear()
+    assert pdf_style.width_of("notes " * 800 + "نص " * 800, pdf_style.REGULAR, 9) > 0
+    assert [cache.cache_info().currsize for cache in caches] == [0, 0]
+    assert pdf_style.width_of("Household Guard نص", pdf_style.REGULAR, 9) > 0
+    assert all(cache.cache_info().currsize > 0 for cache in caches)

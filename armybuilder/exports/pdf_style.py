@@ -24,9 +24,11 @@ import logging
 import os
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import lru_cache, wraps
 from pathlib import Path
+from typing import Any
 
 import reportlab
 import uharfbuzz
@@ -157,7 +159,26 @@ class Piece:
     actual: str | None = None
 
 
-@lru_cache(maxsize=65536)
+def short_texts_cached(maxsize: int, longest: int = 200) -> Callable:
+    """lru_cache for texts up to `longest` characters; longer ones are worked out each
+    time. The caches live as long as the worker: bounded in count alone, texts of 5,000
+    characters (a list's notes) could make them hold gigabytes."""
+
+    def decorate(function: Callable) -> Callable:
+        cached = lru_cache(maxsize=maxsize)(function)
+
+        @wraps(function)
+        def lookup(text: str, *args: Any) -> Any:
+            return cached(text, *args) if len(text) <= longest else function(text, *args)
+
+        lookup.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
+        lookup.cache_info = cached.cache_info  # type: ignore[attr-defined]
+        return lookup
+
+    return decorate
+
+
+@short_texts_cached(maxsize=65536)
 def prepare(text: str, font: str) -> tuple[Piece, ...]:
     """`text` as pieces to draw left to right in `font` and its fallbacks: right-to-left
     runs in the order they are seen, complex scripts shaped. Linear in the text."""
@@ -259,7 +280,7 @@ def _hb_font(font: str) -> uharfbuzz.Font:
     return uharfbuzz.Font(ttf.hbFace)
 
 
-@lru_cache(maxsize=16384)
+@short_texts_cached(maxsize=16384)
 def _shape(text: str, font: str, rtl: bool) -> Piece:
     """One run of one font and direction, shaped by HarfBuzz; `text` in typed order."""
     ttf = pdfmetrics.getFont(font)
@@ -471,7 +492,7 @@ def width_of(text: str, font: str, size: float) -> float:
     return _advance(text, font) * size
 
 
-@lru_cache(maxsize=65536)
+@short_texts_cached(maxsize=65536)
 def _advance(text: str, font: str) -> float:
     """The width of `text` at 1 pt."""
     return sum(piece.advance for piece in prepare(text, font))
@@ -635,7 +656,7 @@ def _shares(text: str, font: str) -> tuple[float, ...]:
     return tuple(shares)
 
 
-@lru_cache(maxsize=4096)
+@short_texts_cached(maxsize=4096)
 def _shaped_shares(text: str, font: str) -> tuple[float, ...]:
     """`_shares` of a run in one font with complex scripts, shaped in its typed order a
     direction at a time (right-to-left letters with their marks, and the spaces between
