@@ -5,20 +5,20 @@ while staff edited is never undone."""
 
 import json
 import threading
-from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connections
-from django.utils import timezone
 
 from armybuilder.lists import accounts, admin, events, services
 from armybuilder.lists.format import parse_list_body
 from armybuilder.lists.models import ArmyList, EventPack, Profile
+from factions.models import Ruleset
 from factions.selectors import engine_cache_clear
 from factions.services import armybook_import, sync_rulesets
 from tests.admin_forms import change_form, save
 from tests.conftest import wardens_list
+from tests.test_events import pack_data
 
 LIST_CHANGED = (
     "This list was changed by its owner while you edited it: nothing was saved; reload to see the current list."
@@ -49,13 +49,7 @@ def army_list(wardens, player) -> ArmyList:
 
 @pytest.fixture
 def pack(wardens, player) -> EventPack:
-    data = {
-        "name": "Club Night",
-        "ruleset": "aof",
-        "points_limit": 500,
-        "deadline": (timezone.now() + timedelta(days=7)).isoformat(),
-    }
-    return events.pack_create(organiser=player, data=data)
+    return events.pack_create(organiser=player, data=pack_data(points_limit=500))
 
 
 @pytest.fixture
@@ -116,7 +110,7 @@ def test_the_fields_players_do_not_own_are_not_on_the_list_s_form(admin_client, 
     ("entries", "message"),
     [
         ([{"id": "e0"}], "entries[0].unit: This field is required."),
-        ({"e0": {"unit": "wardens"}}, 'entries: Expected a list of items but got type "dict".'),
+        ({"e0": {"unit": "wardens"}}, 'Expected a list of items but got type "dict".'),
         (
             [{"id": "e0", "unit": "wardens", "joined_to": "e9"}, {"id": "e0", "unit": "wardens"}],
             'entries[0].joined_to: No entry with id "e9".',
@@ -168,15 +162,27 @@ def test_a_unit_the_list_already_had_is_kept_when_its_book_no_longer_has_it(admi
     assert ArmyList.objects.get(pk=army_list.pk).name == "Renamed"
 
 
-def test_a_list_its_player_saved_meanwhile_is_not_overwritten(admin_client, army_list):
+def staff_rename(admin_client, army_list: ArmyList, *, meanwhile=lambda: None):
+    """Staff open the list's change form, and, after whatever happens `meanwhile`, save a
+    new name from it."""
     url, data = change_form(admin_client, army_list)
-    player_saves_list(army_list, "The player's own name")
+    meanwhile()
     data["name"] = ["Staff's name"]
-    response = save(admin_client, url, data)
-    assert response.status_code == 200
+    return save(admin_client, url, data)
+
+
+def assert_the_player_s_save_stands(response, army_list: ArmyList) -> None:
+    assert response.status_code == 200  # the form again, with the message
     assert LIST_CHANGED in page_text(response)
     army_list.refresh_from_db()
     assert (army_list.name, army_list.version) == ("The player's own name", 2)
+
+
+def test_a_list_its_player_saved_meanwhile_is_not_overwritten(admin_client, army_list):
+    response = staff_rename(
+        admin_client, army_list, meanwhile=lambda: player_saves_list(army_list, "The player's own name")
+    )
+    assert_the_player_s_save_stands(response, army_list)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -206,13 +212,7 @@ def test_a_player_save_between_the_admin_s_check_and_its_write_is_not_overwritte
         return services.army_list_update(**kwargs)
 
     monkeypatch.setattr(admin, "army_list_update", player_saves_first)
-    url, data = change_form(admin_client, army_list)
-    data["name"] = ["Staff's name"]
-    response = save(admin_client, url, data)
-    assert response.status_code == 200
-    assert LIST_CHANGED in page_text(response)
-    army_list.refresh_from_db()
-    assert (army_list.name, army_list.version) == ("The player's own name", 2)
+    assert_the_player_s_save_stands(staff_rename(admin_client, army_list), army_list)
 
 
 # -- event packs ------------------------------------------------------------------------------
@@ -225,6 +225,30 @@ def test_a_pack_edited_in_the_admin_is_saved_with_its_version_bumped(admin_clien
     pack.refresh_from_db()
     assert (pack.points_limit, pack.version) == (750, 2)
     assert pack.caps == [{"faction": "test-wardens", "unit": "wardens", "max": 1}]
+
+
+def test_a_pack_made_in_the_admin_is_checked_and_saved(admin_client, wardens, player):
+    form = {
+        "organiser": player.pk,
+        "name": "Club Night",
+        "ruleset": Ruleset.objects.get(slug="aof").pk,
+        "points_limit": "500",
+        "deadline_0": "2030-01-02",
+        "deadline_1": "18:00:00",
+        "factions": "[]",
+        "limit_changes": "{}",
+        "limits_removed": "[]",
+        "limits_added": "[]",
+        "bans": '[{"faction": "test-wardens", "unit": "dragon"}]',
+        "caps": "[]",
+        "books": "current",
+    }
+    response = admin_client.post("/admin/lists/eventpack/add/", form)
+    assert 'bans[0].unit: No unit "dragon" in Test Wardens.' in page_text(response)
+    assert not EventPack.objects.exists()
+    form["bans"] = "[]"
+    assert admin_client.post("/admin/lists/eventpack/add/", form).status_code == 302
+    assert EventPack.objects.get().organiser == player
 
 
 def test_a_bad_pack_rule_is_named_where_it_is_and_nothing_is_saved(admin_client, pack):

@@ -14,7 +14,6 @@ from django import forms
 from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.db.models import Model
-from django.forms import ModelForm
 from django.http import HttpRequest, HttpResponse
 
 from armybuilder.lists import accounts, events
@@ -28,25 +27,22 @@ CHANGED_MEANWHILE = (
 )
 
 
-def _step(path: str, key: str) -> str:
-    if key == "non_field_errors":
-        return path
-    return f"{path}[{key}]" if key.isdigit() else f"{path}.{key}"
-
-
-def problem_messages(problem: Any, path: str = "", field: str = "") -> list[str]:
-    """Every message of a field's problems as a service gives them (nested by place),
-    each after the place it is about when that is inside the field:
+def problem_lines(problem: Any, field: str, place: str = "") -> list[str]:
+    """Every message of a field's problems as a service gives them (nested by the place in
+    the field they are about), each after that place when it is inside the field:
     'entries[2].unit: This field is required.'."""
     if isinstance(problem, dict):
-        return [
-            message
-            for key, value in problem.items()
-            for message in problem_messages(value, _step(path or field, str(key)), field)
-        ]
+        return [message for key, value in problem.items() for message in problem_lines(value, field, _in(place, key))]
     if isinstance(problem, list):
-        return [message for value in problem for message in problem_messages(value, path, field)]
-    return [f"{path}: {problem}" if path else str(problem)]
+        return [message for value in problem for message in problem_lines(value, field, place)]
+    return [f"{field}{place}: {problem}" if place else str(problem)]
+
+
+def _in(place: str, key: Any) -> str:
+    key = str(key)
+    if key == "non_field_errors":  # about the place as a whole
+        return place
+    return f"{place}[{key}]" if key.isdigit() else f"{place}.{key}"
 
 
 class VersionedForm(forms.ModelForm):
@@ -71,7 +67,7 @@ class VersionedForm(forms.ModelForm):
         """A service's field errors on this form: on the field of the same name, else on
         the form as a whole."""
         for field, problem in errors.items():
-            for message in problem_messages(problem, field=field):
+            for message in problem_lines(problem, field):
                 self.add_error(field if field in self.fields else None, message)
 
 
@@ -118,7 +114,7 @@ class ArmyListForm(VersionedForm):
 
     class Meta:
         model = ArmyList
-        fields = [*ARMYLIST_FIELDS[:3], "book_version", *ARMYLIST_FIELDS[3:], "event"]
+        fields = ["name", "system", "faction", "book_version", "points_limit", "force_org", "notes", "entries", "event"]
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
@@ -268,5 +264,5 @@ class ProfileAdmin(VersionedAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def write(self, obj: Profile, form: ModelForm, based_on: int) -> None:
+    def write(self, obj: Profile, form: ProfileForm, based_on: int) -> None:
         accounts.display_name_update(user=obj.user, display_name=form.cleaned_data["display_name"], version=based_on)
