@@ -162,16 +162,35 @@ def account_update(*, user: AbstractBaseUser, email: str, display_name: str, ver
     of the account page do not undo each other's changes). AccountError names every
     problem with the values, and nothing is written either."""
     email, name = _checked(email=email, display_name=display_name)
-    saved = Profile.objects.filter(user=user, version=version).update(display_name=name, version=version + 1)
+    _profile_write(user=user, display_name=name, version=version)
+    get_user_model().objects.filter(pk=user.pk).update(email=email)
+    user.email = email  # type: ignore[attr-defined]
+    return account_get(user=user)
+
+
+@transaction.atomic
+def display_name_update(*, user: AbstractBaseUser, display_name: str, version: int) -> Account:
+    """Give the account this display name (staff putting right an offensive one in the
+    admin), on the same terms as account_update: AccountChanged when its profile is no
+    longer at `version`, AccountError naming every problem with the name; either way
+    nothing is written. Blank: none, and others see the site's "Player N"."""
+    name, problems = display_name_clean(display_name)
+    if problems:
+        raise AccountError({"display_name": problems})
+    _profile_write(user=user, display_name=name, version=version)
+    return account_get(user=user)
+
+
+def _profile_write(*, user: AbstractBaseUser, display_name: str, version: int) -> None:
+    """One compare-and-swap on the profile's version (0: it has none yet, and it is made);
+    AccountChanged when another request wrote it first."""
+    saved = Profile.objects.filter(user=user, version=version).update(display_name=display_name, version=version + 1)
     if not saved and version == 0:
         try:
             with transaction.atomic():
-                Profile.objects.create(user=user, display_name=name)
+                Profile.objects.create(user=user, display_name=display_name)
                 saved = 1
         except IntegrityError:  # made by another request since this one was read
             pass
     if not saved:
         raise AccountChanged()
-    get_user_model().objects.filter(pk=user.pk).update(email=email)
-    user.email = email  # type: ignore[attr-defined]
-    return account_get(user=user)
