@@ -54,9 +54,10 @@ FILE_SUFFIXES = {"cards.pdf": "cards", "roster.pdf": "roster", "reference.pdf": 
 CACHE_SECONDS = 6 * 60 * 60
 DRAWN_BY = ("armybuilder/exports", *VALIDATION)  # a change here is a new key for every file
 TRUE, FALSE = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
-# The most entries an event's combined roster draws (120 lists of 25): about 3 s at worst
-# (bench/abuse.py); a list alone holds at most 500, which any of its files draws in under 2 s.
-MAX_EVENT_ENTRIES = 3000
+# The most entries an event's combined roster draws (100 lists of 20): under 2 s at worst,
+# as every other file (bench/abuse.py: 4 lists of 500 with names mixing scripts, 1.8 s);
+# a list alone holds at most 500, which any of its files draws in under 2 s.
+MAX_EVENT_ENTRIES = 2000
 
 
 class TooLargeToPrint(Exception):
