@@ -58,6 +58,7 @@ MEASURE = """([selector, value]) => new Promise((resolve) => {
   });
   observer.observe(document.getElementById("workspace"), { subtree: true, childList: true, attributes: true });
   const control = document.querySelector(selector);
+  control.focus();  // as a click or a tap does
   if (control.tagName === "SELECT") {
     control.value = value;
     control.dispatchEvent(new Event("change", { bubbles: true }));

@@ -51,7 +51,9 @@ def main() -> None:
             url, {"version": army_list.version, **fields}, HTTP_X_LIVE="1", HTTP_X_PIECES=held["pieces"]
         )
         answer = response.json()
-        held["pieces"] = " ".join(piece_hash for _id, piece_hash in answer["slots"] + answer["entries"])
+        held["pieces"] = " ".join(
+            piece_hash for _id, piece_hash in answer["slots"] + answer["entries"] + answer["inner"]
+        )
         return response
 
     for i in range(50):

@@ -42,12 +42,12 @@
   function focusMark() {
     const active = document.activeElement;
     if (!active || !workspace.contains(active)) return null;
-    return { id: active.id, index: focusables().indexOf(active), top: active.getBoundingClientRect().top };
+    return { element: active, id: active.id, index: focusables().indexOf(active), top: active.getBoundingClientRect().top };
   }
 
   function restoreFocus(mark) {
     if (!mark) return;
-    let target = mark.id && document.getElementById(mark.id);
+    let target = mark.element.isConnected ? mark.element : mark.id && document.getElementById(mark.id);
     if (!target || target.disabled) {
       const all = focusables();
       target = all[Math.min(Math.max(mark.index, 0), all.length - 1)];
@@ -64,9 +64,11 @@
   }
 
   // The slots that changed, replaced; the entries the page keeps, left where they are
-  // unless the answer's order moves them; the others dropped or put in their place.
+  // unless the answer's order moves them; the others dropped or put in their place; then
+  // the pieces inside kept entries (a hero's menu of units to join) that changed.
   function place(answer) {
-    for (const [id] of answer.slots) if (id in answer.html) document.getElementById(id).replaceWith(fresh(answer.html[id]));
+    const swapIn = ([id]) => id in answer.html && document.getElementById(id).replaceWith(fresh(answer.html[id]));
+    answer.slots.forEach(swapIn);
     const list = document.getElementById("entries");
     const kept = new Set(answer.entries.filter(([id]) => !(id in answer.html)).map(([id]) => id));
     for (const node of Array.from(list.children)) if (!kept.has(node.id)) node.remove();
@@ -76,7 +78,8 @@
       if (node === at) at = at.nextElementSibling;
       else list.insertBefore(node, at);
     }
-    pieces = answer.slots.concat(answer.entries).map(([, hash]) => hash).join(" ");
+    answer.inner.forEach(swapIn);
+    pieces = answer.slots.concat(answer.entries, answer.inner).map(([, hash]) => hash).join(" ");
   }
 
   function swap(answer, mark) {

@@ -60,7 +60,7 @@ class Page:
         raw = response.content
         body = gzip.decompress(raw) if response.get("Content-Encoding") == "gzip" else raw
         answer = json.loads(body)
-        self.pieces = " ".join(h for _id, h in answer["slots"] + answer["entries"])
+        self.pieces = " ".join(h for _id, h in answer["slots"] + answer["entries"] + answer["inner"])
         self.version = response["X-List-Version"]
         return answer, response, len(raw)
 
@@ -89,7 +89,7 @@ def test_a_one_entry_change_on_a_fifty_entry_list_answers_under_20_kb(big_list, 
 @pytest.mark.parametrize("action", ACTIONS)
 def test_every_action_on_a_fifty_entry_list_answers_under_20_kb_compressed(big_list, client, action):
     """Adding, moving, renaming, joining or removing a unit changes every hero's menu of
-    the units it may join (12 heroes here): their pieces go again, compressed."""
+    the units it may join (12 heroes here): those menus go again (about 2 KB each)."""
     page = Page(client, big_list, entry=ACTIONS[action].get("entry", "e5"))
     answer, response, size = page.act(gzip_ok=True, **ACTIONS[action])
     assert response["Content-Encoding"] == "gzip"
@@ -105,6 +105,7 @@ def test_an_answer_sends_only_the_pieces_that_changed(big_list, client):
     assert sorted(answer["html"]) == ["entry-e4", "entry-e5", "tally"]  # e4's upgrades closed, e5's open
     answer, _response, _size = page.act(action="move", entry="e5", step="up")
     assert "entry-e4" not in answer["html"] and "entry-e5" not in answer["html"]  # the same, elsewhere
+    assert {key for key in answer["html"] if not key.startswith("joining-")} == {"tally"}  # and the heroes' menus
     assert [entry_id for entry_id, _hash in answer["entries"][3:7]] == ["entry-e3", "entry-e5", "entry-e4", "entry-e6"]
     answer, _response, _size = page.act(action="remove", entry="e7")
     assert "entry-e7" not in dict(answer["entries"])
@@ -139,6 +140,11 @@ def test_every_piece_is_the_element_of_its_id(big_list, client):
     for piece_id, html in answer["html"].items():
         first_tag = html[: html.index(">") + 1]
         assert first_tag.startswith("<") and f'id="{piece_id}"' in first_tag, first_tag
+    heroes = [piece_id for piece_id, _hash in answer["inner"]]  # sent inside their entries
+    assert len(heroes) == 12
+    for piece_id in heroes:
+        entry = answer["html"][piece_id.replace("joining-", "entry-")]
+        assert re.search(f'<form [^>]*id="{piece_id}"', entry)
 
 
 def test_the_full_page_has_every_form_head_filled_in(big_list, client):

@@ -5,7 +5,9 @@ The workspace is laid out (`builder/_workspace.html`) from pieces, each an eleme
 id: fixed slots (the notices, the tally, the share link, the composition card, the units
 to add, the list's title, the event, the issues panel, the settings) and the list's
 entries, one piece each, in order. A piece's hash is of its html, so two renders of the
-same thing have the same hash.
+same thing have the same hash. A hero's menu of the units it may join changes whenever
+another entry is added, removed, moved or renamed: it is a piece of its own inside its
+entry (`inner`), left out of the entry's hash.
 
 An action on a 50-entry list changes one or two entries, the tally and the issues; the
 rest is as it was. So the units to add and each entry are kept with the compiled army book
@@ -16,8 +18,9 @@ whether its editor is open. The other slots are small and rendered on every requ
 
 The page reports the hashes of the pieces it shows (`X-Pieces`); a live answer lists every
 piece's id and hash in order, with the html of only those the page lacks, and the page
-swaps them in, moves the entries it keeps into the new order and drops the rest. Whatever
-the page holds, it ends up as a full render would draw it.
+swaps them in, moves the entries it keeps into the new order, drops the rest and then
+swaps in the inner pieces sent. Whatever the page holds, it ends up as a full render would
+draw it.
 
 Forms: the pieces hold a marker where each form's CSRF token and list version go; those
 change with every request. A full page gets them filled in (`with_form_heads`); a live
@@ -31,7 +34,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
@@ -46,6 +49,7 @@ from armybuilder.lists.models import ArmyList
 from armybuilder.web import presenters
 
 FORM_HEAD = mark_safe("<!--form-head-->")
+JOIN_MENU = mark_safe("<!--join-menu-->")
 MEMO_SIZE = 5_000  # pieces kept per book at most (a few KB each; all dropped when full)
 # The fixed slots: name (its template is builder/_<name>.html), the id of its element, and
 # whether it holds a key that gives access to something.
@@ -63,15 +67,14 @@ SLOTS = {
 
 @dataclass(frozen=True)
 class Piece:
-    """One swappable part of the workspace: the element with this id, as html."""
+    """One swappable part of the workspace: the element with this id, as html (with its
+    inner pieces in place); the hash is of the html without them."""
 
     id: str
     html: SafeString
+    hash: str
     secret: bool = False
-    hash: str = field(init=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "hash", hashlib.blake2b(self.html.encode(), digest_size=6).hexdigest())
+    inner: tuple[Piece, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -82,7 +85,11 @@ class Workspace:
     @property
     def hashes(self) -> str:
         """What the page holds once it shows this workspace (its script reports them back)."""
-        return " ".join(piece.hash for piece in [*self.slots.values(), *self.entries])
+        return " ".join(piece.hash for piece in [*self.slots.values(), *self.entries, *self.inner])
+
+    @property
+    def inner(self) -> list[Piece]:
+        return [inner for entry in self.entries for inner in entry.inner]
 
 
 def workspace(
@@ -94,7 +101,8 @@ def workspace(
 
 
 def _piece(key: str, template: str, context: dict[str, Any], secret: bool = False) -> Piece:
-    return Piece(key, mark_safe(render_to_string(template, context).strip()), secret)
+    html = render_to_string(template, context).strip()
+    return Piece(key, mark_safe(html), hashlib.blake2b(html.encode(), digest_size=6).hexdigest(), secret)
 
 
 def _memo(book: Book | None) -> dict:
@@ -132,7 +140,7 @@ def entry_pieces(book: Book | None, entries: list, chosen, context: dict[str, An
             result.models,
             tuple((issue.code, issue.severity, issue.message) for issue in view.issues),
             view.joined_label,
-            tuple(view.join_targets),
+            bool(view.join_targets),
             view.can_combine,
             i == 0,
             i == len(entries) - 1,
@@ -144,9 +152,21 @@ def entry_pieces(book: Book | None, entries: list, chosen, context: dict[str, An
             html = {**base, "view": view, "first": i == 0, "last": i == len(entries) - 1, "is_selected": is_selected}
             if is_selected:
                 html["selected"], html["sections"] = view, presenters.section_views(result)
-            piece = memo[key] = _piece(f"entry-{view.id}", "builder/_entry.html", html)
+            piece = memo[key] = _piece(f"entry-{view.id}", "builder/_entry.html", {**html, "join_menu": JOIN_MENU})
+        if JOIN_MENU in piece.html:
+            menu = _join_piece(memo, view, context)
+            piece = replace(piece, html=mark_safe(piece.html.replace(JOIN_MENU, menu.html)), inner=(menu,))
         pieces.append(piece)
     return pieces
+
+
+def _join_piece(memo: dict, view: presenters.EntryView, context: dict[str, Any]) -> Piece:
+    entry = view.result.entry
+    key = ("join", context["army_list"].pk, entry.id, entry.joined_to, tuple(view.join_targets))
+    piece = memo.get(key)
+    if piece is None:
+        piece = memo[key] = _piece(f"joining-{entry.id}", "builder/_join.html", {**_base(context), "view": view})
+    return piece
 
 
 def _base(context: dict[str, Any]) -> dict[str, Any]:
@@ -180,11 +200,13 @@ def live_answer(request: HttpRequest, space: Workspace, army_list: ArmyList, sta
     heads. Compressed when no piece sent holds a key (see the module's docstring)."""
     have = set(request.headers.get("X-Pieces", "").split())
     sent = [piece for piece in [*space.slots.values(), *space.entries] if piece.hash not in have]
+    sent += [inner for entry in space.entries if entry.hash in have for inner in entry.inner if inner.hash not in have]
     empty_head = _form_head("", "")
     answer = {
         "version": army_list.version,
         "slots": [[piece.id, piece.hash] for piece in space.slots.values()],
         "entries": [[piece.id, piece.hash] for piece in space.entries],
+        "inner": [[piece.id, piece.hash] for piece in space.inner],
         "html": {piece.id: piece.html.replace(FORM_HEAD, empty_head) for piece in sent},
     }
     body = json.dumps(answer, ensure_ascii=False, separators=(",", ":"))
