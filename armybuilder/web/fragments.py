@@ -41,6 +41,7 @@ from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.middleware.gzip import GZipMiddleware
 from django.template.loader import render_to_string
+from django.utils.cache import patch_vary_headers
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
@@ -149,10 +150,10 @@ def entry_pieces(book: Book | None, entries: list, chosen, context: dict[str, An
         piece = memo.get(key)
         if piece is None:
             base = base or _base(context)
-            html = {**base, "view": view, "first": i == 0, "last": i == len(entries) - 1, "is_selected": is_selected}
+            values = {**base, "view": view, "first": i == 0, "last": i == len(entries) - 1, "join_menu": JOIN_MENU}
             if is_selected:
-                html["selected"], html["sections"] = view, presenters.section_views(result)
-            piece = memo[key] = _piece(f"entry-{view.id}", "builder/_entry.html", {**html, "join_menu": JOIN_MENU})
+                values.update(is_selected=True, selected=view, sections=presenters.section_views(result))
+            piece = memo[key] = _piece(f"entry-{view.id}", "builder/_entry.html", values)
         if JOIN_MENU in piece.html:
             menu = _join_piece(memo, view, context)
             piece = replace(piece, html=mark_safe(piece.html.replace(JOIN_MENU, menu.html)), inner=(menu,))
@@ -174,17 +175,17 @@ def _base(context: dict[str, Any]) -> dict[str, Any]:
     return {key: context[key] for key in ("army_list", "ruleset", "rules_url", "form_head")}
 
 
+def _hidden(name: str, value: int | str) -> SafeString:
+    return format_html('<input type="hidden" name="{}" value="{}">', name, value)
+
+
 def _form_head(token: str, version: int | str) -> SafeString:
-    return format_html(
-        '<input type="hidden" name="csrfmiddlewaretoken" value="{}"><input type="hidden" name="version" value="{}">',
-        token,
-        version,
-    )
+    return _hidden("csrfmiddlewaretoken", token) + _hidden("version", version)
 
 
 def csrf_input(request: HttpRequest) -> SafeString:
     """The form field carrying this request's CSRF token (what {% csrf_token %} writes)."""
-    return format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', get_token(request))
+    return _hidden("csrfmiddlewaretoken", get_token(request))
 
 
 def with_form_heads(request: HttpRequest, response: HttpResponse, army_list: ArmyList) -> HttpResponse:
@@ -212,6 +213,7 @@ def live_answer(request: HttpRequest, space: Workspace, army_list: ArmyList, sta
     body = json.dumps(answer, ensure_ascii=False, separators=(",", ":"))
     response = HttpResponse(body, status=status, content_type="application/json")
     response["X-List-Version"] = str(army_list.version)
+    patch_vary_headers(response, ["X-Live", "X-Pieces"])
     if any(piece.secret for piece in sent):
         return response
     return GZipMiddleware(lambda request: response).process_response(request, response)
