@@ -121,7 +121,9 @@ def test_an_answer_without_a_key_in_it_is_compressed_and_holds_no_csrf_token(big
     assert not re.search(r'csrfmiddlewaretoken" value="[^"]', html)
 
 
-def test_an_answer_with_the_share_link_or_the_event_link_is_not_compressed(big_list, client):
+def test_an_answer_that_sends_the_share_link_or_the_settings_is_not_compressed(big_list, client):
+    """Both hold keys: the share link opens the list; the settings hold the link of the
+    event a list is built for."""
     page = Page(client, big_list)
     page.pieces = ""  # a page that holds nothing: everything is sent, the share link too
     answer, response, _size = page.act(gzip_ok=True, **ACTIONS["add"])
