@@ -1,7 +1,10 @@
 // Armybuilder: the builder without full page reloads. Every form on the page already
 // works on its own (post, redirect); this script sends the same posts in the background
-// with an X-Live header and swaps in the workspace the server renders back.
+// with an X-Live header and swaps in the pieces of the workspace that changed.
 //
+// - The page reports the pieces it holds (X-Pieces: their hashes); the answer lists every
+//   piece in order with the html of those the page lacks (web/fragments.py). Pieces come
+//   without the CSRF token and the version: they are filled in here.
 // - Changes go one at a time, in order, each based on the list version the previous
 //   answer gave (X-List-Version), so the page's own quick clicks never conflict; only a
 //   change made elsewhere (another tab) is refused, and the server's message says so.
@@ -9,6 +12,8 @@
 //   first has come back adds one more to what the list has, rather than repeating it.
 // - After each swap the focus goes back to the same control (or the one that took its
 //   place), at the same height on screen, so the page does not jump.
+// - A swap waits while a button is held down: between a press and its release it would take
+//   the button away, and the click would be lost.
 // (form.getAttribute("action"): the forms have a field named "action", which hides form.action.)
 (function () {
   "use strict";
@@ -16,15 +21,20 @@
   if (!workspace || !window.fetch) return;
   let queue = Promise.resolve();
   let version = currentVersion();
+  let pieces = workspace.dataset.pieces || "";
+  const token = document.querySelector("meta[name=csrf-token]").content;
 
   function currentVersion() {
     const totals = workspace.querySelector("[data-version]");
     return totals ? totals.dataset.version : null;
   }
 
+  // The controls shown. Those in a closed <details> are skipped before their layout is
+  // asked for: Chromium lays out a closed one's contents anew for each such question
+  // (some 60 ms for the rules of a 50-entry list).
   function focusables() {
     return Array.from(workspace.querySelectorAll("a[href], button, input, select, textarea")).filter(
-      (el) => !el.disabled && el.type !== "hidden" && el.offsetParent !== null
+      (el) => !el.disabled && el.type !== "hidden" && !el.closest("details:not([open])") && el.offsetParent !== null
     );
   }
 
@@ -32,12 +42,12 @@
   function focusMark() {
     const active = document.activeElement;
     if (!active || !workspace.contains(active)) return null;
-    return { id: active.id, index: focusables().indexOf(active), top: active.getBoundingClientRect().top };
+    return { element: active, id: active.id, index: focusables().indexOf(active), top: active.getBoundingClientRect().top };
   }
 
   function restoreFocus(mark) {
     if (!mark) return;
-    let target = mark.id && document.getElementById(mark.id);
+    let target = mark.element.isConnected ? mark.element : mark.id && document.getElementById(mark.id);
     if (!target || target.disabled) {
       const all = focusables();
       target = all[Math.min(Math.max(mark.index, 0), all.length - 1)];
@@ -47,15 +57,42 @@
     window.scrollBy(0, target.getBoundingClientRect().top - mark.top);
   }
 
-  function swap(html, mark) {
+  function fresh(html) {
+    const template = document.createElement("template");
+    template.innerHTML = html;
+    return template.content.firstElementChild;
+  }
+
+  // The slots that changed, replaced; the entries the page keeps, left where they are
+  // unless the answer's order moves them; the others dropped or put in their place; then
+  // the pieces inside kept entries (a hero's menu of units to join) that changed.
+  function place(answer) {
+    const swapIn = ([id]) => id in answer.html && document.getElementById(id).replaceWith(fresh(answer.html[id]));
+    answer.slots.forEach(swapIn);
+    const list = document.getElementById("entries");
+    const kept = new Set(answer.entries.filter(([id]) => !(id in answer.html)).map(([id]) => id));
+    for (const node of Array.from(list.children)) if (!kept.has(node.id)) node.remove();
+    let at = list.firstElementChild;
+    for (const [id] of answer.entries) {
+      const node = kept.has(id) ? document.getElementById(id) : fresh(answer.html[id]);
+      if (node === at) at = at.nextElementSibling;
+      else list.insertBefore(node, at);
+    }
+    answer.inner.forEach(swapIn);
+    pieces = answer.slots.concat(answer.entries, answer.inner).map(([, hash]) => hash).join(" ");
+  }
+
+  function swap(answer, mark) {
     // A unit profile the player had open stays open.
     const open = Array.from(workspace.querySelectorAll("details[id][open]"), (d) => d.id);
-    workspace.innerHTML = html;
+    place(answer);
     for (const id of open) {
       const details = document.getElementById(id);
       if (details) details.open = true;
     }
     version = currentVersion() || version;
+    for (const input of workspace.querySelectorAll("input[name=csrfmiddlewaretoken][value='']")) input.value = token;
+    for (const input of workspace.querySelectorAll("input[name=version]")) input.value = version;
     restoreFocus(mark);
   }
 
@@ -75,17 +112,32 @@
     let area = workspace.querySelector(".messages");
     if (!area) area = workspace.insertBefore(document.createElement("ul"), workspace.firstChild);
     area.className = "messages";
-    area.setAttribute("role", "alert");
+    area.setAttribute("aria-live", "assertive");
     area.replaceChildren(note);
     area.scrollIntoView({ block: "nearest" });
   }
+
+  let held = null; // while a pointer or a key is down: settles when it is released
+  let release = null;
+  function hold() {
+    if (!held) held = new Promise((done) => { release = done; });
+  }
+  function letGo() {
+    if (!release) return;
+    const done = release;
+    held = release = null;
+    setTimeout(done); // after the click that the release makes
+  }
+  for (const type of ["pointerdown", "keydown"]) document.addEventListener(type, hold, true);
+  for (const type of ["pointerup", "pointercancel", "keyup"]) document.addEventListener(type, letGo, true);
+  window.addEventListener("blur", letGo);
 
   // One request after another; `build` makes the body when its turn comes, so that it
   // carries the version the previous answer left.
   function enqueue(url, build, after) {
     queue = queue.then(() => {
       const mark = focusMark();
-      const init = { headers: { "X-Live": "1" }, credentials: "same-origin" };
+      const init = { headers: { "X-Live": "1", "X-Pieces": pieces }, credentials: "same-origin" };
       const body = build && build();
       if (body) {
         body.set("version", version);
@@ -93,11 +145,16 @@
         init.body = body;
       }
       return fetch(url, init)
-        .then((response) => response.text().then((html) => ({ response, html })))
-        .then(({ response, html }) => {
-          if (!response.headers.has("X-List-Version")) return showTrouble(response.status, html);
+        .then((response) => response.text().then((text) => ({ response, text })))
+        .then(function afterRelease(answer) { return held ? held.then(() => afterRelease(answer)) : answer; })
+        .then(({ response, text }) => {
+          if (!response.headers.has("X-List-Version")) return showTrouble(response.status, text);
+          if (!(response.headers.get("Content-Type") || "").startsWith("application/json")) {
+            window.location.reload();
+            return;
+          }
           version = response.headers.get("X-List-Version");
-          swap(html, focusMark() || mark);
+          swap(JSON.parse(text), focusMark() || mark);
           if (after) after();
         });
     }).catch(() => window.location.reload());

@@ -1,6 +1,7 @@
 """The web builder: start a list, build it, keep it. Every action is a plain form post
 that redirects back (works without JavaScript); static/builder.js sends the same posts
-with an `X-Live` header and swaps in the re-rendered workspace instead."""
+with an `X-Live` header and swaps in the pieces of the workspace that changed instead
+(web/fragments.py)."""
 
 from __future__ import annotations
 
@@ -152,7 +153,8 @@ def copy_shared(request: HttpRequest, key: str) -> HttpResponse:
 
 
 # -- the builder -----------------------------------------------------------------------
-def builder_context(request: HttpRequest, army_list: ArmyList, selected: str | None) -> dict[str, Any]:
+def builder_context(request: HttpRequest, army_list: ArmyList, selected: str | None, **extra: Any) -> dict[str, Any]:
+    """Everything the builder shows, its workspace in pieces; `extra` too (a form's errors)."""
     state = selectors.army_list_load(army_list)
     book, validation = state.book, state.validation
     engine_ruleset = state.ruleset if book else None
@@ -170,17 +172,16 @@ def builder_context(request: HttpRequest, army_list: ArmyList, selected: str | N
         "selected": next((e for e in entries if e.id == selected), None),
         "composition": presenters.composition_rows(book, validation) if book else [],
         "models": state.models,
-        "list_issues": [i for i in validation.issues if i.entry is None],
         "share_url": request.build_absolute_uri(army_list.share_path),
         **printing.print_context(f"/api/lists/{army_list.pk}/export/", printing.request_paper(request)),
         "armyforge_export": opens_in_armyforge(book),
         "form_head": FORM_HEAD,
         "force_org_choice": has_force_org_choice(state.ruleset.family),
         **_event_context(request, state.event),
+        "messages": messages.get_messages(request),
+        **extra,
     }
-    context["units_html"] = fragments.units_html(book, engine_ruleset, core, context)
-    context["entries_html"] = fragments.entries_html(book, entries, context["selected"], context)
-    return context
+    return context | {"workspace": fragments.workspace(book, engine_ruleset, core, context)}
 
 
 def _book_notice(state: selectors.ListState) -> presenters.BookNotice | None:
@@ -223,27 +224,23 @@ def builder(request: HttpRequest, pk: int) -> HttpResponse:
     army_list = own_list_or_404(request, pk)
     context = builder_context(request, army_list, request.GET.get("entry"))
     if request.headers.get("X-Live") == "1":  # the page opening an upgrade editor in place
-        return _live(request, "builder/_workspace.html", context)
+        return _live(request, context)
     response = fragments.with_form_heads(request, render(request, "builder/builder.html", context), army_list)
     patch_vary_headers(response, ["Accept-Language"])  # the print choices' paper
     return response
 
 
-def _live(request: HttpRequest, template: str, context: dict[str, Any], status: int = 200) -> HttpResponse:
-    """A re-rendered part of the builder for the page's script, with the list's version
+def _live(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
+    """The pieces of the builder the page lacks, for its script, with the list's version
     in a header: the script bases its next change on it, so its own changes never
     conflict with each other."""
-    response = fragments.with_form_heads(
-        request, render(request, template, context, status=status), context["army_list"]
-    )
-    response["X-List-Version"] = str(context["army_list"].version)
-    return response
+    return fragments.live_answer(request, context["workspace"], context["army_list"], status)
 
 
 @require_POST
 def builder_action(request: HttpRequest, pk: int) -> HttpResponse:
     """One change to the list, sent as a form post. Answers with a redirect to the
-    builder, or with the re-rendered workspace when the page asked for it (X-Live);
+    builder, or with the pieces of the workspace that changed when the page asked (X-Live);
     a change that cannot be made, or was made from an old version, leaves a message."""
     army_list = own_list_or_404(request, pk)
     form = forms.action_form(request.POST, army_list.as_armylist())
@@ -256,7 +253,7 @@ def builder_action(request: HttpRequest, pk: int) -> HttpResponse:
         selected, status = request.POST.get("entry") or None, 400
         messages.error(request, f"That change could not be made: {form.error_text()}")
     if request.headers.get("X-Live") == "1":
-        return _live(request, "builder/_workspace.html", builder_context(request, army_list, selected), status)
+        return _live(request, builder_context(request, army_list, selected), status)
     return _back_to_builder(army_list, selected)
 
 

@@ -192,6 +192,6 @@ def list_event(request: HttpRequest, pk: int) -> HttpResponse:
             words = f"built for {pack.name}" if pack else "no longer built for an event"
             messages.success(request, f"This list is {words}.")
             return redirect("builder", pk=army_list.pk)
-    context = {**builder.builder_context(request, army_list, None), "event_form": form}  # its errors by the field
+    context = builder.builder_context(request, army_list, None, event_form=form)  # its errors by the field
     page = render(request, "builder/builder.html", context, status=400)
     return fragments.with_form_heads(request, page, army_list)

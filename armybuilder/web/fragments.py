@@ -1,25 +1,47 @@
-"""The builder page in pieces, each rendered only when what it shows has changed.
+"""The builder page in pieces: rendered only when what they show has changed, and sent to
+the page's script only when the page does not have them yet.
 
-An action on a 50-entry list changes one or two entries, the totals and the issues;
-rendering the whole workspace again was most of its server time. So the units to add
-and each entry are rendered on their own and kept with the compiled army book
-(`Book.memo`, which goes when the book changes: a new version, an admin edit or a
-ruleset change builds a new book), under a key made of everything the piece shows:
-the entry as saved, its cost, models, label and issues, what it may join, its place
-in the list, whether its editor is open. Everything else (totals, issues panel, list
-settings) is rendered on every request.
+The workspace is laid out (`builder/_workspace.html`) from pieces, each an element with an
+id: fixed slots (the notices, the tally, the share link, the composition card, the units
+to add, the list's title, the event, the issues panel, the settings) and the list's
+entries, one piece each, in order. A piece's hash is of its html, so two renders of the
+same thing have the same hash. A hero's menu of the units it may join changes whenever
+another entry is added, removed, moved or renamed: it is a piece of its own inside its
+entry (`inner`), left out of the entry's hash.
 
-The kept pieces hold a marker where each form's CSRF token and list version go; those
-change with every request and are put in when the page is answered
-(`with_form_heads`)."""
+An action on a 50-entry list changes one or two entries, the tally and the issues; the
+rest is as it was. So the units to add and each entry are kept with the compiled army book
+(`Book.memo`, which goes when the book changes: a new version, an admin edit or a ruleset
+change builds a new book), under a key made of everything the piece shows: the entry as
+saved, its cost, models, label and issues, what it may join, its place in the list,
+whether its editor is open. The other slots are small and rendered on every request.
+
+The page reports the hashes of the pieces it shows (`X-Pieces`); a live answer lists every
+piece's id and hash in order, with the html of only those the page lacks, and the page
+swaps them in, moves the entries it keeps into the new order, drops the rest and then
+swaps in the inner pieces sent. Whatever the page holds, it ends up as a full render would
+draw it.
+
+Forms: the pieces hold a marker where each form's CSRF token and list version go; those
+change with every request. A full page gets them filled in (`with_form_heads`); a live
+answer gets the same fields empty, and the page's script fills them from the token it was
+given once and the version the answer carries. So a live answer holds no secret unless
+it sends a piece marked `secret` (the share link and the event's link are keys), and only
+an answer without one is compressed: BREACH guesses a secret from the compressed size of
+a response that reflects an attacker's text next to it (a unit's name, the list's notes)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
+from django.middleware.gzip import GZipMiddleware
 from django.template.loader import render_to_string
+from django.utils.cache import patch_vary_headers
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
@@ -28,7 +50,60 @@ from armybuilder.lists.models import ArmyList
 from armybuilder.web import presenters
 
 FORM_HEAD = mark_safe("<!--form-head-->")
+JOIN_MENU = mark_safe("<!--join-menu-->")
 MEMO_SIZE = 5_000  # pieces kept per book at most (a few KB each; all dropped when full)
+# The fixed slots: name (its template is builder/_<name>.html), the id of its element, and
+# whether it holds a key that gives access to something.
+SLOTS = {
+    "notices": ("notices", False),
+    "tally": ("tally", False),
+    "share": ("share", True),
+    "composition": ("composition-card", False),
+    "title": ("list-title", False),
+    "event": ("event-card", True),
+    "issues": ("issues-panel", False),
+    "settings": ("settings", True),
+}
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One swappable part of the workspace: the element with this id, as html (with its
+    inner pieces in place); the hash is of the html without them."""
+
+    id: str
+    html: SafeString
+    hash: str
+    secret: bool = False
+    inner: tuple[Piece, ...] = ()
+
+
+@dataclass(frozen=True)
+class Workspace:
+    slots: dict[str, Piece]
+    entries: list[Piece]
+
+    @property
+    def hashes(self) -> str:
+        """What the page holds once it shows this workspace (its script reports them back)."""
+        return " ".join(piece.hash for piece in [*self.slots.values(), *self.entries, *self.inner])
+
+    @property
+    def inner(self) -> list[Piece]:
+        return [inner for entry in self.entries for inner in entry.inner]
+
+
+def workspace(
+    book: Book | None, ruleset: RulesetSpec | None, core: dict[str, str], context: dict[str, Any]
+) -> Workspace:
+    slots = {name: _piece(key, f"builder/_{name}.html", context, secret) for name, (key, secret) in SLOTS.items()}
+    slots["units"] = units_piece(book, ruleset, core, context)
+    return Workspace(slots, entry_pieces(book, context["entries"], context["selected"], context))
+
+
+def _piece(key: str, template: str, context: dict[str, Any], secret: bool = False) -> Piece:
+    html = render_to_string(template, context).strip()
+    return Piece(key, mark_safe(html), hashlib.blake2b(html.encode(), digest_size=6).hexdigest(), secret)
 
 
 def _memo(book: Book | None) -> dict:
@@ -39,21 +114,20 @@ def _memo(book: Book | None) -> dict:
     return book.memo
 
 
-def units_html(book: Book | None, ruleset: RulesetSpec | None, core: dict[str, str], context: dict[str, Any]) -> str:
+def units_piece(book: Book | None, ruleset: RulesetSpec | None, core: dict[str, str], context: dict[str, Any]) -> Piece:
     """The "Add units" list with each unit's profile: the same for every list of a book
     (but for the form's address)."""
     army_list = context["army_list"]
     memo = _memo(book)
     key = ("units", army_list.pk, context["ruleset"].uses_points)
-    html = memo.get(key)
-    if html is None:
+    piece = memo.get(key)
+    if piece is None:
         groups = presenters.unit_groups(book, ruleset, core) if book else []
-        html = render_to_string("builder/_units.html", {**_base(context), "unit_groups": groups})
-        memo[key] = html
-    return mark_safe(html)
+        piece = memo[key] = _piece("units", "builder/_units.html", {**_base(context), "unit_groups": groups})
+    return piece
 
 
-def entries_html(book: Book | None, entries: list, chosen, context: dict[str, Any]) -> list[SafeString]:
+def entry_pieces(book: Book | None, entries: list, chosen, context: dict[str, Any]) -> list[Piece]:
     """Each entry's article, from the kept copy when nothing it shows has changed."""
     memo, base, pieces = _memo(book), None, []
     for i, view in enumerate(entries):
@@ -68,36 +142,79 @@ def entries_html(book: Book | None, entries: list, chosen, context: dict[str, An
             result.models,
             tuple((issue.code, issue.severity, issue.message) for issue in view.issues),
             view.joined_label,
-            tuple(view.join_targets),
+            bool(view.join_targets),
             view.can_combine,
             i == 0,
             i == len(entries) - 1,
             is_selected,
         )
-        html = memo.get(key)
-        if html is None:
+        piece = memo.get(key)
+        if piece is None:
             base = base or _base(context)
-            piece = {**base, "view": view, "first": i == 0, "last": i == len(entries) - 1, "is_selected": is_selected}
+            values = {**base, "view": view, "first": i == 0, "last": i == len(entries) - 1, "join_menu": JOIN_MENU}
             if is_selected:
-                piece["selected"], piece["sections"] = view, presenters.section_views(result)
-            html = render_to_string("builder/_entry.html", piece)
-            memo[key] = html
-        pieces.append(mark_safe(html))
+                values.update(is_selected=True, selected=view, sections=presenters.section_views(result))
+            piece = memo[key] = _piece(f"entry-{view.id}", "builder/_entry.html", values)
+        if JOIN_MENU in piece.html:
+            menu = _join_piece(memo, view, context)
+            piece = replace(piece, html=mark_safe(piece.html.replace(JOIN_MENU, menu.html)), inner=(menu,))
+        pieces.append(piece)
     return pieces
 
 
+def _join_piece(memo: dict, view: presenters.EntryView, context: dict[str, Any]) -> Piece:
+    entry = view.result.entry
+    key = ("join", context["army_list"].pk, entry.id, entry.joined_to, tuple(view.join_targets))
+    piece = memo.get(key)
+    if piece is None:
+        piece = memo[key] = _piece(f"joining-{entry.id}", "builder/_join.html", {**_base(context), "view": view})
+    return piece
+
+
 def _base(context: dict[str, Any]) -> dict[str, Any]:
-    """What every piece may use: the list's address, the ruleset, the rules page."""
+    """What every kept piece may use: the list's address, the ruleset, the rules page."""
     return {key: context[key] for key in ("army_list", "ruleset", "rules_url", "form_head")}
+
+
+def _hidden(name: str, value: int | str) -> SafeString:
+    return format_html('<input type="hidden" name="{}" value="{}">', name, value)
+
+
+def _form_head(token: str, version: int | str) -> SafeString:
+    return _hidden("csrfmiddlewaretoken", token) + _hidden("version", version)
 
 
 def csrf_input(request: HttpRequest) -> SafeString:
     """The form field carrying this request's CSRF token (what {% csrf_token %} writes)."""
-    return format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', get_token(request))
+    return _hidden("csrfmiddlewaretoken", get_token(request))
 
 
 def with_form_heads(request: HttpRequest, response: HttpResponse, army_list: ArmyList) -> HttpResponse:
     """Put this request's CSRF token and the list's version into every form."""
-    head = csrf_input(request) + format_html('<input type="hidden" name="version" value="{}">', army_list.version)
+    head = _form_head(get_token(request), army_list.version)
     response.content = response.content.replace(FORM_HEAD.encode(), head.encode())
     return response
+
+
+def live_answer(request: HttpRequest, space: Workspace, army_list: ArmyList, status: int = 200) -> HttpResponse:
+    """The workspace for the page's script: every piece's id and hash in order, and the
+    html of those whose hash the page did not report (`X-Pieces`), with empty form
+    heads. Compressed when no piece sent holds a key (see the module's docstring)."""
+    have = set(request.headers.get("X-Pieces", "").split())
+    sent = [piece for piece in [*space.slots.values(), *space.entries] if piece.hash not in have]
+    sent += [inner for entry in space.entries if entry.hash in have for inner in entry.inner if inner.hash not in have]
+    empty_head = _form_head("", "")
+    answer = {
+        "version": army_list.version,
+        "slots": [[piece.id, piece.hash] for piece in space.slots.values()],
+        "entries": [[piece.id, piece.hash] for piece in space.entries],
+        "inner": [[piece.id, piece.hash] for piece in space.inner],
+        "html": {piece.id: piece.html.replace(FORM_HEAD, empty_head) for piece in sent},
+    }
+    body = json.dumps(answer, ensure_ascii=False, separators=(",", ":"))
+    response = HttpResponse(body, status=status, content_type="application/json")
+    response["X-List-Version"] = str(army_list.version)
+    patch_vary_headers(response, ["X-Live", "X-Pieces"])
+    if any(piece.secret for piece in sent):
+        return response
+    return GZipMiddleware(lambda request: response).process_response(request, response)
