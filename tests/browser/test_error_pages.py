@@ -35,7 +35,7 @@ def test_plus_on_a_list_deleted_in_another_tab_says_so_with_a_way_on(open_page):
 
     page.locator("button[aria-label^='Add Militia Rabble (']").click()
 
-    message = page.locator("#workspace .messages[role=alert] li.error")
+    message = page.locator("#workspace .messages[aria-live=assertive] li.error")
     expect(message).to_contain_text("This list is no longer among yours: it may have been deleted in another tab")
     expect(message.get_by_role("link", name="Your lists", exact=True)).to_have_attribute("href", "/lists/")
     expect(message.get_by_role("link", name="Start a list")).to_have_attribute("href", "/")
@@ -56,7 +56,7 @@ def test_an_error_from_a_proxy_is_a_message_not_a_pasted_page(open_page):
 
     page.locator("button[aria-label^='Add Militia Rabble (']").click()
 
-    message = page.locator("#workspace .messages[role=alert] li.error")
+    message = page.locator("#workspace .messages[aria-live=assertive] li.error")
     expect(message).to_have_text("That change was not made: the site answered 502.")
     expect(page.locator("article.entry")).to_have_count(0)
     nothing_pasted(page)
