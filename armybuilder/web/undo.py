@@ -132,4 +132,5 @@ def confirm(request: HttpRequest, army_list: ArmyList, cleaned: dict[str, Any]) 
         messages.success(request, f"Put back {undo.removed.what}.")
     elif removed is not None:
         context = {"army_list": army_list, "removed": removed, "token": token(army_list.pk, removed)}
-        messages.success(request, render_to_string("builder/_undo.html", {**context, "form_head": FORM_HEAD}))
+        html = render_to_string("builder/_undo.html", {**context, "form_head": FORM_HEAD})
+        messages.success(request, html, extra_tags="undo")
