@@ -137,7 +137,7 @@ def test_after_a_remove_the_focus_is_on_its_undo_not_on_the_next_unit(open_page)
     page.locator("#remove-e1").focus()
     page.keyboard.press("Enter")
     settled(page, army_list, army_list.version + 1)
-    expect(page.locator(".messages").get_by_role("button", name="Undo")).to_be_focused()  # tests/browser/test_builder_undo.py
+    expect(page.locator(".messages").get_by_role("button", name="Undo")).to_be_focused()
 
 
 def test_upgrades_open_next_to_their_unit_without_a_reload_or_a_jump(open_page):
