@@ -5,6 +5,7 @@ cannot remove another unit; the Join drop-down applies a choice, not each arrow 
 import re
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 from armybuilder.lists import services
@@ -65,6 +66,9 @@ def test_remove_then_undo_from_the_message_puts_the_unit_back(open_page, screen,
     fits_the_screen(page, SCREENS[screen]["width"])
     OUTPUT.mkdir(exist_ok=True)
     page.screenshot(path=str(OUTPUT / f"undo-message-{screen}-{'js' if javascript else 'no-js'}.png"))
+    if javascript:
+        violations = Axe().run(page).response["violations"]
+        assert [v["id"] for v in violations if v["impact"] in ("serious", "critical")] == []
     undo.click()
     at_version(page, army_list, version + 2)
     expect(page.locator(".messages li", has_text="Put back Gate Watch.")).to_be_visible()
