@@ -216,3 +216,16 @@ def test_a_whole_list_put_back_into_a_list_begun_again_keeps_its_heroes_with_the
     begun, _new = editing.add_entry(emptied, "wardens")  # takes the id e1
     restored = editing.restore_entries(begun, removal)
     assert [(e["id"], e["joined_to"]) for e in restored] == [("e3", None), ("e2", "e3"), ("e1", None)]
+
+
+def test_the_largest_list_cleared_comes_back_whole(wardens, client):
+    """500 entries: the Undo's form outgrows the message cookie and travels in the session."""
+    assert client.post("/new/aof/", {"faction": "test-wardens", "points": "1500"}).status_code == 302
+    army_list = ArmyList.objects.get()
+    army_list.entries = [editing.blank_entry(f"e{i}", "wardens") | {"name": f"Watch {i}"} for i in range(1, 501)]
+    army_list.save()
+    before = saved(army_list)[1]
+    token = offered_undo(client, act(client, army_list, action="clear"))
+    assert len(token) < 20_000
+    act(client, army_list, action="undo", undo=token)
+    assert saved(army_list)[1] == before

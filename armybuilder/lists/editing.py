@@ -91,7 +91,7 @@ def restore_entries(entries: Entries, removal: Removal) -> Entries:
     for i, entry in removal.removed:
         restored.insert(min(i, len(restored)), {**entry, "id": ids[entry["id"]], "joined_to": None})
     wanted = {ids[entry["id"]]: entry["joined_to"] for _, entry in removal.removed if entry["joined_to"]}
-    wanted |= {hero: unit for hero, unit in removal.unjoined.items()}
+    wanted |= removal.unjoined
     by_id = {entry["id"]: entry for entry in restored}
     for hero_id, unit_id in wanted.items():
         hero, unit_id = by_id.get(hero_id), ids.get(unit_id, unit_id)
