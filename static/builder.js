@@ -213,8 +213,6 @@
         if (field.value === "") return;
         sendChange(form, [["set", field.name.slice(2) + "=" + field.value]]);
       }
-    } else if (field.matches("[data-autosubmit]")) {
-      send(form, null);
     }
   });
 
@@ -245,4 +243,42 @@
     if (navigator.clipboard) navigator.clipboard.writeText(input.value).then(done, () => document.execCommand("copy") && done());
     else if (document.execCommand("copy")) done();
   });
+
+  // A drop-down that applies its choice (Join): on a closed <select> the arrow keys step
+  // through the choices, each step a change. A choice made with the keyboard is sent on
+  // Enter or when the focus leaves the drop-down; one picked with a mouse or a finger at once.
+  let keyed = false;
+  function sendChoice(select) {
+    const saved = Array.from(select.options).find((option) => option.defaultSelected) || select.options[0];
+    if (!select.form || select.value === saved.value || select.dataset.sent === select.value) return;
+    select.dataset.sent = select.value;
+    send(select.form, null);
+  }
+  workspace.addEventListener("pointerdown", () => { keyed = false; }, true);
+  workspace.addEventListener("keydown", (event) => {
+    if (!event.target.matches("select[data-autosubmit]")) return;
+    keyed = true;
+    if (event.key === "Enter") {
+      event.preventDefault();
+      sendChoice(event.target);
+    }
+  });
+  workspace.addEventListener("focusout", (event) => {
+    if (event.target.matches("select[data-autosubmit]")) sendChoice(event.target);
+  });
+  workspace.addEventListener("change", (event) => {
+    if (event.target.matches("select[data-autosubmit]") && !keyed) sendChoice(event.target);
+  });
+
+  // After a removal the focus goes to the Undo in the message that confirms it, not to the
+  // next unit's Remove (which a second Enter would press). The button is marked autofocus,
+  // which a browser honours when a page loads (no script), not when it is swapped in.
+  new MutationObserver((records) => {
+    for (const record of records) {
+      for (const node of record.addedNodes) {
+        const offered = node.querySelector && node.querySelector(".messages [autofocus]");
+        if (offered) offered.focus();
+      }
+    }
+  }).observe(workspace, { childList: true, subtree: true });
 })();

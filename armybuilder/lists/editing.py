@@ -5,6 +5,7 @@ saves the result with army_list_update, like any other client of the API would."
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass, field
 from typing import Any
 
 Entries = list[dict[str, Any]]
@@ -23,8 +24,11 @@ def _find(entries: Entries, entry_id: str) -> int:
 
 
 def new_entry_id(entries: Entries) -> str:
-    taken = {e["id"] for e in entries}
-    n = len(entries) + 1
+    return _free_id({e["id"] for e in entries})
+
+
+def _free_id(taken: set[str]) -> str:
+    n = len(taken) + 1
     while f"e{n}" in taken:
         n += 1
     return f"e{n}"
@@ -39,16 +43,63 @@ def add_entry(entries: Entries, unit_id: str) -> tuple[Entries, str]:
     return [*entries, blank_entry(entry_id, unit_id)], entry_id
 
 
-def remove_entry(entries: Entries, entry_id: str) -> Entries:
-    _find(entries, entry_id)
-    kept = []
-    for entry in entries:
-        if entry["id"] == entry_id:
+@dataclass(frozen=True)
+class Removal:
+    """What a removal took out, enough to put it back: each entry removed with its place
+    in the list (in order), and the heroes it left in the list unjoined (hero id: the id
+    of the unit they had joined)."""
+
+    removed: tuple[tuple[int, dict[str, Any]], ...]
+    unjoined: dict[str, str] = field(default_factory=dict)
+
+
+def remove_entries(entries: Entries, entry_ids: list[str]) -> tuple[Entries, Removal]:
+    """The list without these entries (a hero left without its unit stays, unjoined), and
+    what was taken out."""
+    for entry_id in entry_ids:
+        _find(entries, entry_id)
+    gone = set(entry_ids)
+    kept, removed, unjoined = [], [], {}
+    for i, entry in enumerate(entries):
+        if entry["id"] in gone:
+            removed.append((i, entry))
             continue
-        if entry.get("joined_to") == entry_id:  # a hero left without its unit stays, unjoined
+        if entry.get("joined_to") in gone:
+            unjoined[entry["id"]] = entry["joined_to"]
             entry = {**entry, "joined_to": None}
         kept.append(entry)
-    return kept
+    return kept, Removal(tuple(removed), unjoined)
+
+
+def remove_entry(entries: Entries, entry_id: str) -> tuple[Entries, Removal]:
+    return remove_entries(entries, [entry_id])
+
+
+def restore_entries(entries: Entries, removal: Removal) -> Entries:
+    """The list with what a removal took out put back, as it was if nothing has changed
+    since: each entry at its place (or the end, if the list is shorter now), under its id
+    (a fresh one if another entry has taken it), joined again where the unit it joined, or
+    the hero that joined it, is still there and has not been joined by another since."""
+    taken = {e["id"] for e in entries}
+    ids = {entry["id"]: entry["id"] for _, entry in removal.removed if entry["id"] not in taken}
+    taken |= set(ids)
+    for _, entry in removal.removed:
+        if entry["id"] not in ids:
+            ids[entry["id"]] = fresh = _free_id(taken)
+            taken.add(fresh)
+    restored = [dict(entry) for entry in entries]
+    for i, entry in removal.removed:
+        restored.insert(min(i, len(restored)), {**entry, "id": ids[entry["id"]], "joined_to": None})
+    wanted = {ids[entry["id"]]: entry["joined_to"] for _, entry in removal.removed if entry["joined_to"]}
+    wanted |= removal.unjoined
+    by_id = {entry["id"]: entry for entry in restored}
+    for hero_id, unit_id in wanted.items():
+        hero, unit_id = by_id.get(hero_id), ids.get(unit_id, unit_id)
+        if hero is None or hero["joined_to"] is not None or unit_id not in by_id or unit_id == hero_id:
+            continue
+        if not any(entry["joined_to"] == unit_id for entry in restored):
+            hero["joined_to"] = unit_id
+    return restored
 
 
 def duplicate_entry(entries: Entries, entry_id: str) -> tuple[Entries, str]:

@@ -130,7 +130,8 @@ def _plain_entry(entry: Any) -> dict[str, Any] | None:
     }
 
 
-def _entry(entry: Any) -> tuple[dict[str, Any] | None, Errors]:
+def check_entry(entry: Any) -> tuple[dict[str, Any] | None, Errors]:
+    """(the entry with defaults filled in, {}) or (None, its field errors)."""
     plain = _plain_entry(entry)
     if plain is not None:
         return plain, {}
@@ -209,7 +210,7 @@ def check_list_shape(data: Any) -> tuple[dict[str, Any] | None, Errors]:
     else:
         entry_errors: Errors = {}
         for i, raw in enumerate(raw_entries):
-            entry, problems = _entry(raw)
+            entry, problems = check_entry(raw)
             if problems:
                 entry_errors[str(i)] = problems
             else:

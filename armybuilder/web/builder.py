@@ -23,7 +23,7 @@ from armybuilder.lists import events, selectors, services
 from armybuilder.lists.format import ListFormatError
 from armybuilder.lists.models import ArmyList, EventPack
 from armybuilder.lists.visitors import list_owner, own_list, own_lists
-from armybuilder.web import forms, fragments, presenters, printing
+from armybuilder.web import forms, fragments, presenters, printing, undo
 from armybuilder.web.fragments import FORM_HEAD
 from factions.models import Faction, Ruleset
 from factions.selectors import core_rule_summaries, faction_list, ruleset_get
@@ -243,12 +243,14 @@ def builder_action(request: HttpRequest, pk: int) -> HttpResponse:
     builder, or with the pieces of the workspace that changed when the page asked (X-Live);
     a change that cannot be made, or was made from an old version, leaves a message."""
     army_list = own_list_or_404(request, pk)
-    form = forms.action_form(request.POST, army_list.as_armylist())
+    form = forms.action_form(request.POST, army_list.as_armylist(), list_id=pk, undone=undo.used(request))
     if form.has_error("action"):
         return HttpResponseBadRequest(forms.UNKNOWN_ACTION)
     if form.is_valid():
         selected = form.cleaned_data["selected"]
         army_list, status = _save(request, army_list, form.cleaned_data["list"], form.cleaned_data["version"])
+        if status == 200:
+            undo.confirm(request, army_list, form.cleaned_data)
     else:
         selected, status = request.POST.get("entry") or None, 400
         messages.error(request, f"That change could not be made: {form.error_text()}")

@@ -6,7 +6,7 @@ lists/editing.py and checked as any list is (lists/format.py)."""
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from typing import Any
 
 from django import forms
@@ -18,8 +18,10 @@ from armybuilder.lists import editing
 from armybuilder.lists.format import MAX_PICKS, ListFormatError, first_error, parse_list_body
 from armybuilder.lists.imports import list_from_armyforge_link, list_from_file
 from armybuilder.lists.selectors import ListBook
+from armybuilder.web import presenters
+from armybuilder.web import undo as undos
 from factions.models import Faction, Ruleset
-from factions.selectors import engine_book_get, ruleset_family
+from factions.selectors import BookHandle, engine_book_get, ruleset_family
 
 GAME_SIZE = "Enter the game size in points, a whole number."
 UNKNOWN_ACTION = "Unknown action."
@@ -179,10 +181,13 @@ def action(name: str) -> Callable[[type[ActionForm]], type[ActionForm]]:
     return register
 
 
-def action_form(data: Any, current: ListData) -> ActionForm:
+def action_form(
+    data: Any, current: ListData, *, list_id: int | None = None, undone: Collection[str] = ()
+) -> ActionForm:
     """The form of the action `data` names, bound to it and to the list as it is now (an
-    unknown action gets the plain form, whose `action` field says so)."""
-    return ACTIONS.get(data.get("action", ""), ActionForm)(data, current=current)
+    unknown action gets the plain form, whose `action` field says so): list `list_id`,
+    whose session has used the undos `undone` (web/undo.py)."""
+    return ACTIONS.get(data.get("action", ""), ActionForm)(data, current=current, list_id=list_id, undone=undone)
 
 
 class ActionForm(Form):
@@ -200,9 +205,9 @@ class ActionForm(Form):
     version = forms.IntegerField(error_messages={"required": NO_VERSION, "invalid": NO_VERSION})
     entry = forms.CharField(required=False, strip=False)
 
-    def __init__(self, data: Any, *, current: ListData):
+    def __init__(self, data: Any, *, current: ListData, list_id: int | None = None, undone: Collection[str] = ()):
         super().__init__(data)
-        self.current = current
+        self.current, self.list_id, self.undone = current, list_id, undone
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
@@ -233,10 +238,68 @@ class AddForm(ActionForm):
         return {**data, "entries": entries}, new_id
 
 
-@action("remove")
-class RemoveForm(ActionForm):
+class RemovingForm(ActionForm):
+    """An action that takes entries out of the list. Valid, it holds what it took out, and
+    its words, as `cleaned_data["removed"]`: the message that confirms it offers to put it
+    back (web/undo.py)."""
+
+    removal: editing.Removal
+
+    def removing(self, entries: editing.Entries) -> list[str]:
+        """The ids of the entries to take out."""
+        raise NotImplementedError
+
     def change(self, data: ListData) -> tuple[ListData, str | None]:
-        return {**data, "entries": editing.remove_entry(data["entries"], self.cleaned_data["entry"])}, None
+        entries, self.removal = editing.remove_entries(data["entries"], self.removing(data["entries"]))
+        return {**data, "entries": entries}, None
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if not self.errors:
+            cleaned["removed"] = undos.Removed(self.words(cleaned["handle"]), self.removal)
+        return cleaned
+
+    def words(self, handle: BookHandle) -> str:
+        """What was removed, as the builder named it ("Household Guard (2)")."""
+        book, _ruleset = engine_book_get(system=self.current["system"], slug=self.current["faction"], handle=handle)
+        labels = presenters.entry_labels(book, self.current["entries"])
+        return " and ".join(labels[entry["id"]] for _, entry in self.removal.removed)
+
+
+@action("remove")
+class RemoveForm(RemovingForm):
+    def removing(self, entries: editing.Entries) -> list[str]:
+        return [self.cleaned_data["entry"]]
+
+
+@action("clear")
+class ClearForm(RemovingForm):
+    """Every unit out of the list at once."""
+
+    def removing(self, entries: editing.Entries) -> list[str]:
+        if not entries:
+            raise editing.EditError("The list has no units to remove.")
+        return [entry["id"] for entry in entries]
+
+    def words(self, handle: BookHandle) -> str:
+        count = len(self.removal.removed)
+        return super().words(handle) if count == 1 else f"all {count} units"
+
+
+@action("undo")
+class UndoForm(ActionForm):
+    """What a removal took out, put back (editing.restore_entries): `undo` is the signed
+    record the removal's message carried (web/undo.py). Valid, `cleaned_data["undo"]` is
+    that record, read and checked."""
+
+    undo = forms.CharField(strip=False, error_messages={"required": undos.ALTERED})
+
+    def clean_undo(self) -> undos.Undo:
+        return undos.read(self.cleaned_data["undo"], list_id=self.list_id, used=self.undone)
+
+    def change(self, data: ListData) -> tuple[ListData, str | None]:
+        removal = self.cleaned_data["undo"].removed.removal
+        return {**data, "entries": editing.restore_entries(data["entries"], removal)}, None
 
 
 @action("duplicate")

@@ -5,6 +5,7 @@ entry. No queries here: everything comes from the engine's objects."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -192,13 +193,25 @@ def entry_views(
 def distinct_labels(results: list[EntryResult] | tuple[EntryResult, ...]) -> dict[str, str]:
     """Each entry's name on the page, by entry id: entries of the same name are told
     apart by their place among them ("Household Guard", "Household Guard (2)")."""
+    return _numbered((result.entry.id, result.label) for result in results)
+
+
+def entry_labels(book: Book, entries: list[dict[str, Any]]) -> dict[str, str]:
+    """The same names for armylist/1 entries not validated (a change about to be saved)."""
+    units = book.units
+    return _numbered(
+        (entry["id"], entry.get("name") or (units[entry["unit"]].name if entry["unit"] in units else entry["unit"]))
+        for entry in entries
+    )
+
+
+def _numbered(labels: Iterable[tuple[str, str]]) -> dict[str, str]:
     seen: Counter[str] = Counter()
-    labels = {}
-    for result in results:
-        seen[result.label] += 1
-        count = seen[result.label]
-        labels[result.entry.id] = f"{result.label} ({count})" if count > 1 else result.label
-    return labels
+    numbered = {}
+    for entry_id, label in labels:
+        seen[label] += 1
+        numbered[entry_id] = f"{label} ({seen[label]})" if seen[label] > 1 else label
+    return numbered
 
 
 def _rule_link(text: str, name: str, book: Book, core_rules: dict[str, str]) -> RuleLink:
