@@ -1,6 +1,7 @@
 """Mistakes undone: a Remove, or Clear (every unit), is undone from the message that
 confirms it, as one more builder action (armybuilder/web/undo.py)."""
 
+import json
 import re
 
 import pytest
@@ -72,7 +73,8 @@ def test_a_live_removal_answers_with_its_undo_and_the_undo_with_the_list_as_it_w
     url = f"/lists/{army_list.pk}/act/"
     response = client.post(url, {"version": version, "action": "remove", "entry": "e1"}, HTTP_X_LIVE="1")
     assert response.status_code == 200 and b"Removed Wardens." in response.content
-    token = re.search(r'name="undo" value="([^"]+)"', response.content.decode()).group(1)
+    shown = " ".join(json.loads(response.content)["html"].values())  # the pieces the page swaps in
+    token = re.search(r'name="undo" value="([^"]+)"', shown).group(1)
     response = client.post(url, {"version": version + 1, "action": "undo", "undo": token}, HTTP_X_LIVE="1")
     assert response.status_code == 200 and b"Put back Wardens." in response.content
     assert saved(army_list)[1] == before
