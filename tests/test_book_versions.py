@@ -352,6 +352,8 @@ def test_upgrade_refuses_a_version_not_held_and_unknown_fields(user_client, make
     assert (missing.status_code, list(missing.json())) == (400, ["book_version"])
     unknown = user_client.post(url, {"dry": True}, format="json")
     assert (unknown.status_code, unknown.json()) == (400, {"dry": ["Unknown field."]})
+    null = user_client.post(url, {"book_version": None}, format="json")  # left out means "the current one"
+    assert (null.status_code, null.json()) == (400, {"book_version": ["This field may not be null."]})
 
 
 @pytest.mark.django_db

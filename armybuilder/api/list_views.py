@@ -366,7 +366,7 @@ def list_conflict(based_on: int, conflict: services.VersionConflict) -> Response
 
 class UpgradeSerializer(ClosedSerializer):
     book_version = serializers.CharField(
-        max_length=48, required=False, allow_null=True, help_text="The version to move to (default: the current one)"
+        max_length=48, required=False, help_text="The version to move to (left out: the current one)"
     )
     dry_run = serializers.BooleanField(required=False, default=False, help_text="Report only: change nothing")
     version = serializers.IntegerField(
