@@ -50,7 +50,7 @@ from factions.ruleset_format import SCHEMA_PATH as RULESET_SCHEMA_PATH
 from factions.services import armybook_import
 from tests.conftest import aof_book, arena_book
 from tests.mutations import grow_at, set_at
-from tests.test_admin import _ChangeForm
+from tests.admin_forms import ChangeForm
 
 SCHEMA: dict[str, Any] = json.loads(SCHEMA_PATH.read_text())
 
@@ -672,7 +672,7 @@ def test_a_unit_added_in_the_admin_past_the_units_cap_is_refused(client, staff_u
     armybook_import(data=aof_book(units=caps.MAX_UNITS))
     client.force_login(staff_user)
     url = reverse("admin:factions_unit_add")
-    form = _ChangeForm("unit_form")
+    form = ChangeForm("unit_form")
     form.feed(client.get(url).content.decode())
     new_unit = {
         "faction": [str(catalogue.Faction.objects.get().pk)],
