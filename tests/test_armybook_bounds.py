@@ -48,9 +48,9 @@ from factions.armybook import (
 )
 from factions.ruleset_format import SCHEMA_PATH as RULESET_SCHEMA_PATH
 from factions.services import armybook_import
+from tests.admin_forms import ChangeForm
 from tests.conftest import aof_book, arena_book
 from tests.mutations import grow_at, set_at
-from tests.admin_forms import ChangeForm
 
 SCHEMA: dict[str, Any] = json.loads(SCHEMA_PATH.read_text())
 
