@@ -169,12 +169,42 @@
     window.history.replaceState(null, "", url);
   }
 
+  // Each change said in a sentence in the polite live region (#announce): what was done,
+  // the total, legal or not, and the first issue that was not there before.
+  const issueTexts = () => Array.from(workspace.querySelectorAll("#issues li"), (li) => li.textContent.trim().split("\n")[0]);
+  let issuesSaid = issueTexts();
+  function announce(what) {
+    const points = document.getElementById("points").textContent.replace("/", " of ");
+    const state = document.getElementById("status").textContent.replace(/[✔✘]/, "").trim();
+    const issues = issueTexts();
+    const news = issues.filter((text) => !issuesSaid.includes(text));
+    issuesSaid = issues;
+    document.getElementById("announce").textContent = `${what}${points}, ${state}.${news.length ? " New issue: " + news[0] : ""}`;
+  }
+  const DONE = { add: "Added", duplicate: "Duplicated", remove: "Removed" };
+
+  // On a phone the units to add fold away while a unit's upgrades are open (app.css): when
+  // the Add used is out of sight, the new unit's upgrades take the focus, in view.
+  function showAdded(used) {
+    document.getElementById("show-units").checked = false;
+    const editor = document.getElementById("editor");
+    if (!editor || (used && used.offsetParent !== null)) return;
+    editor.querySelector("h3").focus({ preventScroll: true });
+    editor.closest(".entry").scrollIntoView({ block: "start" });
+    if (editor.getBoundingClientRect().top > window.innerHeight * 0.6) editor.scrollIntoView({ block: "start" });
+  }
+
   function send(form, submitter) {
     const data = new FormData(form);
     if (submitter && submitter.name) data.append(submitter.name, submitter.value);
     const entry = data.get("entry");
+    const action = data.get("action");
+    const label = submitter && submitter.getAttribute("aria-label");
+    const what = DONE[action] && label ? `${DONE[action]} ${label.replace(/^\S+ /, "").replace(/ \(.*\)$/, "")}. ` : "";
     return enqueue(form.getAttribute("action"), () => data, () => {
-      if (entry && data.get("action") !== "remove") keepEntryInUrl(entry);
+      if (entry && action !== "remove") keepEntryInUrl(entry);
+      if (action === "add") showAdded(document.getElementById(submitter && submitter.id));
+      announce(what);
     });
   }
 
@@ -184,7 +214,7 @@
     for (const name of ["csrfmiddlewaretoken", "action", "entry"]) data.set(name, form.elements[name].value);
     data.set("partial", "1");
     for (const [name, value] of fields) data.append(name, value);
-    return enqueue(form.getAttribute("action"), () => data);
+    return enqueue(form.getAttribute("action"), () => data, () => announce(""));
   }
 
   workspace.addEventListener("submit", (event) => {
