@@ -96,6 +96,7 @@ def test_on_a_phone_the_units_fold_away_while_upgrades_are_open(open_page, javas
     expect(page.locator("#add-pike-levy")).to_be_hidden()
     unfold = page.get_by_role("checkbox", name="Show the units to add")
     expect(unfold).to_be_visible()
+    page.evaluate("window.scrollTo(0, 0)")
     shot(page, f"folded-{'js' if javascript else 'no-js'}")
     unfold.check()
     expect(page.locator("#add-pike-levy")).to_be_visible()
@@ -131,7 +132,9 @@ def test_every_builder_screen_fits_a_phone(open_page, viewport, javascript):
     fits_the_screen(page, width)  # upgrades closed
     page.goto(page.url.split("?")[0] + "#issues-panel")
     fits_the_screen(page, width)
+    page.goto(page.url.split("#")[0])
     page.keyboard.press("Tab")
+    expect(page.get_by_role("link", name="Skip to the list")).to_be_focused()
     fits_the_screen(page, width)  # a skip link shown
     shot(page, f"fits-{width}-{'js' if javascript else 'no-js'}")
 
