@@ -1,19 +1,16 @@
-// Armybuilder: the builder without full page reloads. Every form on the page already
-// works on its own (post, redirect); this script sends the same posts in the background
-// with an X-Live header and swaps in the pieces of the workspace that changed.
-//
-// - The page reports the pieces it holds (X-Pieces: their hashes); the answer lists every
-//   piece in order with the html of those the page lacks (web/fragments.py). Pieces come
-//   without the CSRF token and the version: they are filled in here.
-// - Changes go one at a time, in order, each based on the list version the previous
-//   answer gave (X-List-Version), so the page's own quick clicks never conflict; only a
-//   change made elsewhere (another tab) is refused, and the server's message says so.
-// - An upgrade change sends only what was touched ("partial"): a second "+" before the
-//   first has come back adds one more to what the list has, rather than repeating it.
-// - After each swap the focus goes back to the same control (or the one that took its
-//   place), at the same height on screen, so the page does not jump.
-// - A swap waits while a button is held down: between a press and its release it would take
-//   the button away, and the click would be lost.
+// Armybuilder: the builder without full page reloads. Every form on the page already works on its own (post,
+// redirect); this script sends the same posts in the background with an X-Live header and swaps in the pieces of the
+// workspace that changed.
+// - The page reports the pieces it holds (X-Pieces: their hashes); the answer lists every piece in order with the html
+//   of those the page lacks (web/fragments.py). Pieces come without the CSRF token and the version: filled in here.
+// - Changes go one at a time, in order, each based on the list version the previous answer gave (X-List-Version), so
+//   the page's own quick clicks never conflict; only a change made elsewhere (another tab) is refused, and the
+//   server's message says so.
+// - An upgrade change sends only what was touched ("partial"): a second "+" before the first has come back adds one
+//   more to what the list has, rather than repeating it.
+// - After each swap the focus goes back to the same control (or the one that took its place), at the same height on
+//   screen, so the page does not jump. Each change is said in one polite sentence (#announce).
+// - A swap waits while a button is held down: between a press and its release it would take the button (and the click).
 // (form.getAttribute("action"): the forms have a field named "action", which hides form.action.)
 (function () {
   "use strict";
@@ -29,9 +26,8 @@
     return totals ? totals.dataset.version : null;
   }
 
-  // The controls shown. Those in a closed <details> are skipped before their layout is
-  // asked for: Chromium lays out a closed one's contents anew for each such question
-  // (some 60 ms for the rules of a 50-entry list).
+  // The controls shown. Those in a closed <details> are skipped before their layout is asked for: Chromium lays out a
+  // closed one's contents anew for each such question (some 60 ms for the rules of a 50-entry list).
   function focusables() {
     return Array.from(workspace.querySelectorAll("a[href], button, input, select, textarea")).filter(
       (el) => !el.disabled && el.type !== "hidden" && !el.closest("details:not([open])") && el.offsetParent !== null
@@ -63,9 +59,9 @@
     return template.content.firstElementChild;
   }
 
-  // The slots that changed, replaced; the entries the page keeps, left where they are
-  // unless the answer's order moves them; the others dropped or put in their place; then
-  // the pieces inside kept entries (a hero's menu of units to join) that changed.
+  // The slots that changed, replaced; the entries the page keeps, left where they are unless the answer's order moves
+  // them; the others dropped or put in their place; then the pieces inside kept entries (a hero's menu of units to
+  // join) that changed.
   function place(answer) {
     const swapIn = ([id]) => id in answer.html && document.getElementById(id).replaceWith(fresh(answer.html[id]));
     answer.slots.forEach(swapIn);
@@ -96,10 +92,10 @@
     restoreFocus(mark);
   }
 
-  // -- an answer that is not the workspace ----------------------------------------------
-  // The workspace comes with X-List-Version (also when a change is refused: 400, 409).
-  // Anything else (the list deleted in another tab, a lost session, a server error) is
-  // said in the message area, with the error page's ways on; nothing of it is pasted.
+  // -- an answer that is not the workspace --------------------------------------------------------------------------
+  // The workspace comes with X-List-Version (also when a change is refused: 400, 409). Anything else (the list deleted
+  // in another tab, a lost session, a server error) is said in the message area, with the error page's ways on; nothing
+  // of it is pasted.
   function showTrouble(status, html) {
     const answer = new DOMParser().parseFromString(html, "text/html");
     const words = answer.querySelector("[data-error-words]");
@@ -132,27 +128,19 @@
   for (const type of ["pointerup", "pointercancel", "keyup"]) document.addEventListener(type, letGo, true);
   window.addEventListener("blur", letGo);
 
-  // One request after another; `build` makes the body when its turn comes, so that it
-  // carries the version the previous answer left.
+  // One request after another; `build` makes the body in its turn, to carry the version the previous answer left.
   function enqueue(url, build, after) {
     queue = queue.then(() => {
       const mark = focusMark();
-      const init = { headers: { "X-Live": "1", "X-Pieces": pieces }, credentials: "same-origin" };
       const body = build && build();
-      if (body) {
-        body.set("version", version);
-        init.method = "POST";
-        init.body = body;
-      }
+      if (body) body.set("version", version);
+      const init = { method: body ? "POST" : "GET", body, headers: { "X-Live": "1", "X-Pieces": pieces }, credentials: "same-origin" };
       return fetch(url, init)
         .then((response) => response.text().then((text) => ({ response, text })))
         .then(function afterRelease(answer) { return held ? held.then(() => afterRelease(answer)) : answer; })
         .then(({ response, text }) => {
           if (!response.headers.has("X-List-Version")) return showTrouble(response.status, text);
-          if (!(response.headers.get("Content-Type") || "").startsWith("application/json")) {
-            window.location.reload();
-            return;
-          }
+          if (!(response.headers.get("Content-Type") || "").startsWith("application/json")) return window.location.reload();
           version = response.headers.get("X-List-Version");
           swap(JSON.parse(text), focusMark() || mark);
           if (after) after();
@@ -169,12 +157,40 @@
     window.history.replaceState(null, "", url);
   }
 
+  // Each change said in the polite live region (#announce): what was done, the total, legal or not, and the first issue
+  // that was not there before.
+  const issueTexts = () => Array.from(workspace.querySelectorAll("#issues li"), (li) => li.textContent.trim().split("\n")[0]);
+  const said = (id) => document.getElementById(id).textContent.replace(/[✔✘]/, "").replace("/", " of ").trim();
+  let issuesSaid = issueTexts();
+  function announce(what) {
+    const news = issueTexts().filter((text) => !issuesSaid.includes(text));
+    issuesSaid = issueTexts();
+    const issue = news.length ? ` New issue: ${news[0]}` : "";
+    document.getElementById("announce").textContent = `${what}${said("points")}, ${said("status")}.${issue}`;
+  }
+  const DONE = { add: "Added", duplicate: "Duplicated", remove: "Removed" };
+
+  // On a phone the units to add fold away while a unit's upgrades are open (app.css): when the Add used is out of
+  // sight, the new unit's upgrades take the focus, in view.
+  function showAdded(used) {
+    document.getElementById("show-units").checked = false;
+    const editor = document.getElementById("editor");
+    if (!editor || (used && used.offsetParent !== null)) return;
+    editor.querySelector("h3").focus({ preventScroll: true });
+    editor.closest(".entry").scrollIntoView({ block: "start" });
+    if (editor.getBoundingClientRect().top > window.innerHeight * 0.6) editor.scrollIntoView({ block: "start" });
+  }
+
   function send(form, submitter) {
     const data = new FormData(form);
     if (submitter && submitter.name) data.append(submitter.name, submitter.value);
-    const entry = data.get("entry");
+    const [entry, action] = [data.get("entry"), data.get("action")];
+    const label = (submitter && submitter.getAttribute("aria-label")) || "";
+    const what = DONE[action] ? `${DONE[action]} ${label.replace(/^\S+ /, "").replace(/ \(.*\)$/, "")}. ` : "";
     return enqueue(form.getAttribute("action"), () => data, () => {
-      if (entry && data.get("action") !== "remove") keepEntryInUrl(entry);
+      if (entry && action !== "remove") keepEntryInUrl(entry);
+      if (action === "add") showAdded(document.getElementById(submitter && submitter.id));
+      announce(what);
     });
   }
 
@@ -184,7 +200,7 @@
     for (const name of ["csrfmiddlewaretoken", "action", "entry"]) data.set(name, form.elements[name].value);
     data.set("partial", "1");
     for (const [name, value] of fields) data.append(name, value);
-    return enqueue(form.getAttribute("action"), () => data);
+    return enqueue(form.getAttribute("action"), () => data, () => announce(""));
   }
 
   workspace.addEventListener("submit", (event) => {
@@ -209,8 +225,7 @@
       } else if (field.type === "radio") {
         const group = Array.from(form.querySelectorAll("input[type=radio]")).filter((r) => r.name === field.name);
         sendChange(form, group.filter((r) => r.value).map((r) => ["set", r.value + "=" + (r.checked ? 1 : 0)]));
-      } else if (field.type === "number") {
-        if (field.value === "") return;
+      } else if (field.type === "number" && field.value !== "") {
         sendChange(form, [["set", field.name.slice(2) + "=" + field.value]]);
       }
     }
@@ -244,9 +259,9 @@
     else if (document.execCommand("copy")) done();
   });
 
-  // A drop-down that applies its choice (Join): on a closed <select> the arrow keys step
-  // through the choices, each step a change. A choice made with the keyboard is sent on
-  // Enter or when the focus leaves the drop-down; one picked with a mouse or a finger at once.
+  // A drop-down that applies its choice (Join): on a closed <select> the arrow keys step through the choices, each step
+  // a change. A choice made with the keyboard is sent on Enter or when the focus leaves the drop-down; one picked with
+  // a mouse or a finger at once.
   let keyed = false;
   function sendChoice(select) {
     const saved = Array.from(select.options).find((option) => option.defaultSelected) || select.options[0];
@@ -270,9 +285,9 @@
     if (event.target.matches("select[data-autosubmit]") && !keyed) sendChoice(event.target);
   });
 
-  // After a removal the focus goes to the Undo in the message that confirms it, not to the
-  // next unit's Remove (which a second Enter would press). The button is marked autofocus,
-  // which a browser honours when a page loads (no script), not when it is swapped in.
+  // After a removal the focus goes to the Undo in the message that confirms it, not to the next unit's Remove (which a
+  // second Enter would press). The button is marked autofocus, which a browser honours when a page loads (no script),
+  // not when it is swapped in.
   new MutationObserver((records) => {
     for (const record of records) {
       for (const node of record.addedNodes) {

@@ -33,8 +33,15 @@ def start(page: Page, system: str, faction: str, points: str | None = None) -> N
 
 def add(page: Page, unit_id: str) -> None:
     count = page.locator("article.entry").count()
+    unfold_units(page)
     page.locator(f"#add-{unit_id}").click()
     expect(page.locator("article.entry")).to_have_count(count + 1)
+
+
+def unfold_units(page: Page) -> None:
+    """On a phone the units to add fold away while a unit's upgrades are open: open them."""
+    if page.locator("#show-units").is_visible():
+        page.locator("#show-units").check()
 
 
 def tap(page: Page, locator) -> None:
@@ -89,6 +96,7 @@ def test_tapping_a_rule_shows_what_it_does(open_page, javascript):
     expect(tough.locator(".rule-text")).to_be_visible()
     expect(tough.locator(".rule-text")).to_contain_text(summary)
     counter = page.locator("#profile-pike-levy")  # a weapon's rule, before adding the unit
+    unfold_units(page)
     tap(page, counter.locator("> summary"))
     tap(page, counter.locator("details.rule summary", has_text="Counter"))
     expect(counter.locator("details.rule .rule-text")).to_be_visible()

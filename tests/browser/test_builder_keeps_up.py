@@ -51,6 +51,8 @@ def start(page: Page, *units: str) -> ArmyList:
     expect(page).to_have_url(re.compile(r"/lists/\d+/"))
     for unit in units:
         count = page.locator("article.entry").count()
+        if page.locator("#show-units").is_visible():  # on a phone the units fold away while upgrades are open
+            page.locator("#show-units").check()
         page.locator(f"button[aria-label^='Add {unit} (']").click()
         expect(page.locator("article.entry")).to_have_count(count + 1)
     return ArmyList.objects.get(pk=int(re.search(r"/lists/(\d+)/", page.url).group(1)))
