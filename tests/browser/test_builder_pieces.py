@@ -12,11 +12,13 @@ from tests.browser.test_builder_keeps_up import open_upgrades, settled, start
 DESKTOP = {"width": 1400, "height": 1000}
 PHONE_NETWORK = {"offline": False, "latency": 150, "downloadThroughput": -1, "uploadThroughput": -1}
 TOKEN = re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*"')
+MESSAGES = re.compile(r'<ul class="messages".*?</ul>', re.S)
 
 
 def workspace_html(page: Page) -> str:
-    """The workspace as html, the CSRF tokens blanked (each load masks it anew)."""
-    return TOKEN.sub(r'\1"', page.inner_html("#workspace"))
+    """The workspace as html, the CSRF tokens blanked (each load masks it anew) and the
+    messages left out: they say what the last action did ("Removed … [Undo]"), once."""
+    return MESSAGES.sub("", TOKEN.sub(r'\1"', page.inner_html("#workspace")))
 
 
 def same_as_a_fresh_load(page: Page, army_list: ArmyList) -> None:
