@@ -58,6 +58,7 @@ def new_list(request: HttpRequest, system: str) -> HttpResponse:
     if request.method == "POST" and not ratelimit.allow_visitor_list(request):
         return _too_many_lists(request)
     factions = list(Faction.objects.filter(ruleset=ruleset).order_by("name"))
+    list_owner(request)  # a visitor's id now: the same form sent again comes from the same owner
     form = forms.NewListForm(request.POST or None, ruleset=ruleset, factions=factions)
     if form.is_valid():
         army_list = create_once(request, form)
