@@ -5,20 +5,10 @@ from __future__ import annotations
 
 import re
 
-import pytest
+from tests import test_builder_content
 
-from armybuilder.lists.models import ArmyList
-
-
-@pytest.fixture
-def army_list(wardens, client) -> ArmyList:
-    assert client.post("/new/aof/", {"faction": "test-wardens", "points": "1500"}).status_code == 302
-    return ArmyList.objects.get()
-
-
-def act(client, army_list, **fields):
-    army_list.refresh_from_db()
-    return client.post(f"/lists/{army_list.pk}/act/", {"version": army_list.version, **fields})
+army_list = test_builder_content.army_list  # the fixture: a Test Wardens list made on the page
+act = test_builder_content.act
 
 
 def add(client, army_list, unit: str) -> str:

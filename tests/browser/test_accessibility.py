@@ -43,27 +43,23 @@ def signed_in(open_page, user, viewport):
     return page
 
 
+def _list(player, book, name: str, points: int, entries: list[dict]) -> ArmyList:
+    return ArmyList.objects.create(
+        owner=player,
+        name=name,
+        system="aof",
+        faction="human-empire",
+        book_version=book.version,
+        points_limit=points,
+        entries=[{"combined": False, "joined_to": None, "name": None, **e} for e in entries],
+    )
+
+
 def pages_to_check(player) -> dict[str, str]:
     book, _ruleset = engine_book_get(system="aof", slug="human-empire")
-    empty = ArmyList.objects.create(
-        owner=player,
-        name="Empty",
-        system="aof",
-        faction="human-empire",
-        book_version=book.version,
-        points_limit=1000,
-        entries=[],
-    )
     body = bench_list(book, 50)
-    big = ArmyList.objects.create(
-        owner=player,
-        name="Fifty",
-        system="aof",
-        faction="human-empire",
-        book_version=book.version,
-        points_limit=body["points_limit"],
-        entries=[{"combined": False, "joined_to": None, "name": None, **e} for e in body["entries"]],
-    )
+    empty = _list(player, book, "Empty", 1000, [])
+    big = _list(player, book, "Fifty", body["points_limit"], body["entries"])
     pack = events.pack_create(
         organiser=player,
         data={"name": "Club Night", "ruleset": "aof", "points_limit": 1000, "deadline": "2999-12-31T18:00:00+00:00"},
