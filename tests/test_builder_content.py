@@ -75,7 +75,9 @@ def test_a_rule_name_opens_on_what_it_does_without_a_tooltip(army_list, client):
     faction_rule = '<details class="rule"><summary>Shieldbrothers</summary><span class="rule-text">Test rule text.'
     assert faction_rule in wardens
     assert '<details class="rule"><summary>Counter</summary>' in wardens  # a weapon's rule too
-    assert "title=" not in block(page, '<section aria-labelledby="entries-title">', "</section>")
+    assert "title=" not in block(
+        page, '<section id="list-panel" tabindex="-1" aria-labelledby="entries-title">', "</section>"
+    )
 
 
 def test_the_arena_composition_card_counts_the_warband(db, client, make_arena_book):

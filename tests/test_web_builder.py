@@ -247,7 +247,7 @@ def test_an_action_renders_only_the_entries_that_changed(army_list, client):
     assert "builder/_units.html" not in rendered
     page = "".join(response.json()["html"].values())  # the page held nothing: every piece is sent
     assert page.count('class="entry') == 4 and 'id="pick-TROOPS-1a" name="c" value="TROOPS-1a" checked' in page
-    assert '<h3 id="editor-title">Upgrades: Wardens' in page
+    assert '<h3 id="editor-title" tabindex="-1">Upgrades: Wardens' in page
     assert "<!--form-head-->" not in page
     assert page.count('name="version" value=""') >= 4 * 5  # every form, for the page to fill in
 
