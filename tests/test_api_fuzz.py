@@ -28,6 +28,18 @@ CONFIG = Path(__file__).resolve().parents[1] / "bench" / "schemathesis.toml"
 load_all_checks()
 ALL_CHECKS = CHECKS.get_all()
 FUZZ_PACK = {"name": "Fuzz Open", "ruleset": "aof", "points_limit": 500, "deadline": "2999-12-31T18:00:00+00:00"}
+# Submitting to a pack names a list in the body; one that is not the caller's is a 404, as
+# someone else's list is everywhere (never a 403): the sequences would read it as the pack
+# they just made gone missing. bench/schemathesis.toml says the same for the CLI runs.
+BODY_404 = {"POST /api/events/{key}/submissions/"}
+
+
+def checks_for(case) -> list:
+    if case.operation.label in BODY_404:
+        return [check for check in ALL_CHECKS if check.__name__ != "ensure_resource_availability"]
+    return ALL_CHECKS
+
+
 FUZZ = settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 
 
@@ -112,7 +124,7 @@ def test_sequences_of_calls_pass_every_check(api_schema, fuzzer):
             # so that the auth check tries the call without it.
             case.validate_response(
                 response,
-                checks=ALL_CHECKS,
+                checks=checks_for(case),
                 headers=kwargs.get("headers"),
                 transport_kwargs=kwargs,
                 recorder=self.recorder,
