@@ -138,6 +138,7 @@ def test_the_choice_holds_for_the_next_page_and_through_the_builders_changes(bro
     page.fill("#points", "2000")
     page.get_by_role("button", name="Create list").click()
     expect(page).to_have_url(re.compile(r"/lists/\d+/"))
+    expect(page.locator("form.print-choices[data-print-restored]")).to_have_count(1)  # print.js has run
     picked = {"paper": "letter", "layout": "sheet", "combine": False, "rules": True}
     assert choices(page) == picked
     page.locator("form.print-choices").get_by_label("Poker size").check()
