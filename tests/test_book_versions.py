@@ -12,6 +12,7 @@ from django.core.management import call_command
 from armybuilder.lists.models import ArmyList
 from factions.models import BookVersion, Faction
 from factions.services import BOOKS_DIR, armybook_import, bundled_books_load
+from tests.concurrency import at_once
 from tests.conftest import SHARED, require_shared
 
 ARMYFORGE = SHARED / "armyforge"
@@ -379,28 +380,10 @@ def test_the_share_page_shows_the_version_a_list_keeps_when_a_newer_one_is_out(u
 def test_imports_of_the_same_new_book_at_once_make_one_book(make_aof_book):
     """Two staff imports (or a sync and an import) of a book new to the site, at the same
     moment: one makes it, the other finds it and is unchanged; neither fails."""
-    import threading
-
-    from django.db import connections
 
     from factions.services import sync_rulesets
 
     sync_rulesets()  # transactional tests may run after one that emptied the tables
-    barrier, outcomes = threading.Barrier(4), []
-
-    def run() -> None:
-        try:
-            barrier.wait()
-            outcomes.append(armybook_import(data=make_aof_book()).status)
-        except Exception as exc:  # noqa: BLE001 - the test names what went wrong
-            outcomes.append(repr(exc))
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    outcomes = at_once(4, lambda: armybook_import(data=make_aof_book()).status)
     assert sorted(outcomes) == ["new book", "unchanged", "unchanged", "unchanged"]
     assert versions_of(Faction.objects.get(slug="test-wardens")) == ["1.0.0"]

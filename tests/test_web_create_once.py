@@ -6,16 +6,15 @@ the first send made instead of making another."""
 from __future__ import annotations
 
 import re
-import threading
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
 from armybuilder.lists import events
 from armybuilder.lists.models import ArmyList
+from tests.concurrency import at_once
 
 PASSWORD = "a-long-test-pass-4821"
 
@@ -110,21 +109,12 @@ def test_sends_at_the_same_moment_make_one_list(transactional_db):
     client = Client()
     client.force_login(owner)
     form = new_list_form(client)
-    barrier, answers = threading.Barrier(5), []
 
     def send():
         mine = Client()
         mine.force_login(owner)
-        barrier.wait()
-        try:
-            answers.append(mine.post("/new/aof/", form))
-        finally:
-            connection.close()
+        return mine.post("/new/aof/", form)
 
-    threads = [threading.Thread(target=send) for _ in range(5)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    answers = at_once(5, send)
     army_list = ArmyList.objects.get(owner=owner)
     assert [a["Location"] for a in answers] == [f"/lists/{army_list.pk}/"] * 5
