@@ -13,16 +13,47 @@ from rest_framework.test import APIClient
 ON_POSTGRES = os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))
 
 
+# The slow groups: `pytest -m "not slow"` leaves them out for a quick check while working;
+# CI (.ci/run) runs everything.
+SLOW_GROUPS = {
+    "browser": "drives Chromium against the live server (tests/browser/)",
+    "fuzz": "schemathesis against the OpenAPI schema",
+    "property": "hypothesis: many generated examples",
+}
+
+
 def pytest_configure(config):
     config.addinivalue_line(
         "markers", "postgres: needs PostgreSQL (DATABASE_URL=postgres://…); left out, not skipped, on SQLite"
     )
+    for group, meaning in SLOW_GROUPS.items():
+        config.addinivalue_line("markers", f"{group}: {meaning}; one of the slow groups")
+    config.addinivalue_line("markers", "slow: in one of the slow groups (browser, fuzz, property)")
 
 
+def slow_group(item) -> str | None:
+    """The slow group a test is in: the browser tests by their folder, the property tests by
+    hypothesis's decorator, the fuzz tests by their module's mark."""
+    for group in SLOW_GROUPS:
+        if item.get_closest_marker(group):
+            return group
+    if "browser" in item.path.relative_to(item.config.rootpath).parts:
+        return "browser"
+    if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
+        return "property"
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` selects by them
 def pytest_collection_modifyitems(config, items):
-    """Tests that only PostgreSQL can run (several connections at once, killed
-    connections, lock timeouts) are left out on SQLite, and the summary says how many:
-    CI runs them on its PostgreSQL leg."""
+    """Marks the slow groups. Tests that only PostgreSQL can run (several connections at
+    once, killed connections, lock timeouts) are left out on SQLite, and the summary says
+    how many: CI runs them on its PostgreSQL leg."""
+    for item in items:
+        group = slow_group(item)
+        if group:
+            item.add_marker(group)
+            item.add_marker("slow")
     if ON_POSTGRES:
         return
     left = [item for item in items if item.get_closest_marker("postgres")]

@@ -24,6 +24,8 @@ from factions.selectors import engine_cache_clear
 from factions.services import armybook_import
 from tests.conftest import aof_book
 
+pytestmark = pytest.mark.fuzz
+
 CONFIG = Path(__file__).resolve().parents[1] / "bench" / "schemathesis.toml"
 load_all_checks()
 ALL_CHECKS = CHECKS.get_all()
