@@ -30,7 +30,7 @@ from typing import Any
 from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, best_match
 
-from armybuilder.engine.book import name_forms
+from armybuilder.engine.book import name_forms, split_rule
 from factions.caps import (
     MAX_BOOK_BYTES,
     MAX_LISTED,
@@ -103,29 +103,6 @@ def format_path(parts: Iterable[str | int]) -> str:
         else:
             out += f".{part}" if out else str(part)
     return out
-
-
-def parse_rule(text: str) -> tuple[str, str | None]:
-    """ "AP(+2)" -> ("AP", "+2"); "Fear" -> ("Fear", None); "Spawn(Imps [3])" ->
-    ("Spawn", "Imps [3]")."""
-    # By hand, not by a pattern: a lazy name followed by \s* tries every split of a long
-    # run of spaces (quadratic in the text's length).
-    stripped = text.strip()
-    if "(" not in stripped and ")" not in stripped:
-        return (stripped, None) if stripped else (text, None)
-    opening = stripped.find("(")
-    name, rating = stripped[:opening].rstrip(), stripped[opening + 1 : -1]
-    if (
-        ")" in name
-        or opening < 0
-        or not stripped.endswith(")")
-        or not name
-        or not rating
-        or "(" in rating
-        or ")" in rating
-    ):
-        return text, None
-    return name, rating
 
 
 def json_has_nul(raw: bytes) -> bool:
@@ -459,7 +436,7 @@ class _BookChecker:
             yield from self._rule_string(f"{path}[{i}]", text)
 
     def _rule_string(self, path: str, text: str) -> Iterator[Problem]:
-        name, rating = parse_rule(text)
+        name, rating = split_rule(text)
         # The book's own definition comes first: it may override a core rule.
         rated = self.faction_rules.get(name, self.ruleset.core_rules.get(name))
         if rated is None:
@@ -485,7 +462,7 @@ class _BookChecker:
         yield from self._stats(f"{path}.stats", unit["stats"])
         yield from self._rule_strings(f"{path}.rules", unit["rules"])
         if ruleset.family in HERO_RULE_SYSTEMS:
-            has_hero_rule = "Hero" in (parse_rule(r)[0] for r in unit["rules"])
+            has_hero_rule = "Hero" in (split_rule(r)[0] for r in unit["rules"])
             if unit["type"] == "hero" and not has_hero_rule:
                 yield Problem(f"{path}.rules", f"a hero must carry the Hero rule in {ruleset.slug}")
             if unit["type"] != "hero" and has_hero_rule:
