@@ -30,7 +30,8 @@ from typing import Any
 from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, best_match
 
-from armybuilder.engine.book import name_forms
+from armybuilder.engine.book import name_forms, split_rule
+from armybuilder.engine.rulesets import Policy, policy_or_default, weapon_fields_of_some
 from factions.caps import (
     MAX_BOOK_BYTES,
     MAX_LISTED,
@@ -50,13 +51,6 @@ NUMBER_RE = re.compile(r"^\+?\d+$")
 MAX_DEPTH = 32  # levels of nesting; an army book needs about 12
 TOO_DEEP = f"nested more than {MAX_DEPTH} levels deep (an army book needs about 12)"
 SURROGATE_RE = re.compile(r"[\ud800-\udfff]")
-
-# Weapon profile fields that only some rulesets use; every other ruleset must not.
-OPF_WEAPON_FIELDS = frozenset({"strength", "weapon_type"})
-ARENA_WEAPON_FIELDS = frozenset({"accuracy", "strength", "damage", "critical"})
-HERO_RULE_SYSTEMS = frozenset({"aof", "aof-skirmish"})
-ARENA = "aof-arena"
-OPF = "opf"
 
 
 @dataclass(frozen=True)
@@ -94,6 +88,11 @@ class RulesetInfo:
         if not self.family:
             object.__setattr__(self, "family", self.slug)
 
+    @property
+    def policy(self) -> Policy:
+        """Its game's special cases (the engine's)."""
+        return policy_or_default(self.family)
+
 
 def format_path(parts: Iterable[str | int]) -> str:
     out = ""
@@ -103,29 +102,6 @@ def format_path(parts: Iterable[str | int]) -> str:
         else:
             out += f".{part}" if out else str(part)
     return out
-
-
-def parse_rule(text: str) -> tuple[str, str | None]:
-    """ "AP(+2)" -> ("AP", "+2"); "Fear" -> ("Fear", None); "Spawn(Imps [3])" ->
-    ("Spawn", "Imps [3]")."""
-    # By hand, not by a pattern: a lazy name followed by \s* tries every split of a long
-    # run of spaces (quadratic in the text's length).
-    stripped = text.strip()
-    if "(" not in stripped and ")" not in stripped:
-        return (stripped, None) if stripped else (text, None)
-    opening = stripped.find("(")
-    name, rating = stripped[:opening].rstrip(), stripped[opening + 1 : -1]
-    if (
-        ")" in name
-        or opening < 0
-        or not stripped.endswith(")")
-        or not name
-        or not rating
-        or "(" in rating
-        or ")" in rating
-    ):
-        return text, None
-    return name, rating
 
 
 def json_has_nul(raw: bytes) -> bool:
@@ -459,7 +435,7 @@ class _BookChecker:
             yield from self._rule_string(f"{path}[{i}]", text)
 
     def _rule_string(self, path: str, text: str) -> Iterator[Problem]:
-        name, rating = parse_rule(text)
+        name, rating = split_rule(text)
         # The book's own definition comes first: it may override a core rule.
         rated = self.faction_rules.get(name, self.ruleset.core_rules.get(name))
         if rated is None:
@@ -484,13 +460,13 @@ class _BookChecker:
             )
         yield from self._stats(f"{path}.stats", unit["stats"])
         yield from self._rule_strings(f"{path}.rules", unit["rules"])
-        if ruleset.family in HERO_RULE_SYSTEMS:
-            has_hero_rule = "Hero" in (parse_rule(r)[0] for r in unit["rules"])
+        if ruleset.policy.hero_rule_required:
+            has_hero_rule = "Hero" in (split_rule(r)[0] for r in unit["rules"])
             if unit["type"] == "hero" and not has_hero_rule:
                 yield Problem(f"{path}.rules", f"a hero must carry the Hero rule in {ruleset.slug}")
             if unit["type"] != "hero" and has_hero_rule:
                 yield Problem(f"{path}.type", 'a unit with the Hero rule must have type "hero"')
-        if ruleset.family == ARENA:
+        if not ruleset.policy.points_costs:
             if unit["cost"] != 0:
                 yield Problem(f"{path}.cost", "Arena models have no points cost: use 0")
             if unit["size"] != 1:
@@ -534,13 +510,12 @@ class _BookChecker:
             )
 
     def _weapon(self, path: str, weapon: dict[str, Any]) -> Iterator[Problem]:
-        slug = self.ruleset.family
+        slug, policy = self.ruleset.family, self.ruleset.policy
         yield from self._rule_strings(f"{path}.rules", weapon["rules"])
-        allowed = OPF_WEAPON_FIELDS if slug == OPF else ARENA_WEAPON_FIELDS if slug == ARENA else set()
-        for key in sorted((OPF_WEAPON_FIELDS | ARENA_WEAPON_FIELDS) - allowed):
+        for key in sorted(weapon_fields_of_some() - policy.weapon_fields):
             if key in weapon:
                 yield Problem(f"{path}.{key}", f'"{key}" is not a weapon field in {slug}')
-        if slug == ARENA:
+        if policy.profile_weapons:
             if "attacks" in weapon:
                 yield Problem(f"{path}.attacks", "Arena weapons have no attacks value")
             for key in ("range", "accuracy", "strength", "damage"):
@@ -551,7 +526,7 @@ class _BookChecker:
         else:
             if "attacks" not in weapon:
                 yield Problem(path, 'a weapon needs "attacks"')
-            if slug == OPF and isinstance(weapon.get("strength"), int):
+            if policy.weapon_classes and isinstance(weapon.get("strength"), int):
                 yield Problem(f"{path}.strength", "OPF strength is light, medium, heavy, master or force")
 
     # -- packages --------------------------------------------------------------------
@@ -628,7 +603,7 @@ class _BookChecker:
     # -- Arena -----------------------------------------------------------------------
     def _composition(self) -> Iterator[Problem]:
         card = self.book.get("composition")
-        if self.ruleset.family != ARENA:
+        if not self.ruleset.policy.composition_card:
             if card is not None:
                 yield Problem("composition", f"only Arena books have a composition card, not {self.ruleset.slug}")
             return

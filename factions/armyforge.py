@@ -24,20 +24,27 @@ from django.utils.text import slugify
 from armybuilder.engine.book import name_forms
 from factions.armybook import ArmyBookError, Problem, RulesetInfo, check_size, gained_names
 
-# Army Forge's game systems (ids in `enabledGameSystems` / `gameSystemId`, slugs in
-# `gameSystemSlug`, short codes in list files) and the rulesets they are here.
-GAME_SYSTEM_IDS = {4: "aof", 5: "aof-skirmish", 6: "aof-regiments"}
-GAME_SYSTEM_NAMES = {
-    "age-of-fantasy": "aof",
-    "aof": "aof",
-    "age-of-fantasy-skirmish": "aof-skirmish",
-    "aofs": "aof-skirmish",
-    "aof-skirmish": "aof-skirmish",
-    "age-of-fantasy-regiments": "aof-regiments",
-    "aofr": "aof-regiments",
-    "aof-regiments": "aof-regiments",
+
+@dataclass(frozen=True)
+class ArmyForgeGame:
+    """One of Army Forge's game systems, as Army Forge names it."""
+
+    slug: str  # `gameSystemSlug`, and in its book index's address
+    id: int  # in `enabledGameSystems` / `gameSystemId`, and in its book's address
+    code: str  # the short code in its list files
+
+
+# The one table of Army Forge's game systems: our ruleset -> Army Forge's game. The
+# converter, the sync and the Army Forge list export read it.
+ARMYFORGE_GAMES = {
+    "aof": ArmyForgeGame("age-of-fantasy", 4, "aof"),
+    "aof-skirmish": ArmyForgeGame("age-of-fantasy-skirmish", 5, "aofs"),
+    "aof-regiments": ArmyForgeGame("age-of-fantasy-regiments", 6, "aofr"),
 }
-SUPPORTED_SYSTEMS = ("aof", "aof-regiments", "aof-skirmish")
+GAME_SYSTEM_IDS = {game.id: ours for ours, game in ARMYFORGE_GAMES.items()}
+# Any name Army Forge or a list file gives a game (or ours) -> our ruleset.
+GAME_SYSTEM_NAMES = {name: ours for ours, game in ARMYFORGE_GAMES.items() for name in (game.slug, game.code, ours)}
+SUPPORTED_SYSTEMS = tuple(sorted(ARMYFORGE_GAMES))
 
 # Where our catalogue names a core rule differently from Army Forge, for that ruleset.
 # Applied only when the Army Forge name is not itself a core rule there and ours is.

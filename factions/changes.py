@@ -36,12 +36,12 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any
 
+from armybuilder.engine.rulesets import policy_or_default
 from factions.armybook import package_ref
 
 Book = Mapping[str, Any]
 Diff = dict[str, Any]
 
-ARENA = "aof-arena"
 # The parts of a unit other than its stats, in the order a change lists them.
 UNIT_FIELDS = ("name", "type", "cost", "size")
 STAT_MARKS = {"quality": "Q{}+", "defense": "D{}+"}
@@ -55,7 +55,7 @@ SECTION_LIMITS = ("targets", "affects", "select", "optional")
 def book_changes(old: Book, new: Book) -> Diff:
     """What changed from `old` to `new`, in the shape of book-versions.md ("Changes"):
     added and changed things in the new book's order, removed ones in the old book's."""
-    labels = _Labels(hexes=new.get("system") == ARENA)
+    labels = _Labels(hexes=policy_or_default(str(new.get("system"))).range_in_hexes)
     old_options, new_options = _options(old), _options(new)
     return {
         "from": old["version"],

@@ -1,13 +1,75 @@
-"""Force-organisation limits in words, for the rules pages, the API and the admin.
+"""The catalogue's registry of limit kinds: for each kind a limit row may have, its
+label, its parameters, an example and its words (for the rules pages, the API, the admin
+and the event forms), and the check of its parameters.
 
-The checks themselves live in the rules engine; this module only says what a limit row
-means, so that the words always match the data.
+What each kind checks in a list lives in the rules engine (`armybuilder.engine.limits.CHECKS`);
+this module only says what a limit row means, so that the words always match the data.
+The model's choices, the event forms and the ruleset/1 schema's enum read `KINDS`; a
+test holds the engine's checks and the schema to it.
 """
 
+from dataclasses import dataclass
 from typing import Any
 
+from armybuilder.engine.limits import TYPE_PLURALS
+
+
+@dataclass(frozen=True)
+class LimitKind:
+    """One kind of limit row as the catalogue knows it."""
+
+    label: str  # the admin's and the forms' name for it
+    parameters: frozenset[str]  # the keys its params may hold
+    addable: bool = True  # an event pack may add a row of it
+    example: str = ""  # its parameters as an organiser types them, for the event forms
+
+
+# Kind -> what its parameters mean (-> what the engine checks):
+#   per_points    counts (heroes|units|types), types?, per, base=0, minimum=0
+#                 -> at most max(minimum, base + floor(limit / per))
+#   max_count     counts, types?, max          -> at most max
+#   min_count     counts, types?, min          -> at least min
+#   copies        base, per                    -> copies of one unit <= base + floor(limit / per)
+#   unit_share    percent                      -> 100 * unit cost <= percent * limit
+#   formation     sizes                        -> multi-model units have one of these sizes
+#   command_group scope (unit|army), max       -> command-group upgrades per unit or per army
+#   game_size     min?, max?                   -> warn outside the sizes the rules were written for
+#   composition   (none)                       -> Arena: the faction's composition card applies
+#   factions      allowed                      -> only these army books (slugs) may be fielded
+#   banned        units?, options?             -> these unit or option ids may not be fielded or taken
+#   unit_cap      unit, max                    -> at most max copies of that unit
+# The order is the model's choices' order (a migration records it): the kinds the
+# rulebooks' limits need, then those of clubs and events.
+KINDS: dict[str, LimitKind] = {
+    "per_points": LimitKind(
+        "count per points",
+        frozenset({"counts", "types", "per", "base", "minimum"}),
+        example='{"counts": "heroes", "per": 500}',
+    ),
+    "max_count": LimitKind(
+        "maximum count",
+        frozenset({"counts", "types", "max"}),
+        example='{"counts": "types", "types": ["monster"], "max": 2}',
+    ),
+    "min_count": LimitKind(
+        "minimum count", frozenset({"counts", "types", "min"}), example='{"counts": "heroes", "min": 1}'
+    ),
+    "copies": LimitKind("copies of one unit", frozenset({"base", "per"}), example='{"base": 1, "per": 750}'),
+    "unit_share": LimitKind("share of the points per unit", frozenset({"percent"}), example='{"percent": 30}'),
+    "formation": LimitKind("legal formation sizes", frozenset({"sizes"}), example='{"sizes": [5, 10]}'),
+    "command_group": LimitKind("command groups", frozenset({"scope", "max"}), example='{"scope": "army", "max": 1}'),
+    "game_size": LimitKind("designed game size", frozenset({"min", "max"}), example='{"max": 2000}'),
+    # The card is the faction's: an event cannot add one.
+    "composition": LimitKind("composition card", frozenset(), addable=False),
+    # An event's armies, bans and caps have forms of their own, so no example.
+    "factions": LimitKind("armies allowed", frozenset({"allowed"})),
+    "banned": LimitKind("units or options banned", frozenset({"units", "options"})),
+    "unit_cap": LimitKind("at most so many of a unit", frozenset({"unit", "max"})),
+}
+# The kinds an event pack may add as rows of its own.
+ADDABLE_KINDS = tuple(kind for kind, spec in KINDS.items() if spec.addable)
+
 _COUNTED = {"heroes": "hero", "units": "unit"}
-_TYPE_PLURALS = {"artillery": "Artillery", "infantry": "Infantry", "cavalry": "Cavalry"}
 
 
 def _counted(params: dict[str, Any], plural: bool) -> str:
@@ -15,7 +77,7 @@ def _counted(params: dict[str, Any], plural: bool) -> str:
     if counts == "types":
         types = params.get("types", [])
         if plural:
-            return " + ".join(_TYPE_PLURALS.get(t, t.capitalize() + "s") for t in types)
+            return " + ".join(TYPE_PLURALS.get(t, t.capitalize() + "s") for t in types)
         return " or ".join(t.capitalize() for t in types)
     word = _COUNTED.get(counts, counts)
     if plural:
@@ -69,20 +131,6 @@ def describe_limit(kind: str, params: dict[str, Any]) -> str:
 
 
 MOST = 1_000_000  # no limit needs a number above a million (points, models, percent...)
-PARAMETERS = {
-    "per_points": {"counts", "types", "per", "base", "minimum"},
-    "max_count": {"counts", "types", "max"},
-    "min_count": {"counts", "types", "min"},
-    "copies": {"base", "per"},
-    "unit_share": {"percent"},
-    "formation": {"sizes"},
-    "command_group": {"scope", "max"},
-    "game_size": {"min", "max"},
-    "composition": set(),
-    "factions": {"allowed"},
-    "banned": {"units", "options"},
-    "unit_cap": {"unit", "max"},
-}
 ID_LENGTH = 100  # the longest unit, option, book or type name a parameter may hold
 
 
@@ -96,7 +144,7 @@ def limit_param_problems(kind: str, params: Any) -> list[str]:
     check lists against."""
     if not isinstance(params, dict):
         return ['parameters must be an object, e.g. {"per": 500}']
-    if kind in PARAMETERS and (unknown := sorted(set(params) - PARAMETERS[kind])):
+    if kind in KINDS and (unknown := sorted(set(params) - KINDS[kind].parameters)):
         return [f"a {kind} limit has no parameter {', '.join(repr(key) for key in unknown)}"]
     problems = []
 
@@ -157,7 +205,7 @@ def limit_param_problems(kind: str, params: Any) -> list[str]:
         if not _names([params.get("unit")]):
             problems.append('"unit" must be the id of the unit capped')
         need("max", 0)
-    elif kind != "composition":
+    elif kind not in KINDS:
         problems.append(f"unknown limit kind {kind!r}")
     return problems
 

@@ -9,6 +9,8 @@ package, section, option) is kept in a `uid` column so that lists can refer to i
 import orjson
 from django.db import models
 
+from factions.limits import KINDS, describe_limit, limit_param_problems
+
 
 class Ruleset(models.Model):
     slug = models.SlugField(unique=True)
@@ -66,45 +68,11 @@ class Ruleset(models.Model):
 
 
 class ForceOrgLimit(models.Model):
-    """One list-building limit of a ruleset, as data: a kind and its parameters.
+    """One list-building limit of a ruleset, as data: a kind and its parameters. The
+    kinds, their parameters and their words are factions.limits.KINDS; what each checks
+    is the engine's (armybuilder.engine.limits)."""
 
-    Kinds and their parameters:
-      per_points    counts (heroes|units|types), types?, per, base=0, minimum=0
-                    -> at most max(minimum, base + floor(limit / per))
-      max_count     counts, types?, max          -> at most max
-      min_count     counts, types?, min          -> at least min
-      copies        base, per                    -> copies of one unit <= base + floor(limit / per)
-      unit_share    percent                      -> 100 * unit cost <= percent * limit
-      formation     sizes                        -> multi-model units have one of these sizes
-      command_group scope (unit|army), max       -> command-group upgrades per unit or per army
-      game_size     min?, max?                   -> warn outside the sizes the rules were written for
-      composition   (none)                       -> Arena: the faction's composition card applies
-      factions      allowed                      -> only these army books (slugs) may be fielded
-      banned        units?, options?             -> these unit or option ids may not be fielded or taken
-      unit_cap      unit, max                    -> at most max copies of that unit
-    """
-
-    # (value, label): the kinds the rulebooks' limits need, then those of clubs and events
-    # (a variant's own rows, or an event pack's).
-    RULEBOOK_KINDS = (
-        ("per_points", "count per points"),
-        ("max_count", "maximum count"),
-        ("min_count", "minimum count"),
-        ("copies", "copies of one unit"),
-        ("unit_share", "share of the points per unit"),
-        ("formation", "legal formation sizes"),
-        ("command_group", "command groups"),
-        ("game_size", "designed game size"),
-        ("composition", "composition card"),
-    )
-    EVENT_KINDS = (
-        ("factions", "armies allowed"),
-        ("banned", "units or options banned"),
-        ("unit_cap", "at most so many of a unit"),
-    )
-    Kind = models.TextChoices(
-        "Kind", [(value.upper(), (value, label)) for value, label in (*RULEBOOK_KINDS, *EVENT_KINDS)]
-    )
+    Kind = models.TextChoices("Kind", [(value.upper(), (value, kind.label)) for value, kind in KINDS.items()])
 
     class Severity(models.TextChoices):
         ERROR = "error"
@@ -128,8 +96,6 @@ class ForceOrgLimit(models.Model):
         return f"{self.ruleset.slug}: {self.describe()}"
 
     def describe(self) -> str:
-        from factions.limits import describe_limit, limit_param_problems
-
         if limit_param_problems(self.kind, self.params):
             return f"{self.kind} (parameters to fix: {self.params})"
         return describe_limit(self.kind, self.params)
@@ -138,8 +104,6 @@ class ForceOrgLimit(models.Model):
         """The admin saves only parameters the engine can check lists with: a limit with
         {} for parameters would fail every list of its ruleset."""
         from django.core.exceptions import ValidationError
-
-        from factions.limits import limit_param_problems
 
         problems = limit_param_problems(self.kind, self.params)
         if problems:

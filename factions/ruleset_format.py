@@ -21,6 +21,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from armybuilder.engine.rulesets import policy_or_default
 from factions.armybook import Problem, check_storable, format_path
 from factions.limits import limit_param_problems
 
@@ -73,7 +74,11 @@ def check_ruleset(data: Any, bases: Mapping[str, Any], variants: set[str]) -> li
             problems.append(Problem(f"{path}.code", f'"{limit["code"]}" is the code of another limit too'))
         codes.add(limit["code"])
         problems += [Problem(f"{path}.params", p) for p in limit_param_problems(limit["kind"], limit["params"])]
-        if limit["kind"] == "composition" and played is not None and played.slug != "aof-arena":
+        if (
+            limit["kind"] == "composition"
+            and played is not None
+            and not policy_or_default(played.slug).composition_card
+        ):
             problems.append(Problem(f"{path}.kind", "only Arena warbands have a composition card"))
     names: set[str] = set()
     for i, rule in enumerate(data.get("core_rules", ())):

@@ -11,6 +11,7 @@ from typing import Any
 from django.core.cache import cache
 from django.db import connection
 from django.db.models import Count, Prefetch, Q, QuerySet
+from django.http import Http404
 
 from armybuilder.engine.book import Book, RulesetSpec, book_from_dict, ruleset_from_dict
 from armybuilder.stamps import source_hash
@@ -88,15 +89,41 @@ def core_rule_summaries(*, system: str) -> dict[str, str]:
     return dict(CoreRule.objects.filter(ruleset__slug=system).values_list("name", "summary"))
 
 
+# One lookup per resource: every view and service finds a ruleset or a book by slug
+# through these; the views name their own 404 (a page's words differ from the API's).
 def ruleset_get(*, slug: str) -> Ruleset:
+    """The ruleset `slug` with its base, limits and core rules (Ruleset.DoesNotExist if
+    there is none)."""
     return Ruleset.objects.select_related("base").prefetch_related("limits", "core_rules").get(slug=slug)
+
+
+def ruleset_get_or_404(*, slug: str, message: str) -> Ruleset:
+    """`ruleset_get`, or a 404 saying `message`."""
+    try:
+        return ruleset_get(slug=slug)
+    except Ruleset.DoesNotExist:
+        raise Http404(message) from None
+
+
+def ruleset_find(*, slug: str) -> Ruleset | None:
+    """The ruleset `slug` with its base (no limits or core rules), or None."""
+    return Ruleset.objects.select_related("base").filter(slug=slug).first()
 
 
 def ruleset_family(slug: str) -> str:
     """The game the ruleset `slug` plays (`Ruleset.family`); the slug itself when the
     catalogue has no such ruleset."""
-    row = Ruleset.objects.select_related("base").filter(slug=slug).first()
+    row = ruleset_find(slug=slug)
     return row.family if row else slug
+
+
+def faction_get_or_404(*, system: str, slug: str, message: str) -> Faction:
+    """The army book `slug` of the ruleset `system` with its ruleset, or a 404 saying
+    `message`."""
+    faction = Faction.objects.select_related("ruleset").filter(ruleset__slug=system, slug=slug).first()
+    if faction is None:
+        raise Http404(message)
+    return faction
 
 
 def ruleset_record(*, ruleset: Ruleset) -> dict[str, Any]:

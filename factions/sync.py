@@ -21,17 +21,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from factions.armybook import ArmyBookError
+from factions.armyforge import ARMYFORGE_GAMES
 from factions.armyforge import _version as stored_version
 from factions.armyforge_client import ArmyForgeError, book_url, fetch_json, index_url
 from factions.models import ArmyForgeSync, BookSource, BookVersion, Faction
 from factions.services import armybook_import
 
 # Our rulesets Army Forge publishes official books for: its game system slug and id.
-GAMES = {
-    "aof": ("age-of-fantasy", 4),
-    "aof-skirmish": ("age-of-fantasy-skirmish", 5),
-    "aof-regiments": ("age-of-fantasy-regiments", 6),
-}
+GAMES = {ours: (game.slug, game.id) for ours, game in ARMYFORGE_GAMES.items()}
 NEW_BOOK, NEW_VERSION, UNCHANGED, FAILED = "new book", "new version", "unchanged", "failed"
 RECORDED = (NEW_BOOK, NEW_VERSION, FAILED)  # a sync that only finds what it holds writes nothing
 MAX_FIELD = 40  # ArmyForgeSync.armyforge_id and .version

@@ -33,7 +33,7 @@ from django.db import models
 from django.db.backends.base.operations import BaseDatabaseOperations
 from django.urls import reverse
 
-from armybuilder.engine.book import Rule
+from armybuilder.engine.book import Rule, split_rule
 from armybuilder.exports import pdf_data
 from factions import armybook, armyforge, caps
 from factions import models as catalogue
@@ -44,7 +44,6 @@ from factions.armybook import (
     RulesetInfo,
     check_size,
     check_storable,
-    parse_rule,
 )
 from factions.ruleset_format import SCHEMA_PATH as RULESET_SCHEMA_PATH
 from factions.services import armybook_import
@@ -975,8 +974,8 @@ READERS = {
     "the converter's counted target": (armyforge._target, lambda n: "2" + " " * n + "y"),
     "the converter's whole number": (armyforge._whole, lambda n: "1" + " " * n + "x"),
     "the converter's long number": (armyforge._whole, lambda n: "9" * n),
-    "the checks' rule": (parse_rule, lambda n: "a" + " " * n + "b(("),
-    "the checks' rule, spaces before its rating": (parse_rule, lambda n: "Tough" + " " * n + "(3"),
+    "the checks' rule": (split_rule, lambda n: "a" + " " * n + "b(("),
+    "the checks' rule, spaces before its rating": (split_rule, lambda n: "Tough" + " " * n + "(3"),
     "the engine's rule": (Rule.parse, lambda n: "a" + " " * n + "b(("),
     "the engine's rule, spaces before its rating": (Rule.parse, lambda n: "Tough" + " " * n + "(3)"),
     "the engine's rule, nested parameters": (Rule.parse, lambda n: "a(" + "b(c)" * (n // 4) + "(("),

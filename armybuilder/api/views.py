@@ -32,10 +32,12 @@ from factions.selectors import (
     book_version_document,
     book_versions,
     faction_book,
+    faction_get_or_404,
     faction_get_with_book,
     faction_list,
     ruleset_document,
     ruleset_get,
+    ruleset_get_or_404,
     ruleset_list_payload,
 )
 from factions.services import ImportResult, ImportStatus, armybook_import, ruleset_import, ruleset_variant_create
@@ -69,10 +71,7 @@ class SystemViewSet(viewsets.ViewSet):
 
 
 def _ruleset(system: str) -> Ruleset:
-    try:
-        return ruleset_get(slug=system)
-    except Ruleset.DoesNotExist:
-        raise Http404(f'no ruleset "{system}"') from None
+    return ruleset_get_or_404(slug=system, message=f'no ruleset "{system}"')
 
 
 def _variant_made(ruleset: Ruleset) -> Response:
@@ -192,10 +191,7 @@ class FactionViewSet(viewsets.ViewSet):
 
 
 def _faction(system: str, slug: str) -> Faction:
-    faction = Faction.objects.select_related("ruleset").filter(ruleset__slug=system, slug=slug).first()
-    if faction is None:
-        raise Http404(f'no faction "{slug}" in ruleset "{system}"')
-    return faction
+    return faction_get_or_404(system=system, slug=slug, message=f'no faction "{slug}" in ruleset "{system}"')
 
 
 class FactionImportView(APIView):

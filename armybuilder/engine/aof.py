@@ -13,6 +13,7 @@ class AgeOfFantasy(Policy):
     combine_rules = staticmethod(stack_ratings)
     # "Force Organisation (Optional)": players agree whether to use it (Preparing your Army).
     force_org_choice = True
+    hero_rule_required = True
 
     def combine_problem(self, unit):
         if unit.size <= 1:

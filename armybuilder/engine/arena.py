@@ -8,6 +8,12 @@ class Arena(Policy):
     army_section = "Preparing the Warbands"
     combine_section = "Preparing the Warbands"
     join_section = "Preparing the Warbands"
+    composition_card = True
+    points_costs = False
+    range_in_hexes = True
+    profile_weapons = True
+    weapon_fields = frozenset({"accuracy", "strength", "damage", "critical"})
+    stat_columns = ("Move/Rush", "Evasion", "Toughness", "Stamina", "Health")
 
     def combine_problem(self, unit):
         return f"{unit.name} cannot be combined: a warband is made of single models"

@@ -9,10 +9,25 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-# A rule's parameter: text with parentheses at most one deep, "Imps (3)". Each character
-# can be taken by one part of the pattern only, so it is linear in the text.
-_PARAM_RE = re.compile(r"[^()]*(?:\([^()]*\)[^()]*)*")
 _NUMBER_RE = re.compile(r"\+?\d{1,18}")  # longer is text: Python reads no number of more than 4,300 digits
+
+
+def split_rule(text: str) -> tuple[str, str | None]:
+    """The one reader of a rule as written: "AP(+2)" -> ("AP", "+2"), "Fear" -> ("Fear",
+    None), "Spawn(Beetle Swarms [3])" -> ("Spawn", "Beetle Swarms [3]").
+
+    The parameter is the text between the brackets as written, never empty and holding
+    no brackets of its own, as armybook/1's rule strings have it (a parameter's own
+    brackets are written [ ], as the Army Forge converter writes them). Anything else,
+    "Spawn(Imps (3))", "Fear()", "Tough(3", is a name as it stands, which no rule has."""
+    # By hand, not by a pattern: a name followed by any spaces would try every split of
+    # a long run of them (quadratic in the text's length).
+    text = text.strip()
+    name, opening, rest = text.partition("(")
+    name, param = name.rstrip(), rest[:-1]
+    if not (name and opening and ")" not in name and rest.endswith(")") and param) or "(" in param or ")" in param:
+        return text, None
+    return name, param
 
 
 class Rule(NamedTuple):
@@ -27,14 +42,10 @@ class Rule(NamedTuple):
 
     @classmethod
     def parse(cls, text: str) -> Rule:
-        # The name by hand: a pattern with a name followed by any spaces would try every
-        # split of a long run of them.
-        text = text.strip()
-        name, opening, rest = text.partition("(")
-        name = name.rstrip()
-        if not (name and opening and ")" not in name and rest.endswith(")") and _PARAM_RE.fullmatch(rest[:-1])):
-            return cls(text)
-        param = rest[:-1].strip()
+        name, param = split_rule(text)
+        if param is None:
+            return cls(name)
+        param = param.strip()
         if _NUMBER_RE.fullmatch(param):
             return cls(name, int(param.lstrip("+")), param.startswith("+"))
         return cls(name, param)

@@ -11,7 +11,7 @@ from armybuilder.engine.book import Limit
 from armybuilder.engine.results import Context, EntryResult
 
 COMMAND_NAMES = {"sergeant": "Sergeant", "musician": "Musician", "banner": "Banner"}
-_TYPE_PLURALS = {"artillery": "Artillery", "infantry": "Infantry", "cavalry": "Cavalry"}
+TYPE_PLURALS = {"artillery": "Artillery", "infantry": "Infantry", "cavalry": "Cavalry"}
 
 
 def _report(ctx: Context, limit: Limit, message: str, entry: str | None = None) -> None:
@@ -28,8 +28,8 @@ def _counted(ctx: Context, params: dict[str, Any]) -> tuple[list[EntryResult], s
         return [e for e in known if e.unit.is_hero], "hero", "heroes"
     if counts == "types":
         types = params["types"]
-        plural = ", ".join(_TYPE_PLURALS.get(t, t.capitalize() + "s") for t in types[:-1])
-        plural = f"{plural} or {_TYPE_PLURALS.get(types[-1], types[-1].capitalize() + 's')}"
+        plural = ", ".join(TYPE_PLURALS.get(t, t.capitalize() + "s") for t in types[:-1])
+        plural = f"{plural} or {TYPE_PLURALS.get(types[-1], types[-1].capitalize() + 's')}"
         return [e for e in known if e.unit.type in types], plural, plural
     return known, "unit", "units"
 
@@ -264,6 +264,9 @@ def _unit_cap(ctx: Context, limit: Limit) -> None:
         )
 
 
+# The engine's registry of limit kinds: what each checks. factions.limits.KINDS holds
+# the same kinds' parameters and words (a test holds the two together), less the two the
+# engine makes itself from an event's settings, which no stored row has.
 CHECKS: dict[str, Callable[[Context, Limit], None]] = {
     "per_points": _per_points,
     "max_count": _max_count,
@@ -280,6 +283,9 @@ CHECKS: dict[str, Callable[[Context, Limit], None]] = {
     "banned": _banned,
     "unit_cap": _unit_cap,
 }
+
+
+EVENT_SETTING_KINDS = frozenset({"event_ruleset", "event_points"})
 
 
 def check_limit(ctx: Context, limit: Limit) -> None:

@@ -16,6 +16,8 @@ WEAPON_TYPE_RULES = {
 class OnePageFantasy(Policy):
     combine_section = "Infantry"
     join_section = "Heroes & Wizards"
+    weapon_classes = True
+    weapon_fields = frozenset({"strength", "weapon_type"})
 
     def implied_rules(self, unit, mounted):
         # Heroes and Wizards are Nimble unless they ride a mount ("Heroes & Wizards").

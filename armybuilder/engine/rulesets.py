@@ -30,6 +30,16 @@ class Policy:
     combine_rules = staticmethod(highest_rating)
     # Players may choose to leave out the ruleset's optional limits (its force organisation).
     force_org_choice = False
+    # What else differs between the games, read by the importer's checks, the pages and
+    # the PDFs instead of testing a ruleset's slug.
+    hero_rule_required = False  # a hero carries the Hero rule, and only a hero does
+    composition_card = False  # a warband is picked by its faction's composition card
+    points_costs = True  # units cost points (Arena: models cost nothing)
+    range_in_hexes = False  # weapon ranges are hexes, not inches
+    profile_weapons = False  # weapons have a profile (accuracy, strength, damage), no attacks
+    weapon_classes = False  # weapons have a type and a strength class, no AP (One Page Fantasy)
+    weapon_fields: frozenset[str] = frozenset()  # weapon fields only some rulesets' books have
+    stat_columns: tuple[str, ...] = ("Quality", "Defense", "Tough")  # a unit's stats as a roster heads them
 
     def implied_rules(self, unit: Unit, mounted: bool) -> list[Rule]:
         return []
@@ -58,6 +68,9 @@ class Policy:
         return None
 
 
+DEFAULT = Policy()
+
+
 @cache
 def policy_for(slug: str) -> Policy:
     try:
@@ -67,10 +80,21 @@ def policy_for(slug: str) -> Policy:
     return module.POLICY
 
 
+def policy_or_default(slug: str) -> Policy:
+    """The policy of the game `slug`; the defaults for a slug the engine does not know
+    (a variant's own, where the caller has not its base's)."""
+    return policy_for(slug) if slug in MODULES else DEFAULT
+
+
 def has_force_org_choice(family: str) -> bool:
     """Whether players of the game `family` (a ruleset's, or its base's for a variant)
     choose to use its force organisation; False for a game the engine does not know."""
-    return family in MODULES and policy_for(family).force_org_choice
+    return policy_or_default(family).force_org_choice
+
+
+def weapon_fields_of_some() -> frozenset[str]:
+    """Every weapon field some ruleset's books have (and the others' must not)."""
+    return frozenset().union(*(policy_for(slug).weapon_fields for slug in MODULES))
 
 
 def not_a_hero(hero: EntryResult) -> str | None:

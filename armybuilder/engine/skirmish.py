@@ -6,6 +6,7 @@ from armybuilder.engine.rulesets import Policy
 
 class Skirmish(Policy):
     combine_rules = staticmethod(stack_ratings)  # same stacking rule as Age of Fantasy
+    hero_rule_required = True
 
     def combine_problem(self, unit):
         return f"{unit.name} cannot be combined: Skirmish has no combined units"

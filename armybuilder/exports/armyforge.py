@@ -15,10 +15,11 @@ from typing import Any
 
 from armybuilder.engine.book import Book
 from armybuilder.lists.models import ArmyList
+from factions.armyforge import ARMYFORGE_GAMES
 
 SAVE_VERSION = 3
 # Our ruleset -> Army Forge's game system code.
-GAME_CODES = {"aof": "aof", "aof-skirmish": "aofs", "aof-regiments": "aofr"}
+GAME_CODES = {ours: game.code for ours, game in ARMYFORGE_GAMES.items()}
 
 
 def opens_in_armyforge(book: Book | None) -> bool:

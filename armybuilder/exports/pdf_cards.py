@@ -259,10 +259,10 @@ def _card(result: EntryResult, printout: Printout, labels: dict[str, str], *, tr
         subtitle=" · ".join(subtitle),
         cost=f"{result.cost} pts" if printout.uses_points else "",
         stats=_arena_stats(unit.stats, everyone) if arena else _stats(unit.stats, result.models, everyone),
-        columns=ARENA_COLUMNS if arena else OPF_COLUMNS if printout.family == "opf" else STANDARD_COLUMNS,
+        columns=ARENA_COLUMNS if arena else OPF_COLUMNS if policy.weapon_classes else STANDARD_COLUMNS,
         weapons=tuple(
             _weapon_cells(
-                w, arena=arena, opf=printout.family == "opf", typed=policy.weapon_type_rules(w), models=result.models
+                w, arena=arena, opf=policy.weapon_classes, typed=policy.weapon_type_rules(w), models=result.models
             )
             for w in weapons
         ),

@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 
 from armybuilder.engine.results import EntryResult
+from armybuilder.engine.rulesets import policy_or_default
 from armybuilder.exports import pdf_style
 from armybuilder.exports.pdf_data import Printout
 from armybuilder.exports.pdf_roster import MARGIN, Column, TablePages, TableRow, list_status
@@ -31,8 +32,9 @@ from armybuilder.exports.pdf_style import (
 )
 
 DASH = "–"
-STATS = (("Quality", 44), ("Defense", 46), ("Tough", 38))  # (column, width in points)
-ARENA_STATS = (("Move/Rush", 52), ("Evasion", 46), ("Toughness", 56), ("Stamina", 46), ("Health", 40))
+# The width in points of each stat column a ruleset's policy names.
+STAT_WIDTHS = {"Quality": 44, "Defense": 46, "Tough": 38}
+STAT_WIDTHS |= {"Move/Rush": 52, "Evasion": 46, "Toughness": 56, "Stamina": 46, "Health": 40}
 NAME_MIN = 7  # a long name is set down to this size; longer ones wrap
 ROW_PADDING = 2  # points above and below a row's text: 40 rows fit a Letter page
 
@@ -42,7 +44,7 @@ class ArmySheetPdf(TablePages):
         self.printout = printout
         self.page_size = PAPERS[paper]
         self.width = self.page_size[0] - 2 * MARGIN
-        stats = ARENA_STATS if printout.family == "aof-arena" else STATS
+        stats = [(title, STAT_WIDTHS[title]) for title in policy_or_default(printout.family).stat_columns]
         columns = [
             Column("#", 20, "right"),
             Column("Unit", 0),

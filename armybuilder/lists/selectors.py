@@ -23,6 +23,7 @@ from factions.selectors import (
     book_handles_get,
     book_versions,
     engine_book_get,
+    ruleset_find,
 )
 
 
@@ -135,7 +136,7 @@ def army_list_load(army_list: ArmyList, *, handle: BookHandle | None = None) -> 
     handle = handle or book_handle_get(system=army_list.system, slug=army_list.faction, version=army_list.book_version)
     pack = event_pack_get(key=army_list.event_id) if army_list.event_id else None
     if handle is None:
-        row = Ruleset.objects.select_related("base").filter(slug=army_list.system).first()
+        row = ruleset_find(slug=army_list.system)
         ruleset = RulesetName(
             army_list.system,
             row.title if row else army_list.system,

@@ -9,13 +9,19 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from factions.changes import changes_summary
 from factions.models import Faction
-from factions.selectors import VersionNotHeld, book_changes_get, book_version_document, book_versions
+from factions.selectors import (
+    VersionNotHeld,
+    book_changes_get,
+    book_version_document,
+    book_versions,
+    faction_get_or_404,
+)
 
 # How each changed thing is named in a row, in the order rows show them.
 ASPECTS = {
@@ -62,9 +68,7 @@ class Row:
 @require_GET
 def book_changes(request: HttpRequest, system: str, faction: str) -> HttpResponse:
     """What changed in a book from one version it holds to another (default: to the current one)."""
-    book = Faction.objects.select_related("ruleset").filter(ruleset__slug=system, slug=faction).first()
-    if book is None:
-        raise Http404("No such army book.")
+    book = faction_get_or_404(system=system, slug=faction, message="No such army book.")
     versions = list(book_versions(faction=book))
     old, new = _versions_asked(request, book, [v.version for v in versions])
     context = {"book": book, "versions": versions, "old": old, "new": new, "error": ""}

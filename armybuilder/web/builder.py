@@ -26,7 +26,7 @@ from armybuilder.lists.visitors import list_owner, own_list, own_lists
 from armybuilder.web import forms, fragments, presenters, printing, undo
 from armybuilder.web.fragments import FORM_HEAD
 from factions.models import Faction, Ruleset
-from factions.selectors import core_rule_summaries, faction_list, ruleset_get
+from factions.selectors import core_rule_summaries, faction_list, ruleset_find, ruleset_get_or_404
 
 
 def own_list_or_404(request: HttpRequest, pk: int) -> ArmyList:
@@ -52,7 +52,7 @@ def _article(name: str) -> str:
 
 @require_http_methods(["GET", "POST"])
 def new_list(request: HttpRequest, system: str) -> HttpResponse:
-    ruleset = Ruleset.objects.filter(slug=system).first()
+    ruleset = ruleset_find(slug=system)
     if ruleset is None:
         raise Http404("No such ruleset.")
     if request.method == "POST" and not ratelimit.allow_visitor_list(request):
@@ -341,10 +341,7 @@ def list_book_move(request: HttpRequest, pk: int) -> HttpResponse:
 # -- rules -----------------------------------------------------------------------------
 @require_GET
 def rules_page(request: HttpRequest, system: str) -> HttpResponse:
-    try:
-        ruleset = ruleset_get(slug=system)
-    except Ruleset.DoesNotExist:
-        raise Http404("No such ruleset.") from None
+    ruleset = ruleset_get_or_404(slug=system, message="No such ruleset.")
     rules = [(presenters.rule_anchor(rule.name), rule) for rule in ruleset.core_rules.all()]
     books = faction_list(system=system)
     context = {"ruleset": ruleset, "rules": rules, "limits": ruleset.limits.all(), "books": books}

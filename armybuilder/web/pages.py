@@ -13,6 +13,7 @@ from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 
+from armybuilder.engine.rulesets import policy_or_default
 from armybuilder.exports.armyforge import opens_in_armyforge
 from armybuilder.lists import selectors
 from armybuilder.lists.models import ArmyList
@@ -111,7 +112,7 @@ def _shared_body_context(army_list: ArmyList) -> dict[str, Any]:
         "book_latest": state.current_book_version,
         "models": state.models,
         "exports": _export_links(army_list.share_key, armyforge=opens_in_armyforge(book)),
-        "arena": ruleset.family == "aof-arena",  # its weapons have a profile, not attacks
+        "arena": policy_or_default(ruleset.family).profile_weapons,  # its weapons have a profile, not attacks
     }
     if book is None:
         return {**context, "units": [], "glossary": [], "spells": ()}

@@ -172,7 +172,7 @@ def entry_views(
             loadout = result.loadout
             view.stats = stats_text(dict(result.unit.stats))
             view.rules = [_rule_link(str(rule), rule.name, book, core_rules) for rule in loadout.rules]
-            view.weapons = [_weapon_row(w, hexes=ruleset.family == "aof-arena") for w in loadout.weapons]
+            view.weapons = [_weapon_row(w, hexes=policy.range_in_hexes) for w in loadout.weapons]
             view.profile = _profile(result.unit, loadout, book, ruleset, core_rules)
             reason = policy.combine_problem(result.unit)
             view.can_combine, view.combine_reason = reason is None, reason or ""
@@ -230,7 +230,7 @@ def _profile(unit: Unit, loadout: Loadout, book: Book, ruleset: RulesetSpec, cor
         weapons.append(default)  # what the rulebook says a unit with no melee weapon fights with
     rows = []
     for weapon in weapons:
-        row = _weapon_row(weapon, hexes=ruleset.family == "aof-arena")
+        row = _weapon_row(weapon, hexes=policy.range_in_hexes)
         texts = [*policy.weapon_type_rules(weapon), *weapon.rules]
         row["rules"] = ", ".join(texts)
         row["rule_links"] = [_rule_link(text, Rule.parse(text).name, book, core_rules) for text in texts]
