@@ -10,7 +10,7 @@ from armybuilder.engine.book import Rule, Unit
 from armybuilder.engine.loadout import WeaponLine, highest_rating
 
 if TYPE_CHECKING:
-    from armybuilder.engine.results import Context, EntryResult
+    from armybuilder.engine.results import Context, KnownResult
 
 MODULES = {
     "aof": "aof",
@@ -51,7 +51,7 @@ class Policy:
     def combine_problem(self, unit: Unit) -> str | None:
         return None
 
-    def join_problem(self, hero: EntryResult, target: EntryResult) -> str | None:
+    def join_problem(self, hero: KnownResult, target: KnownResult) -> str | None:
         return None
 
     def extra_checks(self, ctx: Context) -> None:
@@ -64,7 +64,8 @@ def policy_for(slug: str) -> Policy:
         module = import_module(f"armybuilder.engine.{MODULES[slug]}")
     except KeyError:
         raise ValueError(f"unknown ruleset {slug!r}") from None
-    return module.POLICY
+    policy: Policy = module.POLICY
+    return policy
 
 
 def has_force_org_choice(family: str) -> bool:
@@ -73,7 +74,7 @@ def has_force_org_choice(family: str) -> bool:
     return family in MODULES and policy_for(family).force_org_choice
 
 
-def not_a_hero(hero: EntryResult) -> str | None:
+def not_a_hero(hero: KnownResult) -> str | None:
     if not hero.unit.is_hero:
         return f"{hero.label} is not a hero; only heroes join other units"
     return None
