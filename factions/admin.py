@@ -2,8 +2,11 @@
 and "Sync from Army Forge" on the army books' list, see admin_commands); the admin is for
 fixing a cost or a typo in place, and for exporting a book back to armybook/1 JSON."""
 
+from __future__ import annotations
+
 import json
 from itertools import count
+from typing import TYPE_CHECKING, TypedDict
 
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
@@ -19,6 +22,12 @@ from factions.admin_commands import BookCommands, shown
 from factions.ruleset_format import RulesetError
 from factions.selectors import faction_book, faction_get_with_book
 from factions.services import ruleset_variant_create
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
+    class _VersionTotal(TypedDict):
+        version_total: int
 
 
 class CatalogueAdmin(admin.ModelAdmin):
@@ -262,7 +271,7 @@ class ReadOnly:
         return False
 
 
-VERSION_FIELDS = ["version", "source", "armyforge_id", "imported_at", "units", "changes"]
+VERSION_FIELDS = ("version", "source", "armyforge_id", "imported_at", "units", "changes")
 
 
 def _changes_link(version: models.BookVersion) -> str:
@@ -325,7 +334,7 @@ class FactionAdmin(BookCommands, CatalogueAdmin):
         return super().get_queryset(request).annotate(version_total=Count("versions", distinct=True))
 
     @admin.display(description="versions", ordering="version_total")
-    def version_count(self, faction: models.Faction) -> int:
+    def version_count(self, faction: WithAnnotations[models.Faction, _VersionTotal]) -> int:
         return faction.version_total
 
     @admin.display(description="Last sync from Army Forge")

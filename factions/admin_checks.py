@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 from django.db import transaction
 from django.db.models import Model
@@ -34,7 +34,7 @@ PARENT_FIELDS = ("ruleset", "faction", "unit", "package", "section", "option", "
 
 # JSON columns and the shape the export needs them in, per table of a book: (model, the
 # lookup to the faction, the column naming the row, {column: type}).
-_JSON_SHAPES: tuple[tuple[type[Model], str, str, dict[str, type]], ...] = (
+_JSON_SHAPES: tuple[tuple[type[models.BookPart], str, str, dict[str, type[dict[Any, Any]] | type[list[Any]]]], ...] = (
     (models.Unit, "faction", "uid", {"stats": dict, "rules": list, "items": list}),
     (models.Equipment, "unit__faction", "name", {"rules": list, "extra": dict}),
     (models.UnitPackage, "unit__faction", "unit__uid", {"without": list}),
@@ -54,7 +54,7 @@ _RULESET_SHAPES = {
     "suggested_points": (int, "a JSON list of whole numbers, e.g. [750, 1500]"),
 }
 _ADMIN_MARK = re.compile(r"^(?P<base>.+[+.])admin\.(?P<count>\d+)$")
-_VERSION_LENGTH = Faction._meta.get_field("version").max_length
+_VERSION_LENGTH = cast(int, Faction._meta.get_field("version").max_length)  # a CharField: it has one
 
 
 class CatalogueRefused(Exception):
@@ -131,7 +131,8 @@ def _delete_problems(obj: Model) -> list[str]:
 def _current_owners(objects: Iterable[Model]) -> tuple[list[Faction], list[Ruleset]]:
     """The distinct factions and rulesets the objects belong to, read afresh (a change
     may have renamed or moved them), leaving out any deleted since."""
-    faction_ids, ruleset_ids = set(), set()
+    faction_ids: set[int] = set()
+    ruleset_ids: set[int] = set()
     for obj in objects:
         owner = catalogue_owner(obj)
         (ruleset_ids if isinstance(owner, Ruleset) else faction_ids).add(owner.pk)
@@ -185,7 +186,7 @@ def _ruleset_problems(ruleset: Ruleset) -> list[str]:
     ]
     for code, kind, params in ruleset.limits.values_list("code", "kind", "params"):
         problems += [f'{ruleset.slug} limit "{code}": {problem}' for problem in limit_param_problems(kind, params)]
-    if ruleset.base_id is not None:
+    if ruleset.base is not None:  # None without a query when there is none
         problems += _variant_problems(ruleset, ruleset.base)
     return problems
 
@@ -220,7 +221,7 @@ def _book_problems(faction: Faction, infos: dict[str, RulesetInfo]) -> tuple[lis
 def _shape_problems(faction: Faction) -> list[str]:
     problems = []
     for model, to_faction, label, columns in _JSON_SHAPES:
-        rows = model.objects.filter(**{to_faction: faction}).values_list(label, *columns)
+        rows = model._default_manager.filter(**{to_faction: faction}).values_list(label, *columns)
         name = model._meta.verbose_name
         for row in rows:
             for (column, kind), value in zip(columns.items(), row[1:], strict=True):

@@ -6,9 +6,12 @@ what it did in the admin's messages."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django import forms
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.admin import ModelAdmin
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
@@ -17,7 +20,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
 from factions.armybook import ArmyBookError, Problem
-from factions.models import Ruleset
+from factions.models import Faction, Ruleset
 from factions.services import ImportResult, armybook_import
 from factions.sync import GAMES, SyncResult, armyforge_sync
 
@@ -73,7 +76,13 @@ class SyncForm(forms.Form):
     dry_run = forms.BooleanField(required=False, label="Dry run: fetch and check, write nothing")
 
 
-class BookCommands:
+if TYPE_CHECKING:  # what the mixin is mixed into, for mypy
+    _FactionAdmin = ModelAdmin[Faction]
+else:
+    _FactionAdmin = object
+
+
+class BookCommands(_FactionAdmin):
     """For the army books' ModelAdmin: the pages behind "Import a book" and "Sync from
     Army Forge" (templates/admin/factions/faction/)."""
 

@@ -534,7 +534,7 @@ class _BookChecker:
         users = self.users_of.get(package["id"], [])
         carried = {name for u in users for name in _names(u.get("equipment"))}
         for u in users:
-            for item in u.get("items") if isinstance(u.get("items"), list) else []:
+            for item in items if isinstance(items := u.get("items"), list) else []:
                 if isinstance(item, dict):
                     carried |= _names([item]) | _names(item.get("equipment"))
         forms = _forms(carried) | self.gained_forms

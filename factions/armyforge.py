@@ -274,7 +274,7 @@ class _BookConverter:
         return index
 
     def _disabled(self, unit: dict[str, Any]) -> list[str]:
-        ids = []
+        ids: list[str] = []
         for key in ("disabledSections", "disabledUpgradeSections"):
             ids.extend(x for x in _as_list(unit.get(key)) if isinstance(x, str) and x)
         return ids
@@ -315,7 +315,7 @@ class _BookConverter:
         if enabled is not None and not isinstance(enabled, list):
             self.problem("enabledGameSystems", "should be a list of Army Forge game system ids")
             return None
-        ours = [s for s in dict.fromkeys(ruleset_of(v) for v in enabled or []) if s in self.rulesets]
+        ours = [s for s in dict.fromkeys(ruleset_of(v) for v in enabled or []) if s is not None and s in self.rulesets]
         if requested is not None:
             if enabled is not None and requested not in ours:
                 listed = ", ".join(str(v) for v in enabled) or "none"
@@ -324,7 +324,10 @@ class _BookConverter:
                     f"the book is not enabled for {requested} (its Army Forge game systems: {listed})",
                 )
                 return None
-            return requested if requested in self.rulesets else self._unknown_ruleset(requested)
+            if requested in self.rulesets:
+                return requested
+            self._unknown_ruleset(requested)
+            return None
         if len(ours) == 1:
             return ours[0]
         if not ours:

@@ -6,6 +6,8 @@ they live in the database so that the admin can edit them. Each book-level id (u
 package, section, option) is kept in a `uid` column so that lists can refer to it.
 """
 
+from typing import TYPE_CHECKING, Any
+
 import orjson
 from django.db import models
 
@@ -64,7 +66,8 @@ class Ruleset(models.Model):
     @property
     def family(self) -> str:
         """The slug of the game it plays: its own, or for a variant its base's."""
-        return self.base.slug if self.base_id else self.slug
+        base = self.base  # None without a query when there is none
+        return base.slug if base is not None else self.slug
 
 
 class ForceOrgLimit(models.Model):
@@ -72,7 +75,10 @@ class ForceOrgLimit(models.Model):
     kinds, their parameters and their words are factions.limits.KINDS; what each checks
     is the engine's (armybuilder.engine.limits)."""
 
-    Kind = models.TextChoices("Kind", [(value.upper(), (value, kind.label)) for value, kind in KINDS.items()])
+    # django-stubs types the functional form with one label only, not a list of members.
+    Kind = models.TextChoices(  # type: ignore[call-overload]
+        "Kind", [(value.upper(), (value, kind.label)) for value, kind in KINDS.items()]
+    )
 
     class Severity(models.TextChoices):
         ERROR = "error"
@@ -186,7 +192,13 @@ class Faction(models.Model):
         return f"{self.name} ({self.ruleset.slug})"
 
 
-class JSONDocument(models.TextField):
+if TYPE_CHECKING:  # the Python value of a JSONDocument, for mypy's Django plugin: the parsed document
+    _DocumentText = models.TextField[dict[str, Any] | None, dict[str, Any] | None]
+else:
+    _DocumentText = models.TextField
+
+
+class JSONDocument(_DocumentText):
     """A JSON document kept as its text, as it was written. PostgreSQL's jsonb would give
     it back with its keys in another order (a unit's stats as defense, quality), and a
     book's order is what it prints in; nothing queries inside it."""
@@ -404,7 +416,10 @@ class UpgradeSection(BookPart):
 
 class UpgradeOption(BookPart):
     # The command-group upgrade an option is; each ruleset limits how many a unit or an army has.
-    Command = models.TextChoices("Command", [("SERGEANT", "sergeant"), ("MUSICIAN", "musician"), ("BANNER", "banner")])
+    # django-stubs types the functional form with one label only, not a list of members.
+    Command = models.TextChoices(  # type: ignore[call-overload]
+        "Command", [("SERGEANT", "sergeant"), ("MUSICIAN", "musician"), ("BANNER", "banner")]
+    )
 
     section = models.ForeignKey(UpgradeSection, on_delete=models.CASCADE, related_name="options")
     uid = models.CharField("id", max_length=100)

@@ -133,7 +133,7 @@ def ruleset_record(*, ruleset: Ruleset) -> dict[str, Any]:
     return {
         "slug": ruleset.slug,
         **{field: getattr(ruleset, field) for field in RULESET_FIELDS},
-        "base": ruleset.base.slug if ruleset.base_id else None,
+        "base": ruleset.base.slug if ruleset.base is not None else None,  # no query when there is none
         "limits": [
             {**{field: getattr(limit, field) for field in LIMIT_FIELDS}, "order": limit.order}
             for limit in ruleset.limits.all()

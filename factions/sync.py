@@ -14,7 +14,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeGuard
 
 from django.conf import settings
 from django.db import transaction
@@ -292,7 +292,7 @@ def _printable(value: Any) -> str:
     return " ".join("".join(c if c.isprintable() else " " for c in value).split()) if isinstance(value, str) else ""
 
 
-def _is_short_text(value: Any) -> bool:
+def _is_short_text(value: Any) -> TypeGuard[str]:
     return isinstance(value, str) and 0 < len(value) <= MAX_FIELD and value == value.strip()
 
 

@@ -263,6 +263,7 @@ class ListsView(APIView):
     def get(self, request: Request) -> Response:
         paginator = self.pagination_class()
         lists = paginator.paginate_queryset(own_lists(request), request, view=self)
+        assert lists is not None  # the paginator has a page size: it always gives a page
         summaries = selectors.army_list_summaries(lists)
         return paginator.get_paginated_response(
             [list_payload(request, army_list, summary=s) for army_list, s in zip(lists, summaries, strict=True)]

@@ -29,8 +29,10 @@ NOT_FOUND = error("Not found.")
 FIELD_ERRORS = OpenApiResponse(FieldErrorsSerializer, description="The body was refused: the field errors.")
 
 # Security of the lists endpoints: visitors without an account own lists through their
-# session, so an anonymous request is as good as a signed-in one.
-SIGNED_IN_OR_VISITOR = [{"cookieAuth": []}, {"tokenAuth": []}, {}]
+# session, so an anonymous request is as good as a signed-in one. OpenAPI security
+# requirements as written in the schema: drf-spectacular takes them for `auth`, though its
+# annotation names only the names of authentication classes.
+SIGNED_IN_OR_VISITOR: Any = [{"cookieAuth": []}, {"tokenAuth": []}, {}]
 
 _RETRY_AFTER = {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait before trying again"}}
 

@@ -1,6 +1,8 @@
 """Age of Fantasy 3.2.0."""
 
+from armybuilder.engine.book import Unit
 from armybuilder.engine.loadout import stack_ratings
+from armybuilder.engine.results import KnownResult
 from armybuilder.engine.rulesets import Policy, not_a_hero
 
 MAX_JOINING_TOUGH = 6
@@ -15,12 +17,12 @@ class AgeOfFantasy(Policy):
     force_org_choice = True
     hero_rule_required = True
 
-    def combine_problem(self, unit):
+    def combine_problem(self, unit: Unit) -> str | None:
         if unit.size <= 1:
             return f"{unit.name} is a single model; only units of several models may be combined"
         return None
 
-    def join_problem(self, hero, target):
+    def join_problem(self, hero: KnownResult, target: KnownResult) -> str | None:
         if reason := not_a_hero(hero):
             return reason
         tough = hero.loadout.rating("Tough")

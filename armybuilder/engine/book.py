@@ -263,6 +263,10 @@ class Composition:
     groups: tuple[CompositionGroup, ...]
 
 
+# A loadout worked out once: (ruleset slug, unit id, copies, the picks that are not 0).
+LoadoutKey = tuple[str, str, int, tuple[tuple[str, int], ...]]
+
+
 @dataclass(frozen=True, slots=True)
 class Book:
     system: str
@@ -276,10 +280,11 @@ class Book:
     armyforge_id: str = ""  # the Army Forge book it was made from, if any
     # Loadouts already worked out for this book, keyed by unit, picks and copies: a
     # builder re-validates the whole list on every change, and most entries are unchanged.
-    loadouts: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+    # The values are `loadout.Loadout`s, which this module cannot name: loadout.py imports it.
+    loadouts: dict[LoadoutKey, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
     # A place for callers to keep what they derive from this book (the builder keeps its
     # rendered pieces here): it goes when the book does, so nothing in it is ever stale.
-    memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+    memo: dict[Any, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,7 +389,7 @@ def _section(data: Mapping[str, Any]) -> Section:
 
 def unit_packages(upgrades: list[Any]) -> list[tuple[str, frozenset[str]]]:
     """A unit's `upgrades` as (package id, ids of the sections it does without)."""
-    out = []
+    out: list[tuple[str, frozenset[str]]] = []
     for entry in upgrades:
         if isinstance(entry, str):
             out.append((entry, frozenset()))

@@ -4,11 +4,11 @@ row in the data changes the check with no code change."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from armybuilder.engine.book import Limit
-from armybuilder.engine.results import Context, EntryResult
+from armybuilder.engine.results import Context, KnownResult
 
 COMMAND_NAMES = {"sergeant": "Sergeant", "musician": "Musician", "banner": "Banner"}
 TYPE_PLURALS = {"artillery": "Artillery", "infantry": "Infantry", "cavalry": "Cavalry"}
@@ -20,7 +20,7 @@ def _report(ctx: Context, limit: Limit, message: str, entry: str | None = None) 
     ctx.add(limit.code, message, section=limit.section, entry=entry, severity=limit.severity, event=limit.event)
 
 
-def _counted(ctx: Context, params: dict[str, Any]) -> tuple[list[EntryResult], str, str]:
+def _counted(ctx: Context, params: Mapping[str, Any]) -> tuple[list[KnownResult], str, str]:
     """The entries a limit counts, and their name in the singular and plural."""
     counts = params.get("counts", "units")
     known = ctx.known
@@ -94,7 +94,7 @@ def _copies(ctx: Context, limit: Limit) -> None:
         return
     base, per = limit.params["base"], limit.params["per"]
     allowed = base + points // per
-    by_unit: dict[str, list[EntryResult]] = {}
+    by_unit: dict[str, list[KnownResult]] = {}
     for result in ctx.known:
         by_unit.setdefault(result.unit.id, []).append(result)
     for copies in by_unit.values():

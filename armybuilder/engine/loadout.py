@@ -15,12 +15,12 @@ builder page (through `choices.section_choices`) gives them as the reason it tak
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
-from armybuilder.engine.book import Gain, Option, Rule, Section, Unit, Weapon, same_name
+from armybuilder.engine.book import Count, Gain, Option, Rule, Section, Unit, Weapon, same_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,70 +116,89 @@ class Loadout:
         return replace(self, copy_sizes=sizes)
 
 
-class _Carried:
-    """Mutable stock of weapons and items while picks are applied.
+@dataclass(slots=True)
+class _HeldWeapon:
+    """A line of weapons in the stock: `item` names the item it comes with (a mount's
+    claws), so that replacing the item takes its weapons away too."""
 
-    A weapon line is [Weapon, count, item]: `item` names the item it comes with (a
-    mount's claws), so that replacing the item takes its weapons away too. An item line
-    is [name, count, rules, mount, weapons]."""
+    weapon: Weapon
+    count: int
+    item: str | None
+
+
+@dataclass(slots=True)
+class _HeldItem:
+    """A line of items in the stock."""
+
+    name: str
+    count: int
+    rules: tuple[Rule, ...]
+    mount: bool
+    weapons: tuple[Weapon, ...]
+
+
+class _Carried:
+    """Mutable stock of weapons and items while picks are applied."""
 
     __slots__ = ("weapons", "items")
 
     def __init__(self, unit: Unit, copies: int):
-        self.weapons: list[list[Any]] = [[w, (w.count or 1) * copies, None] for w in unit.equipment]
-        self.items: list[list[Any]] = []
+        self.weapons: list[_HeldWeapon] = [_HeldWeapon(w, (w.count or 1) * copies, None) for w in unit.equipment]
+        self.items: list[_HeldItem] = []
         for item in unit.items:
             self.add_item(item.name, item.count * copies, item.rules, item.mount, item.weapons)
 
-    def add_item(self, name: str, count: int, rules: tuple[Rule, ...], mount: bool, weapons: tuple[Weapon, ...]):
-        self.items.append([name, count, rules, mount, weapons])
+    def add_item(
+        self, name: str, count: int, rules: tuple[Rule, ...], mount: bool, weapons: tuple[Weapon, ...]
+    ) -> None:
+        self.items.append(_HeldItem(name, count, rules, mount, weapons))
         for weapon in weapons:
-            self.weapons.append([weapon, (weapon.count or 1) * count, name])
+            self.weapons.append(_HeldWeapon(weapon, (weapon.count or 1) * count, name))
 
     def count(self, name: str) -> int:
-        return sum(line[1] for line in self.weapons if same_name(line[0].name, name)) + sum(
-            line[1] for line in self.items if same_name(line[0], name)
+        return sum(line.count for line in self.weapons if same_name(line.weapon.name, name)) + sum(
+            line.count for line in self.items if same_name(line.name, name)
         )
 
     def is_weapon(self, name: str) -> bool:
-        return any(line[1] > 0 and same_name(line[0].name, name) for line in self.weapons)
+        return any(line.count > 0 and same_name(line.weapon.name, name) for line in self.weapons)
 
     def attach(self, name: str, amount: int, rules: list[Rule]) -> None:
         """Give `amount` of the weapons called `name` the extra `rules`."""
-        for line in [line for line in self.weapons if line[1] > 0 and same_name(line[0].name, name)]:
+        for line in [line for line in self.weapons if line.count > 0 and same_name(line.weapon.name, name)]:
             if amount <= 0:
                 break
-            taken = min(line[1], amount)
-            line[1] -= taken
+            taken = min(line.count, amount)
+            line.count -= taken
             amount -= taken
-            weapon = line[0]
-            self.weapons.append([replace(weapon, rules=_with_rules(weapon.rules, rules)), taken, line[2]])
+            weapon = line.weapon
+            self.weapons.append(_HeldWeapon(replace(weapon, rules=_with_rules(weapon.rules, rules)), taken, line.item))
 
     def remove(self, name: str, amount: int) -> None:
         for line in self.weapons:
             if amount <= 0:
                 return
-            if line[1] > 0 and same_name(line[0].name, name):
-                taken = min(line[1], amount)
-                line[1] -= taken
+            if line.count > 0 and same_name(line.weapon.name, name):
+                taken = min(line.count, amount)
+                line.count -= taken
                 amount -= taken
-        for line in self.items:
+        for held in self.items:
             if amount <= 0:
                 return
-            if line[1] > 0 and same_name(line[0], name):
-                taken = min(line[1], amount)
-                line[1] -= taken
+            if held.count > 0 and same_name(held.name, name):
+                taken = min(held.count, amount)
+                held.count -= taken
                 amount -= taken
-                for weapon in line[4]:  # the item's own weapons go with it
-                    self._remove_from_item(line[0], weapon.name, (weapon.count or 1) * taken)
+                for weapon in held.weapons:  # the item's own weapons go with it
+                    self._remove_from_item(held.name, weapon.name, (weapon.count or 1) * taken)
 
     def _remove_from_item(self, item: str, name: str, amount: int) -> None:
         for line in self.weapons:
             if amount <= 0:
                 return
-            if line[2] == item and line[0].name == name and line[1] > 0:
-                taken = min(line[1], amount)
-                line[1] -= taken
+            if line.item == item and line.weapon.name == name and line.count > 0:
+                taken = min(line.count, amount)
+                line.count -= taken
                 amount -= taken
 
 
@@ -241,7 +260,8 @@ def unit_loadout(
 
     mounted = False
     items = []
-    for name, count, rules, mount, _weapons in stock.items:
+    for held in stock.items:
+        name, count, rules, mount = held.name, held.count, held.rules, held.mount
         if count > 0:
             mounted = mounted or mount
             rule_sources.extend((r, mount) for r in rules)
@@ -250,6 +270,7 @@ def unit_loadout(
     if implied:
         rule_sources = [(r, False) for r in implied] + rule_sources
 
+    copy_sizes: tuple[int, ...]
     if copies == 2:
         copy_sizes = (unit.size + (added_models + 1) // 2, unit.size + added_models // 2)
     else:
@@ -301,7 +322,8 @@ def _added_models(unit: Unit, options: Mapping[str, int], copies: int) -> tuple[
     """Models the picks add, and (combined units) the most that one copy could add."""
     if not options:
         return 0, 0
-    added, per_copy = 0, 0
+    added = 0
+    per_copy: int | None = 0
     for section in unit.sections:
         if section.variant != "models":
             continue
@@ -312,10 +334,17 @@ def _added_models(unit: Unit, options: Mapping[str, int], copies: int) -> tuple[
             if select is None:
                 per_copy += 1
             elif select.type in ("exactly", "up to") and select.per is None:
-                per_copy += select.value
+                per_copy += _value(select)
             else:
                 per_copy = None
     return added, per_copy
+
+
+def _value(count: Count) -> int:
+    """The N of an "exactly N" or "up to N" count, which always has one (the armybook/1
+    schema requires it); only asked of those."""
+    assert count.value is not None, count
+    return count.value
 
 
 def _sets(section: Section, stock: _Carried) -> int:
@@ -354,17 +383,17 @@ def section_allowance(section: Section, *, copies: int, models: int, stock: _Car
         if select is None:
             return Allowance(per_copy, None, 0, once=per_copy if section.variant == "upgrade" else None)
         if select.per is None and select.type != "any":
-            most = select.value * per_copy
-            required = most if select.type == "exactly" and not section.optional else 0
-            return Allowance(most, None, required, once=per_copy if section.variant == "upgrade" else None)
+            limit = _value(select) * per_copy
+            required = limit if select.type == "exactly" and not section.optional else 0
+            return Allowance(limit, None, required, once=per_copy if section.variant == "upgrade" else None)
     # What one pick at a time can cover: target items still carried, or models.
     if section.on_items and stock is not None:
         cover, what = _sets(section, stock), f"{_target_words(section)} carried"
         carried = True
     else:
         cover, what, carried = models, "model", False
-    if affects is not None and affects.type == "up to" and affects.value * copies < cover:
-        cover = affects.value * copies
+    if affects is not None and affects.type == "up to" and _value(affects) * copies < cover:
+        cover = _value(affects) * copies
         what = f"{_target_words(section) if section.on_items else 'model'}, up to {cover}"
         carried = False
 
@@ -379,7 +408,7 @@ def section_allowance(section: Section, *, copies: int, models: int, stock: _Car
         else:
             most = per_copy if select is None else None
     elif select.per == "option":
-        each = select.value * per_copy
+        each = _value(select) * per_copy
         most, basis = each * len(section.options), f"{times_words(each)} each"
     elif select.per is not None:
         if select.per == "model":
@@ -387,13 +416,13 @@ def section_allowance(section: Section, *, copies: int, models: int, stock: _Car
             what = "model" if base == models else what
         else:
             base = cover
-        most, basis = select.value * base, f"{select.value} per {what}"
+        most, basis = _value(select) * base, f"{select.value} per {what}"
     else:
-        most = select.value * per_copy
+        most = _value(select) * per_copy
         if counted and cover < most:
             most, basis, by_cover = cover, f"1 per {what}", True
     if affects is not None and affects.type == "exactly" and not section.on_items:
-        fits = models // affects.value  # each pick covers that many models
+        fits = models // _value(affects)  # each pick covers that many models
         if most is None or fits < most:
             noun = "model" if affects.value == 1 else "models"
             most, basis, by_cover = fits, f"{affects.value} {noun} a pick, of {models}", False
@@ -411,7 +440,9 @@ def section_allowance(section: Section, *, copies: int, models: int, stock: _Car
     )
 
 
-def _check_picks(section: Section, allowance: Allowance, chosen: list[tuple[Option, int]], problems) -> bool:
+def _check_picks(
+    section: Section, allowance: Allowance, chosen: Sequence[tuple[Option, int]], problems: list[Problem]
+) -> bool:
     """Report picks beyond what the section allows (or short of what it needs); True
     when there are more picks than it allows in all."""
     total = sum(n for _, n in chosen)
@@ -439,6 +470,7 @@ def section_limit_words(section: Section, allowance: Allowance, total: int | Non
     """The section's limit on picks in all, in words: why it takes no more; with `total`,
     the issue for having that many, past it. For an allowance with a limit."""
     most = allowance.most
+    assert most is not None  # asked only of a section with a limit
     words = f'"{section.label}" allows at most {most} {picks_words(most)}'
     if allowance.basis:
         words += f" ({allowance.basis})"
@@ -457,6 +489,8 @@ def option_limit_words(section: Section, allowance: Allowance, option: Option, p
         if allowance.once > 1:
             words += f": at most {allowance.once} here"
         return words if picks is None else f"{words}; it is taken {picks} times"
+    # Here the option's own limit is `each` (see `Allowance.own_most`), which it has.
+    assert allowance.each is not None
     words = f'"{section.label}" allows each option at most {times_words(allowance.each)}'
     return words if picks is None else f'{words}, but "{option.label}" is taken {picks} times'
 
@@ -511,8 +545,8 @@ def _apply(
             covered = have
         if covered > have or have == 0:
             problems.append(Problem("replace_missing", missing_words(unit, section, option, covered or picks, have)))
-        for target in section.targets:
-            stock.remove(target.name, min(covered, have) * target.count)
+        for replaced in section.targets:
+            stock.remove(replaced.name, min(covered, have) * replaced.count)
     elif section.variant == "attachment":
         target = next((t for t in section.targets if stock.count(t.name) >= t.count), None)
         if target is None:
@@ -536,9 +570,9 @@ def _apply(
                 stock.attach(target.name, covered * target.count, attached)
             for gain in option.gains:
                 if gain.kind == "item":
-                    stock.items.append([f"{gain.name} ({target.name})", gain.count * covered, (), False, ()])
+                    stock.items.append(_HeldItem(f"{gain.name} ({target.name})", gain.count * covered, (), False, ()))
                 for weapon in gain.weapons:
-                    stock.weapons.append([weapon, (weapon.count or 1) * gain.count * covered, None])
+                    stock.weapons.append(_HeldWeapon(weapon, (weapon.count or 1) * gain.count * covered, None))
             return
     elif whole:
         # The whole unit: each pick covers every model when `affects` is all, else the
@@ -553,12 +587,12 @@ def _gain(gain: Gain, covered: int, stock: _Carried, rule_sources: list[tuple[Ru
     kind = gain.kind
     if kind == "weapon":
         for weapon in gain.weapons:
-            stock.weapons.append([weapon, gain.count * covered, None])
+            stock.weapons.append(_HeldWeapon(weapon, gain.count * covered, None))
     elif kind == "item":
         stock.add_item(gain.name, gain.count * covered, gain.rules, gain.mount, gain.weapons)
     elif kind == "model":
         for weapon in gain.weapons:
-            stock.weapons.append([weapon, (weapon.count or 1) * covered, None])
+            stock.weapons.append(_HeldWeapon(weapon, (weapon.count or 1) * covered, None))
         # An added model shares the unit's profile: its rules are not a second helping.
         known = {rule.name for rule, _mount in rule_sources}
         rule_sources.extend((r, False) for r in gain.rules if r.name not in known)
@@ -572,7 +606,7 @@ def _with_rules(current: tuple[str, ...], extra: list[Rule]) -> tuple[str, ...]:
     rules = [Rule.parse(text) for text in current]
     for new in extra:
         for i, old in enumerate(rules):
-            if old.name == new.name and old.numeric and new.numeric:
+            if old.name == new.name and isinstance(old.rating, int) and isinstance(new.rating, int):  # both numeric
                 rating = old.rating + new.rating if new.adds else max(old.rating, new.rating)
                 rules[i] = Rule(old.name, rating)
                 break
@@ -581,12 +615,12 @@ def _with_rules(current: tuple[str, ...], extra: list[Rule]) -> tuple[str, ...]:
     return tuple(str(rule) for rule in rules)
 
 
-def _merge_weapons(lines: list[list[Any]]) -> tuple[WeaponLine, ...]:
-    merged: dict[tuple, int] = {}
-    for weapon, count, _item in lines:
+def _merge_weapons(lines: list[_HeldWeapon]) -> tuple[WeaponLine, ...]:
+    merged: dict[tuple[str, int | None, int | str | None, tuple[str, ...], tuple[tuple[str, Any], ...]], int] = {}
+    for line in lines:
+        weapon, count = line.weapon, line.count
         if count <= 0:
             continue
-        weapon: Weapon
         key = (weapon.name, weapon.range, weapon.attacks, weapon.rules, weapon.profile)
         merged[key] = merged.get(key, 0) + count
     return tuple(

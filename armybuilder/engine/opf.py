@@ -1,7 +1,8 @@
 """One Page Fantasy (Beginner's Guide 3.2.0)."""
 
-from armybuilder.engine.book import Rule
+from armybuilder.engine.book import Rule, Unit
 from armybuilder.engine.loadout import WeaponLine
+from armybuilder.engine.results import KnownResult
 from armybuilder.engine.rulesets import Policy, not_a_hero
 
 # "Weapon Types": the rules a melee weapon gets from its type (Sword/Claws: none).
@@ -19,33 +20,33 @@ class OnePageFantasy(Policy):
     weapon_classes = True
     weapon_fields = frozenset({"strength", "weapon_type"})
 
-    def implied_rules(self, unit, mounted):
+    def implied_rules(self, unit: Unit, mounted: bool) -> list[Rule]:
         # Heroes and Wizards are Nimble unless they ride a mount ("Heroes & Wizards").
         return [Rule("Nimble")] if unit.is_hero and not mounted else []
 
-    def type_notes(self, unit):
+    def type_notes(self, unit: Unit) -> tuple[str, ...]:
         # "Ordnance": no March or Charge, and shooting only with Hold.
         if unit.type == "ordnance":
             return ("May not March or Charge", "Shoots only when it Holds")
         return ()
 
-    def weapon_type_rules(self, weapon):
+    def weapon_type_rules(self, weapon: WeaponLine) -> tuple[str, ...]:
         if weapon.range:
             return ()
         return WEAPON_TYPE_RULES.get(str(weapon.profile.get("weapon_type", "")), ())
 
-    def default_melee(self, models):
+    def default_melee(self, models: int) -> WeaponLine | None:
         # "Ranged & Melee Weapons": a unit with no melee weapon has Light Swords/Claws.
         return WeaponLine("Light Swords/Claws", models, None, 1, (), {"strength": "light", "weapon_type": "sword"})
 
-    def combine_problem(self, unit):
+    def combine_problem(self, unit: Unit) -> str | None:
         if unit.is_hero:
             return f"{unit.name} is a Hero or Wizard; only Infantry units may be merged"
         if unit.type == "ordnance":
             return f"{unit.name} is Ordnance; only Infantry units may be merged"
         return None
 
-    def join_problem(self, hero, target):
+    def join_problem(self, hero: KnownResult, target: KnownResult) -> str | None:
         if reason := not_a_hero(hero):
             return reason
         if target.unit.is_hero or target.unit.type == "ordnance":

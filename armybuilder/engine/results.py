@@ -58,6 +58,15 @@ class EntryResult:
 
 
 @dataclass(slots=True)
+class KnownResult(EntryResult):
+    """The result of an entry whose unit is in the book: it has a unit and a loadout. The
+    checks past the first (limits, joining, combining) work on these only."""
+
+    unit: Unit
+    loadout: Loadout
+
+
+@dataclass(slots=True)
 class Validation:
     valid: bool
     total_points: int
@@ -84,7 +93,7 @@ class Context:
     ruleset: RulesetSpec
     entries: list[EntryResult]
     issues: list[Issue] = field(default_factory=list)
-    known: list[EntryResult] = field(default_factory=list)  # entries whose unit is in the book
+    known: list[KnownResult] = field(default_factory=list)  # entries whose unit is in the book
     total: int = 0
 
     def add(

@@ -10,7 +10,7 @@ from armybuilder.engine.book import Rule, Unit
 from armybuilder.engine.loadout import WeaponLine, highest_rating
 
 if TYPE_CHECKING:
-    from armybuilder.engine.results import Context, EntryResult
+    from armybuilder.engine.results import Context, KnownResult
 
 MODULES = {
     "aof": "aof",
@@ -61,7 +61,7 @@ class Policy:
     def combine_problem(self, unit: Unit) -> str | None:
         return None
 
-    def join_problem(self, hero: EntryResult, target: EntryResult) -> str | None:
+    def join_problem(self, hero: KnownResult, target: KnownResult) -> str | None:
         return None
 
     def extra_checks(self, ctx: Context) -> None:
@@ -77,7 +77,8 @@ def policy_for(slug: str) -> Policy:
         module = import_module(f"armybuilder.engine.{MODULES[slug]}")
     except KeyError:
         raise ValueError(f"unknown ruleset {slug!r}") from None
-    return module.POLICY
+    policy: Policy = module.POLICY
+    return policy
 
 
 def policy_or_default(slug: str) -> Policy:
@@ -97,7 +98,7 @@ def weapon_fields_of_some() -> frozenset[str]:
     return frozenset().union(*(policy_for(slug).weapon_fields for slug in MODULES))
 
 
-def not_a_hero(hero: EntryResult) -> str | None:
+def not_a_hero(hero: KnownResult) -> str | None:
     if not hero.unit.is_hero:
         return f"{hero.label} is not a hero; only heroes join other units"
     return None

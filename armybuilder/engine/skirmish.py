@@ -1,6 +1,8 @@
 """Age of Fantasy: Skirmish. No combined units and no joining: Hero is an aura rule here."""
 
+from armybuilder.engine.book import Unit
 from armybuilder.engine.loadout import stack_ratings
+from armybuilder.engine.results import KnownResult
 from armybuilder.engine.rulesets import Policy
 
 
@@ -8,10 +10,10 @@ class Skirmish(Policy):
     combine_rules = staticmethod(stack_ratings)  # same stacking rule as Age of Fantasy
     hero_rule_required = True
 
-    def combine_problem(self, unit):
+    def combine_problem(self, unit: Unit) -> str | None:
         return f"{unit.name} cannot be combined: Skirmish has no combined units"
 
-    def join_problem(self, hero, target):
+    def join_problem(self, hero: KnownResult, target: KnownResult) -> str | None:
         return f"{hero.label} cannot join {target.label}: in Skirmish heroes do not join units"
 
 

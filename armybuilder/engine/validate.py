@@ -10,9 +10,9 @@ from __future__ import annotations
 from armybuilder.engine.book import Book, RulesetSpec
 from armybuilder.engine.limits import check_limit
 from armybuilder.engine.lists import ArmyList
-from armybuilder.engine.loadout import unit_loadout
-from armybuilder.engine.results import ERROR, WARNING, Context, EntryResult, Issue, Validation
-from armybuilder.engine.rulesets import policy_for
+from armybuilder.engine.loadout import Loadout, unit_loadout
+from armybuilder.engine.results import ERROR, WARNING, Context, EntryResult, Issue, KnownResult, Validation
+from armybuilder.engine.rulesets import Policy, policy_for
 
 __all__ = ["ERROR", "WARNING", "EntryResult", "Issue", "Validation", "validate_list"]
 
@@ -35,7 +35,7 @@ def validate_list(book: Book, ruleset: RulesetSpec, army: ArmyList) -> Validatio
             continue
         picks = tuple(sorted(p for p in entry.options.items() if p[1])) if entry.options else ()
         key = (ruleset.slug, unit.id, entry.copies, picks)
-        loadout = book.loadouts.get(key)
+        loadout: Loadout | None = book.loadouts.get(key)
         if loadout is None:
             loadout = unit_loadout(
                 unit,
@@ -47,7 +47,7 @@ def validate_list(book: Book, ruleset: RulesetSpec, army: ArmyList) -> Validatio
             if len(book.loadouts) >= LOADOUT_CACHE_SIZE:
                 book.loadouts.clear()
             book.loadouts[key] = loadout
-        result = EntryResult(entry, unit, loadout)
+        result = KnownResult(entry, unit, loadout)
         ctx.entries.append(result)
         ctx.known.append(result)
         ctx.total += result.cost
@@ -72,8 +72,8 @@ def validate_list(book: Book, ruleset: RulesetSpec, army: ArmyList) -> Validatio
     for issue in ctx.issues:
         if issue.severity == ERROR and issue.entry is not None:
             errors_by_entry[issue.entry] = errors_by_entry.get(issue.entry, 0) + 1
-    for result in ctx.entries:
-        result.errors = errors_by_entry.get(result.entry.id, 0)
+    for checked in ctx.entries:
+        checked.errors = errors_by_entry.get(checked.entry.id, 0)
     return Validation(
         valid=not any(i.severity == ERROR for i in ctx.issues),
         total_points=ctx.total,
@@ -83,7 +83,7 @@ def validate_list(book: Book, ruleset: RulesetSpec, army: ArmyList) -> Validatio
     )
 
 
-def _check_combined(ctx: Context, policy) -> None:
+def _check_combined(ctx: Context, policy: Policy) -> None:
     for result in ctx.known:
         if result.entry.combined:
             reason = policy.combine_problem(result.unit)
@@ -91,9 +91,9 @@ def _check_combined(ctx: Context, policy) -> None:
                 ctx.add("invalid_combined", reason, section=policy.combine_section, entry=result.entry.id)
 
 
-def _check_joins(ctx: Context, policy) -> None:
+def _check_joins(ctx: Context, policy: Policy) -> None:
     by_id = {e.entry.id: e for e in ctx.entries}
-    joined_by: dict[str, EntryResult] = {}
+    joined_by: dict[str, KnownResult] = {}
     for hero in ctx.known:
         target_id = hero.entry.joined_to
         if target_id is None:
@@ -104,7 +104,7 @@ def _check_joins(ctx: Context, policy) -> None:
             reason = f"{hero.label} cannot join itself"
         elif target is None:
             reason = f'{hero.label} joins "{target_id}", which is not in the list'
-        elif target.unit is None:
+        elif not isinstance(target, KnownResult):
             continue  # the unknown unit is reported already
         elif target.entry.joined_to is not None:
             reason = f"{hero.label} cannot join {target.label}, which is itself joined to another unit"
@@ -121,7 +121,7 @@ def _check_joins(ctx: Context, policy) -> None:
             joined_by[target_id] = hero
 
 
-def _check_points(ctx: Context, policy) -> None:
+def _check_points(ctx: Context, policy: Policy) -> None:
     ruleset, limit = ctx.ruleset, ctx.army.points_limit
     if not ruleset.uses_points or limit is None:
         return

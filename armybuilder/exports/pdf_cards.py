@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -96,7 +97,12 @@ ARENA_COLUMNS = (  # widths that hold each heading at 6 pt on a poker card
     Column("Dmg", 0.115, True),
     Column("Critical · rules", 0.37),
 )
-ARENA_STATS = (("Move/Rush", ("move", "rush")), ("Evasion", ("evasion",)), ("Toughness", ("toughness",)))
+StatColumns = tuple[tuple[str, tuple[str, ...]], ...]  # (heading, the stats it shows)
+ARENA_STATS: StatColumns = (
+    ("Move/Rush", ("move", "rush")),
+    ("Evasion", ("evasion",)),
+    ("Toughness", ("toughness",)),
+)
 ARENA_STATS += (("Stamina", ("stamina",)), ("Health", ("health",)))
 
 
@@ -346,7 +352,7 @@ def unit_wide_rules(result: EntryResult, some: list[SomeModels]) -> list[Rule]:
     return [rule for rule in loadout.rules if rule.name not in partial or rule.name in own]
 
 
-def _upgrade_labels(result: EntryResult, rules: list[Rule], family: str) -> list[tuple[str, int]]:
+def _upgrade_labels(result: EntryResult, rules: Sequence[Rule], family: str) -> list[tuple[str, int]]:
     """The picks as the card lists them, so that a rule has one name on the card: a pick
     that only gives rules is named by the rules it gives, and a rule Army Forge names
     otherwise than our rulebook takes our name (its "Rune Lord (Caster(2))" is the
@@ -357,8 +363,8 @@ def _upgrade_labels(result: EntryResult, rules: list[Rule], family: str) -> list
     by_label = {}
     for option_id in result.entry.options:
         if option_id in unit.options:
-            option = unit.options[option_id][1]
-            by_label[option.label] = option
+            offered = unit.options[option_id][1]
+            by_label[offered.label] = offered
     names = {rule.name for rule in rules}
     labels = []
     for label, picks in loadout.upgrades:
@@ -409,11 +415,11 @@ def _rating(rules: list[Rule], name: str) -> int | None:
     return next((rule.rating for rule in rules if rule.name == name and isinstance(rule.rating, int)), None)
 
 
-def _tough(rules: list[Rule]) -> str | None:
+def _tough(rules: Sequence[Rule]) -> str | None:
     return next((str(rule.rating) for rule in rules if rule.name == "Tough" and rule.rating is not None), None)
 
 
-def _stats(stats: dict[str, int], models: int, rules: list[Rule]) -> tuple[tuple[str, str], ...]:
+def _stats(stats: Mapping[str, int], models: int, rules: Sequence[Rule]) -> tuple[tuple[str, str], ...]:
     boxes = [("Models", str(models))]
     boxes.extend((key.title(), f"{stats[key]}+") for key in ("quality", "defense") if key in stats)
     if tough := _tough(rules):
@@ -421,7 +427,7 @@ def _stats(stats: dict[str, int], models: int, rules: list[Rule]) -> tuple[tuple
     return tuple(boxes)
 
 
-def _arena_stats(stats: dict[str, int], rules: list[Rule]) -> tuple[tuple[str, str], ...]:
+def _arena_stats(stats: Mapping[str, int], rules: Sequence[Rule]) -> tuple[tuple[str, str], ...]:
     boxes = []
     for label, keys in ARENA_STATS:
         values = [str(stats[key]) for key in keys if key in stats]
@@ -592,6 +598,7 @@ class UnitCardsPdf:
                 self._draw_crop_marks(len(placed))
             self._draw_print_note()
             for face, box in placed:
+                assert face.style is not None  # every fitted face has its sizes
                 self.style = face.style
                 self._draw_face(face, box)
         self.canvas.save()
@@ -732,7 +739,9 @@ class UnitCardsPdf:
         if label_width > self.width / 2:
             rows.extend(self._keep(self._text_rows([(label, style.label.font)])))
             label, label_width = "", 0.0
-        x, line, lines = label_width, [], []
+        line: list[float] = []
+        lines: list[list[float]] = []
+        x = label_width
         for group in tracker.groups:
             need = group * box
             if line and x + need > self.width:

@@ -88,8 +88,8 @@ def core_rules_get(*, systems: set[str]) -> dict[str, list[CoreRuleRow]]:
         "ruleset__slug", "name", "rated", "section", "summary"
     )
     found: dict[str, list[CoreRuleRow]] = {system: [] for system in systems}
-    for system, *rule in rows:
-        found[system].append(tuple(rule))
+    for system, name, rated, section, summary in rows:
+        found[system].append((name, rated, section, summary))
     return found
 
 
@@ -229,7 +229,7 @@ def _rating_order(rating: str) -> tuple[bool, bool, int, str]:
     return (True, False, 0, rating)
 
 
-def casts_spells(rules: list[Rule]) -> Rule | None:
+def casts_spells(rules: Sequence[Rule]) -> Rule | None:
     """The unit's Caster(X) or Wizard(X) rule, if it has one."""
     return next((rule for rule in rules if rule.name in SPELL_RULES), None)
 

@@ -13,6 +13,7 @@ import io
 import re
 from collections import Counter
 from dataclasses import dataclass, replace
+from typing import Any
 
 from reportlab.graphics import renderPDF
 from reportlab.graphics.barcode.qr import QrCodeWidget
@@ -81,6 +82,10 @@ class TablePages:
     A subclass sets `canvas`, `page_size`, `width` and `columns`, draws its header in
     `_draw_header()` (returning its height) and says `_running_head()` and `_footer()`."""
 
+    canvas: Any  # a reportlab Canvas
+    page_size: tuple[float, float]
+    width: float
+    columns: list[Column]
     first_page = 1  # the number printed on the first page
     _in_table = False
 
@@ -211,8 +216,8 @@ class RosterPdf(TablePages):
         room = self.width - QR_COLUMN if printout.share_url else self.width
         y = self._draw_player(top, room) if self.player else top
         size = pdf_style.fit_size(printout.title, TITLE.font, TITLE.size, room, TITLE_MIN)
-        for line in pdf_style.wrap(printout.title, TITLE.font, size, room):
-            pdf_style.draw_line(canvas, [(line, TITLE.font)], MARGIN, y - size, size, TITLE.color)
+        for title_line in pdf_style.wrap(printout.title, TITLE.font, size, room):
+            pdf_style.draw_line(canvas, [(title_line, TITLE.font)], MARGIN, y - size, size, TITLE.color)
             y -= TITLE.sized(size).leading
         y -= 2
         for line in pdf_style.wrap_spans([(self._book_line(), SUBTITLE.font)], SUBTITLE.size, room):
@@ -226,8 +231,8 @@ class RosterPdf(TablePages):
             y -= POINTS.leading
         y -= 2
         status, colour = self._status()
-        for line in pdf_style.wrap(status, STATUS.font, STATUS.size, room):
-            pdf_style.draw_line(canvas, [(line, STATUS.font)], MARGIN, y - STATUS.size, STATUS.size, colour)
+        for status_line in pdf_style.wrap(status, STATUS.font, STATUS.size, room):
+            pdf_style.draw_line(canvas, [(status_line, STATUS.font)], MARGIN, y - STATUS.size, STATUS.size, colour)
             y -= STATUS.leading
         if printout.share_url:
             y = min(y, self._draw_qr(self.page_size[0] - MARGIN - QR_COLUMN, top))
@@ -302,7 +307,7 @@ class RosterPdf(TablePages):
         flow.block(head.height, head.draw)
         self._in_table = True
         for number, result in enumerate(results, 1):
-            row = first if number == 1 else self._entry_row(number, result, labels)
+            row = first if number == 1 and first is not None else self._entry_row(number, result, labels)
             row.shade = number % 2 == 0
             flow.block(row.height, row.draw)
         self._in_table = False

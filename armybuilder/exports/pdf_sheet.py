@@ -75,8 +75,8 @@ class ArmySheetPdf(TablePages):
         printout, canvas, width = self.printout, self.canvas, self.width
         y = self.page_size[1] - MARGIN
         size = pdf_style.fit_size(printout.title, TITLE.font, TITLE.size, width, TITLE_MIN)
-        for line in pdf_style.wrap(printout.title, TITLE.font, size, width):
-            pdf_style.draw_line(canvas, [(line, TITLE.font)], MARGIN, y - size, size, TITLE.color)
+        for title_line in pdf_style.wrap(printout.title, TITLE.font, size, width):
+            pdf_style.draw_line(canvas, [(title_line, TITLE.font)], MARGIN, y - size, size, TITLE.color)
             y -= TITLE.sized(size).leading
         book = f"{printout.ruleset_title} · {printout.faction_name} · army book {printout.book_version}"
         if printout.book_changed:
@@ -90,8 +90,8 @@ class ArmySheetPdf(TablePages):
         for line in pdf_style.wrap_spans(spans, POINTS.size, width):
             pdf_style.draw_line(canvas, line, MARGIN, y - POINTS.size, POINTS.size, POINTS.color)
             y -= POINTS.leading
-        for line in pdf_style.wrap(status, STATUS.font, STATUS.size, width):
-            pdf_style.draw_line(canvas, [(line, STATUS.font)], MARGIN, y - STATUS.size, STATUS.size, colour)
+        for status_line in pdf_style.wrap(status, STATUS.font, STATUS.size, width):
+            pdf_style.draw_line(canvas, [(status_line, STATUS.font)], MARGIN, y - STATUS.size, STATUS.size, colour)
             y -= STATUS.leading
         return self.page_size[1] - MARGIN - y + 8
 

@@ -248,6 +248,7 @@ def _font_runs(text: str, font: str) -> list[tuple[str, str]]:
     chain = _chain(font)
     first, first_has = chain[0], COVERAGE.get(chain[0], frozenset())
     out: list[tuple[list[str], str]] = []  # characters gathered in lists: joining is linear
+    use: str | None
     for char in text:
         code = ord(char)
         current = out[-1][1] if out else first

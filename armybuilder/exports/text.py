@@ -63,6 +63,7 @@ def list_text(
             lines.append(f"1x {entry.unit} (not in the army book)" + (" | 0 pts" if uses_points else ""))
             continue
         loadout = result.loadout
+        assert loadout is not None  # an entry whose unit is in the book has a loadout
         copies = 2 if entry.combined else 1
         title = f"{result.label} ({result.unit.name})" if entry.name else result.unit.name
         parts = [f"{copies}x {title} [{loadout.models}] {_stats(dict(result.unit.stats))}".rstrip()]

@@ -31,6 +31,7 @@ class Command(BaseCommand):
                 for problem in exc.problems:
                     self.stderr.write(f"  {problem}")
                 continue
+            assert ruleset.base is not None  # ruleset/1 files are variants: each has its base
             self.stdout.write(f"{path}: imported {ruleset.title} ({ruleset.slug}), a variant of {ruleset.base.title}")
         if failed:
             raise CommandError(f"{failed} of {len(files)} files not imported")
