@@ -245,11 +245,11 @@ def test_a_pack_made_in_the_admin_is_checked_and_saved(admin_client, wardens, pl
         "caps": "[]",
         "books": "current",
     }
-    response = admin_client.post("/admin/lists/eventpack/add/", form)
+    response = admin_client.post("/admin/events/eventpack/add/", form)
     assert 'bans[0].unit: No unit "dragon" in Test Wardens.' in page_text(response)
     assert not EventPack.objects.exists()
     form["bans"] = "[]"
-    assert admin_client.post("/admin/lists/eventpack/add/", form).status_code == 302
+    assert admin_client.post("/admin/events/eventpack/add/", form).status_code == 302
     assert EventPack.objects.get().organiser == player
 
 
