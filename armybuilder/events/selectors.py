@@ -133,7 +133,9 @@ def pack_catalogue(system: str) -> tuple[dict[str, Book], RulesetSpec]:
 
 def entry_problem(army_list: Any, pack: EventPack) -> str | None:
     """Why the list cannot be entered for the pack: another game, or an army book the
-    event's ruleset does not use (a variant's own book entered for its base's event)."""
+    event's ruleset does not use (a variant's own book entered for its base's event).
+    `army_list` is a saved list (lists.ArmyList, read for its system and faction: events
+    do not import lists)."""
     ruleset = Ruleset.objects.select_related("base").filter(slug=army_list.system).first()
     if pack.ruleset.family != (ruleset.family if ruleset else army_list.system):
         return f"{pack.name} is played with {pack.ruleset.title}; this list is for another game."

@@ -81,7 +81,7 @@ def pack_delete(*, pack: EventPack) -> None:
 def submission_submit(
     *, pack: EventPack, player: AbstractBaseUser, army_list: Any, now: datetime | None = None
 ) -> Submission:
-    """Enter a frozen copy of `army_list` (the player's own) for the pack, replacing the
+    """Enter a frozen copy of `army_list` (the player's own lists.ArmyList) for the pack, replacing the
     player's earlier submission: the copy is checked with the event's ruleset and rules
     (its points as the player set them: a list of another size is told so), on the
     version of its army book the list is pinned to, which the submission records (an
