@@ -187,6 +187,7 @@ INSTALLED_APPS = [
     "axes",  # failed log-ins, per account and per address (see AXES_* below)
     "factions",
     "armybuilder.lists",
+    "armybuilder.events",
 ]
 
 MIDDLEWARE = [

@@ -49,4 +49,4 @@ def _files(paths: Iterable[Path]) -> list[Path]:
 
 
 # What a validation is worked out by: the engine, and how a list and its event reach it.
-VALIDATION = ("armybuilder/engine", "armybuilder/lists/selectors.py", "armybuilder/lists/event_rules.py")
+VALIDATION = ("armybuilder/engine", "armybuilder/lists/selectors.py", "armybuilder/events/rules.py")

@@ -35,10 +35,12 @@ from django.core.cache import cache  # noqa: E402
 from django.utils import timezone  # noqa: E402
 from pypdf import PdfReader  # noqa: E402
 
+from armybuilder.events import selectors as event_selectors  # noqa: E402
+from armybuilder.events import services as event_services  # noqa: E402
 from armybuilder.exports import pdf, pdf_style  # noqa: E402
 from armybuilder.exports.pdf_data import event_printout_get, printout_get  # noqa: E402
 from armybuilder.exports.pdf_event import EventRosterPdf  # noqa: E402
-from armybuilder.lists import events  # noqa: E402
+from armybuilder.lists import submissions as list_submissions  # noqa: E402
 from armybuilder.lists.format import MAX_ENTRIES, parse_list_body  # noqa: E402
 from armybuilder.lists.services import army_list_create  # noqa: E402
 from factions.selectors import book_handle_get, engine_book_get, engine_cache_clear  # noqa: E402
@@ -134,16 +136,18 @@ def downloads(title: str, army_list) -> list[float]:
 def event_roster(owner, lists: list) -> float:
     """The combined roster of an event with each of `lists` submitted by a player."""
     deadline = (timezone.now() + timedelta(days=30)).isoformat()
-    pack = events.pack_create(
+    pack = event_services.pack_create(
         organiser=owner, data={"name": "Abuse Open", "ruleset": SYSTEM, "points_limit": 75000, "deadline": deadline}
     )
     for number, army_list in enumerate(lists):
         player = User.objects.create_user(f"player-{pack.pk}-{number}")
         army_list.owner = player
         army_list.save(update_fields=["owner"])
-        events.submission_submit(pack=pack, player=player, army_list=army_list)
-    submissions = list(events.submissions_visible(pack, owner))
-    printout = event_printout_get(pack=pack, submissions=submissions, handles=events.submission_handles(submissions))
+        event_services.submission_submit(pack=pack, player=player, army_list=army_list)
+    submissions = list(event_selectors.submissions_visible(pack, owner))
+    printout = event_printout_get(
+        pack=pack, submissions=submissions, handles=list_submissions.submission_handles(submissions)
+    )
     entries = sum(len(s.printout.validation.entries) for s in printout.submissions)
     return report(f"event roster, {len(lists)} lists, {entries} entries", lambda: EventRosterPdf(printout).render())
 

@@ -3,7 +3,7 @@
 Builds an event pack on Age of Fantasy (2000 pts) and 40 submissions of lists of the
 bundled books, 10 to 25 entries each (every unit's options varied from copy to copy, as
 bench/pdf.py builds its lists; some are over the points and not legal). Prints the
-queries `events.submission_rows` (the organiser's page and the CSV) and the whole
+queries `list_submissions.submission_rows` (the organiser's page and the CSV) and the whole
 roster download run for 2 and for 40 submissions, then the median time to draw the
 combined roster of 40 lists from its loaded printout, the whole download with the cache
 emptied first (loading, validating and drawing) and the same download again, cached.
@@ -33,10 +33,13 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.utils import timezone  # noqa: E402
 from pypdf import PdfReader  # noqa: E402
 
+from armybuilder.events import selectors as event_selectors  # noqa: E402
+from armybuilder.events import services as event_services  # noqa: E402
 from armybuilder.exports import pdf  # noqa: E402
 from armybuilder.exports.pdf_data import event_printout_get  # noqa: E402
 from armybuilder.exports.pdf_event import EventRosterPdf  # noqa: E402
-from armybuilder.lists import events, services  # noqa: E402
+from armybuilder.lists import services  # noqa: E402
+from armybuilder.lists import submissions as list_submissions  # noqa: E402
 from armybuilder.lists.format import parse_list_body  # noqa: E402
 from factions.selectors import engine_book_get  # noqa: E402
 
@@ -54,13 +57,13 @@ def submit(pack, number: int) -> None:
     player = User.objects.create_user(f"player-{number:02}")
     data, _handle = parse_list_body(body)
     army_list = services.army_list_create(data=data, owner=player)
-    events.submission_submit(pack=pack, player=player, army_list=army_list)
+    event_services.submission_submit(pack=pack, player=player, army_list=army_list)
 
 
 def download(pack) -> bytes:
     """What the organiser's roster.pdf view runs."""
-    managed = events.managed_pack_get(key=pack.key, user=pack.organiser)
-    submissions = list(events.submissions_visible(managed, pack.organiser))
+    managed = event_selectors.managed_pack_get(key=pack.key, user=pack.organiser)
+    submissions = list(event_selectors.submissions_visible(managed, pack.organiser))
     return pdf.event_roster_response(managed, submissions, paper="a4").content
 
 
@@ -72,8 +75,12 @@ def queries(fn) -> int:
 
 def count_queries(pack) -> tuple[int, int, int]:
     """(submission_rows with new lists, submission_rows again, the roster download uncached)."""
-    fresh = queries(lambda: events.submission_rows(pack, list(events.submissions_visible(pack, pack.organiser))))
-    stored = queries(lambda: events.submission_rows(pack, list(events.submissions_visible(pack, pack.organiser))))
+    fresh = queries(
+        lambda: list_submissions.submission_rows(pack, list(event_selectors.submissions_visible(pack, pack.organiser)))
+    )
+    stored = queries(
+        lambda: list_submissions.submission_rows(pack, list(event_selectors.submissions_visible(pack, pack.organiser)))
+    )
     cache.clear()
     whole = queries(lambda: download(pack))
     return fresh, stored, whole
@@ -86,7 +93,7 @@ def main() -> None:
     load_books()
     organiser = User.objects.create_user("organiser")
     deadline = (timezone.now() + timedelta(days=30)).isoformat()
-    pack = events.pack_create(
+    pack = event_services.pack_create(
         organiser=organiser, data={"name": "Bench Open", "ruleset": SYSTEM, "points_limit": 2000, "deadline": deadline}
     )
     print(f"Python {sys.version.split()[0]}, Django {django.get_version()}, books {SYSTEM}/{', '.join(BOOKS)}")
@@ -104,8 +111,10 @@ def main() -> None:
     for label, a, b in zip(labels, two, forty, strict=True):
         print(f"  {label:<37} {a:>7}  {b:>8}  {'equal' if a == b else 'DIFFERENT'}")
 
-    submissions = list(events.submissions_visible(pack, organiser))
-    printout = event_printout_get(pack=pack, submissions=submissions, handles=events.submission_handles(submissions))
+    submissions = list(event_selectors.submissions_visible(pack, organiser))
+    printout = event_printout_get(
+        pack=pack, submissions=submissions, handles=list_submissions.submission_handles(submissions)
+    )
     data = EventRosterPdf(printout).render()
     entries = sum(len(s.data["entries"]) for s in submissions)
     legal = sum(1 for roster in printout.submissions if roster.printout.validation.valid)

@@ -15,8 +15,9 @@ start_django()
 from django.contrib.auth import get_user_model  # noqa: E402
 
 from armybuilder.api.lists import parse_list_body  # noqa: E402
-from armybuilder.lists import events  # noqa: E402
-from armybuilder.lists.models import ArmyList, EventPack  # noqa: E402
+from armybuilder.events import services as event_services  # noqa: E402
+from armybuilder.events.models import EventPack  # noqa: E402
+from armybuilder.lists.models import ArmyList  # noqa: E402
 from armybuilder.lists.services import army_list_create  # noqa: E402
 
 PACK = {"name": "Fuzz Open", "ruleset": "aof", "points_limit": 1500, "deadline": "2999-12-31T18:00:00+00:00"}
@@ -35,8 +36,8 @@ def main() -> None:
     data, _handle = parse_list_body(example_list())
     army_list_create(data=data, owner=fuzzer)  # (found through GET /api/lists/ and its links)
     shared = army_list_create(data=data, owner=sharer)
-    pack = events.pack_create(organiser=fuzzer, data=PACK)
-    events.submission_submit(pack=pack, player=sharer, army_list=shared)
+    pack = event_services.pack_create(organiser=fuzzer, data=PACK)
+    event_services.submission_submit(pack=pack, player=sharer, army_list=shared)
     print(shared.share_key, pack.key)
 
 

@@ -30,6 +30,8 @@ SCHEMA_PATH = Path(__file__).resolve().parent / "schema" / "ruleset-1.schema.jso
 # What a variant takes from its base, whatever a document says: the game it plays.
 FROM_BASE = ("order", "uses_points", "stat_fields", "unit_types")
 OWN_FIELDS = ("name", "version", "default_points", "suggested_points", "max_points")
+# The largest points limit a list or an event may take where its ruleset names none.
+MAX_POINTS = 1_000_000
 
 
 class RulesetError(Exception):

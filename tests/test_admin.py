@@ -315,9 +315,9 @@ def test_an_event_pack_saved_in_the_admin_is_checked_as_the_site_checks_one(admi
 
     from django.utils import timezone
 
-    from armybuilder.lists.models import EventPack
+    from armybuilder.events.models import EventPack
 
-    url = reverse("admin:lists_eventpack_add")
+    url = reverse("admin:events_eventpack_add")
     form = {
         "organiser": staff_user.pk,
         "name": "Club Night",

@@ -10,9 +10,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connections
 
-from armybuilder.lists import accounts, admin, events, services
+from armybuilder.events import services as event_services
+from armybuilder.events.models import EventPack
+from armybuilder.lists import accounts, admin, services
 from armybuilder.lists.format import parse_list_body
-from armybuilder.lists.models import ArmyList, EventPack, Profile
+from armybuilder.lists.models import ArmyList, Profile
 from factions.models import Ruleset
 from factions.selectors import engine_cache_clear
 from factions.services import armybook_import, sync_rulesets
@@ -49,7 +51,7 @@ def army_list(wardens, player) -> ArmyList:
 
 @pytest.fixture
 def pack(wardens, player) -> EventPack:
-    return events.pack_create(organiser=player, data=pack_data(points_limit=500))
+    return event_services.pack_create(organiser=player, data=pack_data(points_limit=500))
 
 
 @pytest.fixture
@@ -243,11 +245,11 @@ def test_a_pack_made_in_the_admin_is_checked_and_saved(admin_client, wardens, pl
         "caps": "[]",
         "books": "current",
     }
-    response = admin_client.post("/admin/lists/eventpack/add/", form)
+    response = admin_client.post("/admin/events/eventpack/add/", form)
     assert 'bans[0].unit: No unit "dragon" in Test Wardens.' in page_text(response)
     assert not EventPack.objects.exists()
     form["bans"] = "[]"
-    assert admin_client.post("/admin/lists/eventpack/add/", form).status_code == 302
+    assert admin_client.post("/admin/events/eventpack/add/", form).status_code == 302
     assert EventPack.objects.get().organiser == player
 
 
@@ -264,7 +266,7 @@ def test_a_bad_pack_rule_is_named_where_it_is_and_nothing_is_saved(admin_client,
 
 def test_a_pack_its_organiser_changed_meanwhile_is_not_overwritten(admin_client, pack):
     url, data = change_form(admin_client, pack)
-    events.pack_update(pack=EventPack.objects.get(pk=pack.pk), data={"name": "Club Night (moved)"}, based_on=1)
+    event_services.pack_update(pack=EventPack.objects.get(pk=pack.pk), data={"name": "Club Night (moved)"}, based_on=1)
     data["points_limit"] = ["750"]
     response = save(admin_client, url, data)
     assert response.status_code == 200

@@ -18,7 +18,7 @@ from schemathesis.checks import CHECKS, load_all_checks
 from schemathesis.config import SchemathesisConfig
 
 from armybuilder.api.lists import parse_list_body
-from armybuilder.lists import events
+from armybuilder.events import services as event_services
 from armybuilder.lists.services import army_list_create
 from factions.selectors import engine_cache_clear
 from factions.services import armybook_import
@@ -68,8 +68,8 @@ def api_schema(fuzzer, monkeypatch, tmp_path):
     sharer = get_user_model().objects.create_user("sharer")
     shared = army_list_create(data=data, owner=sharer)
     monkeypatch.setenv("FUZZ_SHARE_KEY", shared.share_key)
-    pack = events.pack_create(organiser=fuzzer, data=FUZZ_PACK)
-    events.submission_submit(pack=pack, player=sharer, army_list=shared)
+    pack = event_services.pack_create(organiser=fuzzer, data=FUZZ_PACK)
+    event_services.submission_submit(pack=pack, player=sharer, army_list=shared)
     monkeypatch.setenv("FUZZ_EVENT_KEY", pack.key)
     monkeypatch.setenv("FUZZ_CACHE_DIR", str(tmp_path))
     config = SchemathesisConfig.from_path(CONFIG)

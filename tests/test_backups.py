@@ -19,9 +19,13 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from armybuilder.lists import accounts, events, services
+from armybuilder.events import selectors as event_selectors
+from armybuilder.events import services as event_services
+from armybuilder.events.models import EventPack, Submission
+from armybuilder.lists import accounts, services
+from armybuilder.lists import submissions as list_submissions
 from armybuilder.lists.format import parse_list_body
-from armybuilder.lists.models import ArmyList, EventPack, Profile, Submission
+from armybuilder.lists.models import ArmyList, Profile
 from armybuilder.lists.selectors import army_list_load
 from armybuilder.stamps import content_hash
 from factions.admin_checks import catalogue_change_check
@@ -438,21 +442,21 @@ def event_site(db, tmp_path):
         "caps": [{"faction": "club-wardens", "unit": "wardens", "max": 2}],
         "books": "any",
     }
-    pack = events.pack_create(organiser=organiser, data=league)
+    pack = event_services.pack_create(organiser=organiser, data=league)
     players = [User.objects.create_user(name, password="a-long-pass-phrase-5") for name in ("ann", "bo")]
     lists = [
         club_list(players[0], pack, ["wardens"], name="Shield Wall"),
         club_list(players[1], pack, ["warden-captain", "wardens"], name="Captain's Guard"),
     ]
     for player, army_list in zip(players, lists, strict=True):
-        events.submission_submit(pack=pack, player=player, army_list=army_list)
+        event_services.submission_submit(pack=pack, player=player, army_list=army_list)
     data, _handle = parse_list_body({**lists[0].as_armylist(), "name": "Shield Wall (changed)"})
     services.army_list_update(army_list=lists[0], data=data, based_on=lists[0].version)
     club_list(players[0], pack, [], name="Spare")
     ArmyList.objects.create(
         owner=players[1], system="aof-club", faction="club-wardens", book_version="1.0.0", name="Free"
     )
-    rows = events.submission_rows(pack, list(pack.submissions.order_by("pk")))
+    rows = list_submissions.submission_rows(pack, list(pack.submissions.order_by("pk")))
     before = {"rows": [(row.submission.pk, row.valid, row.issues) for row in rows], "pack": pack}
     folder = tmp_path / "event-backup"
     export(folder)
@@ -481,7 +485,7 @@ def test_the_variant_and_the_book_naming_it_come_back(event_site):
 def test_the_pack_its_lists_and_its_submissions_come_back_with_their_ids_and_keys(event_site):
     before = event_site["before"]["pack"]
     restore(event_site["folder"])
-    pack = events.pack_get(key=before.key)
+    pack = event_selectors.pack_get(key=before.key)
     assert (pack.pk, pack.organiser_id, pack.organiser.username) == (before.pk, before.organiser_id, "league-organiser")
     assert (pack.deadline, pack.points_limit, pack.bans, pack.caps, pack.books) == (
         before.deadline,
@@ -497,7 +501,7 @@ def test_the_pack_its_lists_and_its_submissions_come_back_with_their_ids_and_key
         ("ann", "Shield Wall", "Shield Wall (changed)"),  # the frozen copy, not the list as edited since
         ("bo", "Captain's Guard", "Captain's Guard"),
     ]
-    rows = events.submission_rows(pack, submissions)
+    rows = list_submissions.submission_rows(pack, submissions)
     assert [(row.submission.pk, row.valid, row.issues) for row in rows] == event_site["before"]["rows"]
     assert [row.valid for row in rows] == [True, False]  # the captain is banned
 
@@ -507,9 +511,9 @@ def test_the_next_pack_and_submission_after_restore_get_new_ids(event_site):
     restore(event_site["folder"])
     kept = list(Submission.objects.values_list("pk", flat=True))
     data = {"name": "Next League", "ruleset": "aof-club", "points_limit": 600, "deadline": "2031-06-01T18:00:00+00:00"}
-    pack = events.pack_create(organiser=before.organiser, data=data)
+    pack = event_services.pack_create(organiser=before.organiser, data=data)
     army_list = club_list(before.organiser, pack, ["wardens"], name="Late Entry")
-    submission = events.submission_submit(pack=pack, player=before.organiser, army_list=army_list)
+    submission = event_services.submission_submit(pack=pack, player=before.organiser, army_list=army_list)
     assert pack.pk > before.pk and submission.pk > max(kept)
 
 

@@ -11,7 +11,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from rest_framework.test import APIClient
 
-from armybuilder.lists import accounts, events
+from armybuilder.events import services as event_services
+from armybuilder.lists import accounts
 from armybuilder.lists.models import Profile
 from tests.conftest import wardens_list as make_list
 from tests.test_events import pack_data
@@ -35,10 +36,10 @@ def people(db) -> dict:
 
 @pytest.fixture
 def pack(wardens, people):
-    made = events.pack_create(organiser=people["organiser"], data=pack_data())
+    made = event_services.pack_create(organiser=people["organiser"], data=pack_data())
     for player in ("named", "nameless"):
         army_list = make_list(people[player], ["warden-captain"], event=made, name=f"List of {player}")
-        events.submission_submit(pack=made, player=people[player], army_list=army_list)
+        event_services.submission_submit(pack=made, player=people[player], army_list=army_list)
     return made
 
 
@@ -102,7 +103,7 @@ def test_the_chosen_display_names_and_the_neutral_name_are_shown_instead(pack, p
 
 
 def test_an_organiser_without_a_display_name_is_a_player_n_too(wardens, people):
-    pack = events.pack_create(organiser=people["nameless"], data=pack_data())
+    pack = event_services.pack_create(organiser=people["nameless"], data=pack_data())
     answer = APIClient().get(f"/api/events/{pack.key}/").json()
     assert answer["organiser"] == accounts.default_name(people["nameless"].pk)
     assert NAMELESS_LOGIN not in client_of(people["nameless"]).get(pack.path).content.decode().split("<main>", 1)[1]
@@ -144,7 +145,9 @@ def test_the_organiser_s_page_still_takes_the_same_queries_for_2_and_for_12_play
     few = queries()
     for n in range(10):
         player = accounts.user_create(username=f"more-{n}", password=PASSWORD, display_name=f"Player Two {n}")
-        events.submission_submit(pack=pack, player=player, army_list=make_list(player, ["warden-captain"], event=pack))
+        event_services.submission_submit(
+            pack=pack, player=player, army_list=make_list(player, ["warden-captain"], event=pack)
+        )
     assert queries() == few
 
 

@@ -19,14 +19,17 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from pypdf import PdfReader
 
+from armybuilder.events import selectors as event_selectors
+from armybuilder.events import services as event_services
+from armybuilder.events.models import Submission
 from armybuilder.exports import pdf_event
 from armybuilder.exports.event_csv import HEADER
 from armybuilder.exports.pdf_data import event_printout_get
 from armybuilder.exports.pdf_event import EventRosterPdf
 from armybuilder.exports.pdf_style import ERROR, OK, TITLE_MIN
-from armybuilder.lists import accounts, events, services
+from armybuilder.lists import accounts, services
+from armybuilder.lists import submissions as list_submissions
 from armybuilder.lists.format import parse_list_body
-from armybuilder.lists.models import Submission
 from factions.models import Faction
 from factions.services import armybook_import
 from tests.pdf_glyphs import drawn_characters
@@ -73,7 +76,7 @@ def pack(books, organiser):
         "deadline": (timezone.now() + timedelta(days=7)).isoformat(),
         "bans": [{"faction": "dwarf-clans", "unit": "ancestor-colossus"}],
     }
-    return events.pack_create(organiser=organiser, data=data)
+    return event_services.pack_create(organiser=organiser, data=data)
 
 
 def submit(pack, player_name: str, path: str = "aof/human-empire-1500.json", **changes) -> Submission:
@@ -86,7 +89,7 @@ def submit(pack, player_name: str, path: str = "aof/human-empire-1500.json", **c
     body = {**body, "event": pack.key, "points_limit": pack.points_limit, **changes}
     data, _handle = parse_list_body(body)
     army_list = services.army_list_create(data=data, owner=player)
-    return events.submission_submit(pack=pack, player=player, army_list=army_list)
+    return event_services.submission_submit(pack=pack, player=player, army_list=army_list)
 
 
 @pytest.fixture
@@ -129,7 +132,7 @@ def test_the_cover_names_the_event_and_lists_every_submission(pack, submitted):
     assert "4 lists submitted · 3 legal · 1 not legal" in cover
     assert "# Player Army Book Points Status Issues" in cover
     assert "Army books: each list uses its book's current version" in cover
-    rows = events.submission_rows(pack, submitted)
+    rows = list_submissions.submission_rows(pack, submitted)
     for number, (row, name) in enumerate(zip(rows, LISTS, strict=True), 1):
         points, status = row.validation["total_points"], "Legal" if row.valid else "Not legal"
         player, version = row.player_name, row.book_version
@@ -245,7 +248,7 @@ def test_an_arena_event_counts_models_and_a_long_name_keeps_clear_of_the_page_nu
     name = ("WARBAND WARMONGERS MUSTER " * 5)[:120]  # as wide as a name gets
     deadline = (timezone.now() + timedelta(days=3)).isoformat()
     data = {"name": name, "ruleset": "aof-arena", "points_limit": None, "deadline": deadline}
-    pack = events.pack_create(organiser=organiser, data=data)
+    pack = event_services.pack_create(organiser=organiser, data=data)
     submit(pack, "ann", "aof-arena/dwarf-ironguard-warband.json")
     submit(pack, "bo", "aof-arena/orc-pitfighters-warband.json")
     roster = roster_of(pack)
@@ -268,7 +271,7 @@ def test_letter_paper_and_a_bad_paper(pack, submitted):
 
 
 def test_the_files_are_named_after_the_event(pack, submitted):
-    events.pack_update(pack=pack, data={"name": "Muster: Ålborg / Spring"})
+    event_services.pack_update(pack=pack, data={"name": "Muster: Ålborg / Spring"})
     organiser = client_of(pack.organiser)
     for route, suffix in zip(API_ROUTES, ("rosters.pdf", "submissions.csv"), strict=True):
         response = organiser.get(route.format(key=pack.key))
@@ -286,18 +289,18 @@ def test_a_second_download_is_the_cached_file_until_a_list_or_the_rules_change(p
     assert roster_of(pack) == first and len(drawn) == 1
     submit(pack, "ada", "aof/orc-hordes-1500.json")  # submitted again: a new frozen copy
     assert roster_of(pack) != first and len(drawn) == 2
-    events.pack_update(pack=pack, data={"bans": []})
+    event_services.pack_update(pack=pack, data={"bans": []})
     after = roster_of(pack)
     assert len(drawn) == 3
     assert "4 legal · 0 not legal" in page_texts(after)[0]
-    events.pack_update(pack=pack, data={"deadline": (pack.deadline + timedelta(days=1)).isoformat()})
+    event_services.pack_update(pack=pack, data={"deadline": (pack.deadline + timedelta(days=1)).isoformat()})
     roster_of(pack)
     assert len(drawn) == 4
 
 
 def test_drawing_runs_no_queries(pack, submitted, django_assert_num_queries):
-    subs = list(events.submissions_visible(pack, pack.organiser))
-    printout = event_printout_get(pack=pack, submissions=subs, handles=events.submission_handles(subs))
+    subs = list(event_selectors.submissions_visible(pack, pack.organiser))
+    printout = event_printout_get(pack=pack, submissions=subs, handles=list_submissions.submission_handles(subs))
     with django_assert_num_queries(0):
         data = EventRosterPdf(printout).render()
     assert data.startswith(b"%PDF")
@@ -336,8 +339,8 @@ def test_a_download_takes_the_same_queries_for_2_and_for_40_submissions(pack, ro
 
 def test_loading_the_roster_takes_the_same_queries_for_2_and_for_40_submissions(pack):
     def load() -> tuple[int, int]:
-        subs = list(events.submissions_visible(pack, pack.organiser))
-        handles = events.submission_handles(subs)
+        subs = list(event_selectors.submissions_visible(pack, pack.organiser))
+        handles = list_submissions.submission_handles(subs)
         return len(subs), queries(lambda: event_printout_get(pack=pack, submissions=subs, handles=handles))
 
     submit_many(pack, len(LISTS))
@@ -369,7 +372,7 @@ def test_the_csv_has_a_row_per_submission_with_its_checks(pack, submitted):
         ["chen-wei", "Orc Hordes"],
         ["dana", "Undead Legions"],
     ]
-    checked = {row.player_name: row for row in events.submission_rows(pack, submitted)}
+    checked = {row.player_name: row for row in list_submissions.submission_rows(pack, submitted)}
     for row in rows[1:]:
         validation = checked[row[0]].validation
         assert row[2:4] == [str(validation["total_points"]), "1500"]
@@ -392,7 +395,7 @@ def test_the_issues_of_a_list_are_joined_in_one_cell(pack):
     submit(pack, "ada", "aof/orc-hordes-1500.json", points_limit=500)
     _text, rows = csv_of(pack)
     (row,) = rows[1:]
-    issues = events.submission_rows(pack, list(Submission.objects.all()))[0].issues
+    issues = list_submissions.submission_rows(pack, list(Submission.objects.all()))[0].issues
     assert len(issues) >= 2
     assert row[4:8] == ["no", str(len(issues)), "0", "; ".join(issue["message"] for issue in issues)]
 
@@ -441,6 +444,6 @@ def test_a_list_pdf_follows_its_event_s_rules(pack, submitted):
     first = pdf.list_pdf_response(army_list, "roster.pdf", {}).content
     assert pdf.list_pdf_response(army_list, "roster.pdf", {}).content == first  # kept
     assert "may not be fielded" in " ".join(page_texts(first))
-    events.pack_update(pack=pack, data={"bans": []})
+    event_services.pack_update(pack=pack, data={"bans": []})
     again = pdf.list_pdf_response(ArmyList.objects.get(pk=army_list.pk), "roster.pdf", {}).content
     assert "may not be fielded" not in " ".join(page_texts(again))

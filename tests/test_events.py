@@ -1,4 +1,4 @@
-"""Event packs (armybuilder/lists/events.py): an event's own rules, lists built for it and
+"""Event packs (armybuilder/events/): an event's own rules, lists built for it and
 frozen submissions, checked by the services the API and the pages call."""
 
 from datetime import timedelta
@@ -9,9 +9,14 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from armybuilder.lists import events, selectors, services
+from armybuilder.events import format as pack_format
+from armybuilder.events import selectors as event_selectors
+from armybuilder.events import services as event_services
+from armybuilder.events.models import Submission
+from armybuilder.lists import selectors, services
+from armybuilder.lists import submissions as list_submissions
 from armybuilder.lists.format import ListFormatError, parse_list_body
-from armybuilder.lists.models import ArmyList, Submission
+from armybuilder.lists.models import ArmyList
 from tests.conftest import wardens_list as make_list
 
 User = get_user_model()
@@ -41,7 +46,7 @@ def player(db):
 
 @pytest.fixture
 def pack(wardens, organiser):
-    return events.pack_create(organiser=organiser, data=pack_data())
+    return event_services.pack_create(organiser=organiser, data=pack_data())
 
 
 def issues_of(army_list: ArmyList) -> list:
@@ -59,7 +64,7 @@ def test_a_pack_that_lowers_the_cap_to_30_percent_refuses_a_unit_at_31_percent(p
 
 
 def test_banning_a_unit_gives_an_issue_on_lists_that_include_it(pack, player):
-    events.pack_update(pack=pack, data={"bans": [{"faction": "test-wardens", "unit": "warden-captain"}]})
+    event_services.pack_update(pack=pack, data={"bans": [{"faction": "test-wardens", "unit": "warden-captain"}]})
     with_captain = make_list(player, ["warden-captain"], event=pack)
     banned = [i for i in issues_of(with_captain) if i.code == "banned"]
     assert [(i.entry, i.message) for i in banned] == [("e0", "Event rule: Warden Captain may not be fielded")]
@@ -67,18 +72,18 @@ def test_banning_a_unit_gives_an_issue_on_lists_that_include_it(pack, player):
 
 
 def test_a_cap_and_the_allowed_armies(pack, player):
-    events.pack_update(pack=pack, data={"caps": [{"faction": "test-wardens", "unit": "wardens", "max": 1}]})
+    event_services.pack_update(pack=pack, data={"caps": [{"faction": "test-wardens", "unit": "wardens", "max": 1}]})
     two = make_list(player, ["wardens", "wardens"], event=pack, points=1000)
     assert "Event rule: at most 1 Wardens, but the list has 2 (a combined unit is one)" in [
         i.message for i in issues_of(two)
     ]
-    events.pack_update(pack=pack, data={"factions": ["test-wardens"]})
+    event_services.pack_update(pack=pack, data={"factions": ["test-wardens"]})
     assert "faction_not_allowed" not in [i.code for i in issues_of(two)]
 
 
 def test_the_pack_s_rules_in_words_each_with_its_source(pack):
-    events.pack_update(pack=pack, data={"caps": [{"faction": "test-wardens", "unit": "wardens", "max": 1}]})
-    view = events.pack_view(events.pack_get(key=pack.key))
+    event_services.pack_update(pack=pack, data={"caps": [{"faction": "test-wardens", "unit": "wardens", "max": 1}]})
+    view = event_selectors.pack_view(event_selectors.pack_get(key=pack.key))
     lines = [(line.text, line.source) for line in view.rules]
     assert ("Armies of 355 pts", "event rule") in lines
     assert ("No single unit may cost more than 30% of the points limit", "event rule") in lines
@@ -108,10 +113,10 @@ def test_the_pack_s_rules_in_words_each_with_its_source(pack):
     ],
 )
 def test_a_bad_pack_names_each_problem_by_field_and_makes_nothing(wardens, organiser, changes, field, words):
-    from armybuilder.lists.models import EventPack
+    from armybuilder.events.models import EventPack
 
-    with pytest.raises(events.EventError) as caught:
-        events.pack_create(organiser=organiser, data=pack_data(**changes))
+    with pytest.raises(pack_format.EventError) as caught:
+        event_services.pack_create(organiser=organiser, data=pack_data(**changes))
     assert field in caught.value.errors
     assert words in str(caught.value.errors[field])
     assert not EventPack.objects.exists()
@@ -125,20 +130,20 @@ def test_a_list_naming_no_pack_is_a_field_error(wardens):
 
 def test_a_submission_is_frozen_and_may_be_made_again_before_the_deadline(pack, player):
     army_list = make_list(player, ["warden-captain"], event=pack)
-    first = events.submission_submit(pack=pack, player=player, army_list=army_list)
+    first = event_services.submission_submit(pack=pack, player=player, army_list=army_list)
     data, _handle = parse_list_body({**army_list.as_armylist(), "entries": []})
     services.army_list_update(army_list=army_list, data=data, based_on=army_list.version)
     first.refresh_from_db()
     assert [e["unit"] for e in first.data["entries"]] == ["warden-captain"]
-    again = events.submission_submit(pack=pack, player=player, army_list=ArmyList.objects.get(pk=army_list.pk))
+    again = event_services.submission_submit(pack=pack, player=player, army_list=ArmyList.objects.get(pk=army_list.pk))
     assert again.pk == first.pk and again.data["entries"] == []
     assert Submission.objects.count() == 1
 
 
 def test_after_the_deadline_submissions_are_closed(pack, player):
     army_list = make_list(player, ["warden-captain"], event=pack)
-    with pytest.raises(events.SubmissionsClosed):
-        events.submission_submit(pack=pack, player=player, army_list=army_list, now=pack.deadline)
+    with pytest.raises(event_services.SubmissionsClosed):
+        event_services.submission_submit(pack=pack, player=player, army_list=army_list, now=pack.deadline)
     assert not Submission.objects.exists()
 
 
@@ -146,10 +151,10 @@ def test_each_sees_only_what_is_theirs(pack, organiser, player):
     other = User.objects.create_user("other", password="not-a-real-pass-123")
     staff = User.objects.create_user("staff", password="not-a-real-pass-123", is_staff=True)
     for who in (player, other):
-        events.submission_submit(pack=pack, player=who, army_list=make_list(who, ["wardens"], event=pack))
+        event_services.submission_submit(pack=pack, player=who, army_list=make_list(who, ["wardens"], event=pack))
     third = User.objects.create_user("third", password="not-a-real-pass-123")
     seen = {
-        user.username: sorted(s.player.username for s in events.submissions_visible(pack, user))
+        user.username: sorted(s.player.username for s in event_selectors.submissions_visible(pack, user))
         for user in (organiser, staff, player, third)
     }
     assert seen == {
@@ -163,7 +168,9 @@ def test_each_sees_only_what_is_theirs(pack, organiser, player):
 def test_the_organiser_s_rows_take_the_same_queries_for_2_and_for_40_submissions(pack, player):
     def queries() -> int:
         with CaptureQueriesContext(connection) as captured:
-            rows = events.submission_rows(pack, list(events.submissions_visible(pack, pack.organiser)))
+            rows = list_submissions.submission_rows(
+                pack, list(event_selectors.submissions_visible(pack, pack.organiser))
+            )
         assert all(row.faction_name == "Test Wardens" for row in rows)
         return len(captured)
 
@@ -171,7 +178,7 @@ def test_the_organiser_s_rows_take_the_same_queries_for_2_and_for_40_submissions
         for i in range(start, start + n):
             who = User.objects.create_user(f"p{i}", password="not-a-real-pass-123")
             entries = ["wardens", "warden-captain"] if i % 2 else ["wardens"]
-            events.submission_submit(pack=pack, player=who, army_list=make_list(who, entries, event=pack))
+            event_services.submission_submit(pack=pack, player=who, army_list=make_list(who, entries, event=pack))
 
     submit(2, 0)
     fresh_2, stored_2 = queries(), queries()
@@ -179,7 +186,7 @@ def test_the_organiser_s_rows_take_the_same_queries_for_2_and_for_40_submissions
     fresh_40, stored_40 = queries(), queries()
     assert (fresh_2, stored_2) == (fresh_40, stored_40)
     assert stored_2 < fresh_2  # the stored validations are used while the stamp holds
-    events.pack_update(pack=pack, data={"limit_changes": {}})  # a rule changed: all worked out again
+    event_services.pack_update(pack=pack, data={"limit_changes": {}})  # a rule changed: all worked out again
     assert queries() == fresh_40
 
 
@@ -188,15 +195,15 @@ def test_entering_a_list_for_a_variant_s_event_takes_the_variant_and_the_points(
     from factions.services import ruleset_variant_create
 
     ruleset_variant_create(source=Ruleset.objects.get(slug="aof"), slug="aof-club", name="AoF Club Rules")
-    pack = events.pack_create(organiser=organiser, data=pack_data(ruleset="aof-club", points_limit=1000))
-    army_list = events.army_list_enter(army_list=make_list(player, ["wardens"]), pack=pack)
+    pack = event_services.pack_create(organiser=organiser, data=pack_data(ruleset="aof-club", points_limit=1000))
+    army_list = services.army_list_enter(army_list=make_list(player, ["wardens"]), pack=pack)
     assert (army_list.system, army_list.points_limit, army_list.event_id) == ("aof-club", 1000, pack.key)
     assert selectors.army_list_load(ArmyList.objects.get(pk=army_list.pk)).validation.valid
-    regiments = events.pack_create(
+    regiments = event_services.pack_create(
         organiser=organiser, data=pack_data(ruleset="aof-regiments", points_limit=500, limit_changes={})
     )
-    with pytest.raises(events.EventError):
-        events.army_list_enter(army_list=army_list, pack=regiments)
+    with pytest.raises(pack_format.EventError):
+        services.army_list_enter(army_list=army_list, pack=regiments)
 
 
 def test_a_list_not_built_for_the_event_is_entered_with_the_event_s_ruleset_and_its_own_points(
@@ -206,20 +213,20 @@ def test_a_list_not_built_for_the_event_is_entered_with_the_event_s_ruleset_and_
     from factions.services import ruleset_variant_create
 
     ruleset_variant_create(source=Ruleset.objects.get(slug="aof"), slug="aof-club", name="AoF Club Rules")
-    pack = events.pack_create(organiser=organiser, data=pack_data(ruleset="aof-club"))
-    submission = events.submission_submit(
+    pack = event_services.pack_create(organiser=organiser, data=pack_data(ruleset="aof-club"))
+    submission = event_services.submission_submit(
         pack=pack, player=player, army_list=make_list(player, ["wardens"], points=400)
     )
     assert (submission.data["system"], submission.data["points_limit"]) == ("aof-club", 400)
-    [row] = events.submission_rows(pack, [submission])
+    [row] = list_submissions.submission_rows(pack, [submission])
     assert [i["message"] for i in row.issues if i["code"] == "event_points"] == [
         "Event rule: the game is played at 355 pts, but this list is set to 400 pts"
     ]
-    regiments = events.pack_create(
+    regiments = event_services.pack_create(
         organiser=organiser, data=pack_data(ruleset="aof-regiments", points_limit=500, limit_changes={})
     )
-    with pytest.raises(events.EventError) as caught:
-        events.submission_submit(pack=regiments, player=player, army_list=make_list(player, ["wardens"]))
+    with pytest.raises(pack_format.EventError) as caught:
+        event_services.submission_submit(pack=regiments, player=player, army_list=make_list(player, ["wardens"]))
     assert "this list is for another game" in str(caught.value.errors["list"])
 
 
@@ -250,10 +257,10 @@ def test_a_list_not_built_for_the_event_is_entered_with_the_event_s_ruleset_and_
 def test_rule_values_the_site_could_not_store_or_hash_are_field_errors(wardens, organiser, changes, field):
     """A number beyond the limits' range, an unknown parameter, a lone surrogate, deep
     nesting or a NUL: each a field error, and no pack (every page reading it would fail)."""
-    from armybuilder.lists.models import EventPack
+    from armybuilder.events.models import EventPack
 
-    with pytest.raises(events.EventError) as caught:
-        events.pack_create(organiser=organiser, data=pack_data(**changes))
+    with pytest.raises(pack_format.EventError) as caught:
+        event_services.pack_create(organiser=organiser, data=pack_data(**changes))
     assert field in caught.value.errors, caught.value.errors
     assert not EventPack.objects.exists()
 
@@ -274,10 +281,10 @@ def test_a_list_of_a_variant_s_own_book_is_not_entered_for_its_base_s_event(pack
     )
     club_list = services.army_list_create(data=data, owner=player)
     for attempt in (
-        lambda: events.army_list_enter(army_list=club_list, pack=pack),
-        lambda: events.submission_submit(pack=pack, player=player, army_list=club_list),
+        lambda: services.army_list_enter(army_list=club_list, pack=pack),
+        lambda: event_services.submission_submit(pack=pack, player=player, army_list=club_list),
     ):
-        with pytest.raises(events.EventError) as caught:
+        with pytest.raises(pack_format.EventError) as caught:
             attempt()
         assert "army book is not one of Age of Fantasy 3.2.0" in str(caught.value.errors)
 
@@ -288,10 +295,10 @@ def test_rules_that_no_longer_apply_are_left_out_of_the_next_change(pack, warden
     from factions.models import ForceOrgLimit
 
     both = {"unit_too_expensive": {"percent": 30}, "too_many_heroes": {"per": 1000}}
-    events.pack_update(pack=pack, data={"limit_changes": both})
+    event_services.pack_update(pack=pack, data={"limit_changes": both})
     ForceOrgLimit.objects.filter(ruleset__slug="aof", code="too_many_heroes").delete()
-    changed = events.pack_update(pack=events.pack_get(key=pack.key), data={"name": "Club Night II"})
+    changed = event_services.pack_update(pack=event_selectors.pack_get(key=pack.key), data={"name": "Club Night II"})
     assert changed.name == "Club Night II"
     assert changed.limit_changes == {"unit_too_expensive": {"percent": 30}}
-    with pytest.raises(events.EventError):
-        events.pack_update(pack=changed, data={"limit_changes": {"too_many_heroes": {"per": 1000}}})
+    with pytest.raises(pack_format.EventError):
+        event_services.pack_update(pack=changed, data={"limit_changes": {"too_many_heroes": {"per": 1000}}})

@@ -11,9 +11,10 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from armybuilder.events.models import EventPack, Submission
+from armybuilder.events.rules import BOOKS_WORDS
 from armybuilder.lists import accounts
-from armybuilder.lists.event_rules import BOOKS_WORDS
-from armybuilder.lists.models import ArmyList, EventPack, Submission
+from armybuilder.lists.models import ArmyList
 from factions.services import armybook_import
 from tests.conftest import arena_book
 from tests.test_events import pack_data as pack_body  # Club Night: 355 pts, 30% in one unit
@@ -459,10 +460,10 @@ def test_a_share_link_does_not_hand_out_the_event_s_link(wardens, user_client, u
     from django.utils import timezone
     from rest_framework.test import APIClient
 
-    from armybuilder.lists import events
+    from armybuilder.events import services as event_services
 
     deadline = (timezone.now() + timedelta(days=3)).isoformat()
-    pack = events.pack_create(
+    pack = event_services.pack_create(
         organiser=user, data={"name": "Club Night", "ruleset": "aof", "points_limit": 500, "deadline": deadline}
     )
     body = {"system": "aof", "faction": "test-wardens", "points_limit": 500, "entries": [], "event": pack.key}

@@ -16,11 +16,15 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from armybuilder.events import format as pack_format
+from armybuilder.events import services as event_services
+from armybuilder.events.models import EventPack, Submission
+from armybuilder.events.rules import BOOKS_WORDS
 from armybuilder.exports.pdf_style import ERROR
-from armybuilder.lists import accounts, events, services
-from armybuilder.lists.event_rules import BOOKS_WORDS
+from armybuilder.lists import accounts, services
+from armybuilder.lists import submissions as list_submissions
 from armybuilder.lists.format import parse_list_body
-from armybuilder.lists.models import ArmyList, EventPack, Submission
+from armybuilder.lists.models import ArmyList
 from factions.selectors import engine_cache_clear
 from factions.services import armybook_import
 from tests.conftest import SHARED, require_shared
@@ -89,7 +93,7 @@ def pack_of(organiser, **changes) -> EventPack:
         "deadline": (timezone.now() + timedelta(days=7)).isoformat(),
         **changes,
     }
-    return events.pack_create(organiser=organiser, data=data)
+    return event_services.pack_create(organiser=organiser, data=data)
 
 
 @pytest.fixture
@@ -97,16 +101,16 @@ def moot(people, lists) -> EventPack:
     """Grove Moot, which plays the current books (the default), with both lists submitted."""
     pack = pack_of(people["organiser"])
     for player, army_list in (("elder", lists["old"]), ("sprout", lists["new"])):
-        events.submission_submit(pack=pack, player=people[player], army_list=army_list)
+        event_services.submission_submit(pack=pack, player=people[player], army_list=army_list)
     return pack
 
 
-def rows_of(pack: EventPack) -> dict[str, events.SubmissionRow]:
+def rows_of(pack: EventPack) -> dict[str, list_submissions.SubmissionRow]:
     submissions = list(pack.submissions.select_related("player"))
-    return {row.player_name: row for row in events.submission_rows(pack, submissions)}
+    return {row.player_name: row for row in list_submissions.submission_rows(pack, submissions)}
 
 
-def book_issues(row: events.SubmissionRow) -> list[dict]:
+def book_issues(row: list_submissions.SubmissionRow) -> list[dict]:
     return [issue for issue in row.issues if issue["code"] == "event_book_version"]
 
 
@@ -141,7 +145,7 @@ def test_a_list_moved_on_to_the_current_version_and_submitted_again_has_no_such_
     assert moved.book_version == "3.5.2"
     assert book_issues(rows_of(moot)["elder"]), "the submission is a frozen copy: it keeps 3.5.1 until submitted again"
 
-    events.submission_submit(pack=moot, player=people["elder"], army_list=moved)
+    event_services.submission_submit(pack=moot, player=people["elder"], army_list=moved)
 
     elder = rows_of(moot)["elder"]
     assert (elder.book_version, elder.submission.data["book_version"], book_issues(elder)) == ("3.5.2", "3.5.2", [])
@@ -151,7 +155,7 @@ def test_a_list_moved_on_to_the_current_version_and_submitted_again_has_no_such_
 
 def test_under_any_books_a_list_keeps_its_version_and_its_prices(moot, people, lists):
     relaxed = pack_of(people["organiser"], name="Open Glade", books="any")
-    events.submission_submit(pack=relaxed, player=people["elder"], army_list=lists["old"])
+    event_services.submission_submit(pack=relaxed, player=people["elder"], army_list=lists["old"])
 
     elder = rows_of(relaxed)["elder"]
     assert (elder.book_version, book_issues(elder)) == ("3.5.1", [])
@@ -163,18 +167,18 @@ def test_under_any_books_a_list_keeps_its_version_and_its_prices(moot, people, l
 
 def test_changing_the_rule_checks_the_submissions_again(moot):
     assert book_issues(rows_of(moot)["elder"])
-    events.pack_update(pack=moot, data={"books": "any"})
+    event_services.pack_update(pack=moot, data={"books": "any"})
     assert book_issues(rows_of(moot)["elder"]) == []
-    events.pack_update(pack=moot, data={"name": "Grove Moot"})  # another change keeps the rule
+    event_services.pack_update(pack=moot, data={"name": "Grove Moot"})  # another change keeps the rule
     assert EventPack.objects.get(pk=moot.pk).books == "any"
 
 
 @pytest.mark.parametrize("value", ["latest", "", None, ["any"], {"any": True}, 1])
 def test_a_rule_other_than_current_or_any_is_refused_on_its_field(people, value):
-    with pytest.raises(events.EventError) as refused:
+    with pytest.raises(pack_format.EventError) as refused:
         pack_of(people["organiser"], books=value)
     assert list(refused.value.errors) == ["books"]
-    assert refused.value.errors["books"] == [events.BOOKS_CHOICE]
+    assert refused.value.errors["books"] == [pack_format.BOOKS_CHOICE]
     assert not EventPack.objects.exists()
 
 
@@ -196,7 +200,7 @@ def test_the_api_reads_and_writes_the_rule_and_refuses_a_bad_one(people, lists):
 
     refused = organiser.patch(at, {"books": "newest"}, format="json")
     assert refused.status_code == 400
-    assert refused.json() == {"books": [events.BOOKS_CHOICE]}
+    assert refused.json() == {"books": [pack_format.BOOKS_CHOICE]}
     assert (EventPack.objects.get().books, EventPack.objects.get().version) == ("current", 2)
     assert organiser.post("/api/events/", body, format="json").json()["books"] == "current"
 
@@ -283,7 +287,7 @@ def test_the_combined_roster_shows_each_book_version_in_its_text_and_on_its_page
 
 def test_under_any_books_the_roster_says_so_and_flags_no_version(people, lists):
     pack = pack_of(people["organiser"], books="any")
-    events.submission_submit(pack=pack, player=people["elder"], army_list=lists["old"])
+    event_services.submission_submit(pack=pack, player=people["elder"], army_list=lists["old"])
     data = organiser_client(pack).get(f"/events/{pack.key}/roster.pdf").content
     assert BOOKS_WORDS["any"] in page_texts(data)[0]
     old = [s for s in seen(data, "3.5.1") if s.page == 1]

@@ -115,3 +115,59 @@ def test_books_held_before_versions_were_kept_get_one_version_each_with_their_so
     assert (kept.document["name"], kept.document["version"]) == ("Human Empire", "1.1.0")
     assert kept.content_hash == Faction.objects.get(slug="human-empire").content_hash != "a" * 32
     assert book_versions_backfill() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_event_packs_and_submissions_held_before_the_events_app_keep_their_rows():
+    """Lists 0007 and events 0001 move the models in the migration state only: a database
+    at lists 0006 keeps its packs, submissions and the lists built for a pack, and the
+    content types (with their permissions) move to the events app."""
+    from datetime import UTC, datetime
+
+    from django.contrib.auth.models import Permission
+    from django.contrib.contenttypes.models import ContentType
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    from factions.services import sync_rulesets
+
+    sync_rulesets()  # a transactional test before this one may have emptied the tables
+    before = ("lists", "0006_army_list_form_key")
+    executor = MigrationExecutor(connection)
+    executor.migrate([before, ("events", None)])
+    old = executor.loader.project_state(before).apps
+    # A database made before the events app has content types of lists only.
+    content_types = old.get_model("contenttypes", "ContentType").objects
+    content_types.filter(app_label="events").delete()
+    pack_type, _made = content_types.get_or_create(app_label="lists", model="eventpack")
+    permission = old.get_model("auth", "Permission").objects.create(
+        content_type=pack_type, codename="judge_eventpack", name="Can judge event pack"
+    )
+    organiser = old.get_model("auth", "User").objects.create(username="organiser")
+    ruleset = old.get_model("factions", "Ruleset").objects.get(slug="aof")
+    when = datetime(2026, 12, 31, 18, tzinfo=UTC)
+    pack = old.get_model("lists", "EventPack").objects.create(
+        key="club-night-key", organiser=organiser, name="Club Night", ruleset=ruleset, points_limit=500, deadline=when
+    )
+    army_list = old.get_model("lists", "ArmyList").objects.create(
+        owner=organiser, system="aof", faction="human-empire", book_version="1.0", points_limit=500, event=pack
+    )
+    old.get_model("lists", "Submission").objects.create(
+        pack=pack, player=organiser, army_list=army_list, data={"name": "x"}, book_version="1.0", submitted_at=when
+    )
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+    ContentType.objects.clear_cache()
+
+    from armybuilder.events.models import EventPack, Submission
+    from armybuilder.lists.models import ArmyList
+
+    moved = EventPack.objects.get(key="club-night-key")
+    assert (moved.name, moved.organiser.username, moved.deadline) == ("Club Night", "organiser", when)
+    assert ArmyList.objects.get(pk=army_list.pk).event == moved
+    submission = Submission.objects.get()
+    assert (submission.pack, submission.army_list_id, submission.data) == (moved, army_list.pk, {"name": "x"})
+    assert ContentType.objects.get_for_model(EventPack).pk == pack_type.pk
+    assert not ContentType.objects.filter(app_label="lists", model="eventpack").exists()
+    assert Permission.objects.get(pk=permission.pk).content_type.app_label == "events"

@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 
-from armybuilder.lists import events
+from armybuilder.events import services as event_services
 from armybuilder.lists.models import ArmyList
 from tests.concurrency import at_once
 
@@ -77,7 +77,7 @@ def test_a_key_the_site_never_writes_is_refused(wardens, client):
 def test_the_event_build_form_sent_twice_makes_one_list(wardens):
     organiser = get_user_model().objects.create_user("org", password=PASSWORD)
     player = get_user_model().objects.create_user("player", password=PASSWORD)
-    pack = events.pack_create(
+    pack = event_services.pack_create(
         organiser=organiser,
         data={
             "name": "Club Night",

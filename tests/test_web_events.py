@@ -14,8 +14,12 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from armybuilder.lists import accounts, events
-from armybuilder.lists.models import ArmyList, EventPack, Submission
+from armybuilder.events import format as pack_format
+from armybuilder.events import services as event_services
+from armybuilder.events.models import EventPack, Submission
+from armybuilder.lists import accounts
+from armybuilder.lists import selectors as list_selectors
+from armybuilder.lists.models import ArmyList
 from tests.conftest import wardens_list as make_list
 
 User = get_user_model()
@@ -73,9 +77,9 @@ def pack(wardens, people):
         "deadline": timezone.now() + timedelta(days=7),
         "limit_changes": {"unit_too_expensive": {"percent": 30}},
     }
-    made = events.pack_create(organiser=people["organiser"], data=data)
+    made = event_services.pack_create(organiser=people["organiser"], data=data)
     legal = make_list(people["submitter"], ["wardens-0"], event=made, name="Cohort alone")  # 60 pts
-    events.submission_submit(pack=made, player=people["submitter"], army_list=legal)
+    event_services.submission_submit(pack=made, player=people["submitter"], army_list=legal)
     return made
 
 
@@ -360,7 +364,7 @@ def test_a_player_builds_a_list_for_the_event_and_submits_it(pack, clients, peop
 
 
 def test_a_build_with_an_army_the_event_does_not_take_is_refused(pack, clients):
-    events.pack_update(pack=pack, data={"factions": ["test-wardens"]})
+    event_services.pack_update(pack=pack, data={"factions": ["test-wardens"]})
     response = clients["other"].post(f"{pack.path}build/", {"faction": "orc-hordes"})
     assert response.status_code == 400
     assert "This event does not take that army." in field_block(text_of(response), "faction")
@@ -384,7 +388,7 @@ def test_a_submission_after_the_deadline_is_refused_saying_when_it_closed(pack, 
 
 def test_the_organiser_sees_each_submission_checked_against_the_event_s_rules(pack, clients, people):
     too_dear = make_list(people["other"], ["wardens"], event=pack, name="Big Wardens")  # 110 of 355: 31%
-    events.submission_submit(pack=pack, player=people["other"], army_list=too_dear)
+    event_services.submission_submit(pack=pack, player=people["other"], army_list=too_dear)
     page = text_of(clients["organiser"].get(pack.path))
     rows = page.split("<tbody>", 1)[1].split("</tbody>", 1)[0].split("<tr")[1:]
     assert len(rows) == 2
@@ -405,7 +409,7 @@ def test_the_organiser_s_page_runs_the_same_queries_for_2_and_40_submissions(pac
         for i in range(start, end):
             who = User.objects.create_user(f"p{i}", password=PASSWORD)
             units = ["wardens", "warden-captain"] if i % 2 else ["wardens"]
-            events.submission_submit(pack=pack, player=who, army_list=make_list(who, units, event=pack))
+            event_services.submission_submit(pack=pack, player=who, army_list=make_list(who, units, event=pack))
 
     submit(0, 1)  # with the fixture's, 2
     fresh_2, stored_2 = queries(), queries()
@@ -447,7 +451,7 @@ def test_a_list_is_built_for_an_event_by_its_link_and_leaves_it(pack, clients, p
 def test_a_bad_event_in_the_builder_is_a_form_error(pack, clients, people, sent, words):
     if sent == "regiments":
         data = {"name": "Regiments Night", "ruleset": "aof-regiments", "points_limit": 500, "deadline": pack.deadline}
-        sent = events.pack_create(organiser=people["organiser"], data=data).key
+        sent = event_services.pack_create(organiser=people["organiser"], data=data).key
     army_list = make_list(people["other"], ["wardens"])
     response = clients["other"].post(f"/lists/{army_list.pk}/event/", {"event": sent})
     assert response.status_code == 400
@@ -473,7 +477,7 @@ def test_the_lists_a_pack_may_take_are_the_player_s_of_its_game_built_for_it_fir
     newer = make_list(people["other"], ["wardens"], name="Newer")
     ArmyList.objects.create(owner=people["other"], system="aof-arena", faction="test-pit", book_version="1.0.0")
     make_list(people["submitter"], ["wardens"], name="Not theirs")
-    found = [army_list.name for army_list in events.lists_to_submit(pack=pack, user=people["other"])]
+    found = [army_list.name for army_list in list_selectors.lists_to_submit(pack=pack, user=people["other"])]
     assert found == [older.name, newer.name]
 
 
@@ -483,7 +487,7 @@ def test_a_list_of_another_game_is_not_submitted(pack, people):
 
     armybook_import(data=arena_book())
     arena = ArmyList.objects.create(owner=people["other"], system="aof-arena", faction="test-pit", book_version="1")
-    with pytest.raises(events.EventError) as caught:
-        events.submission_submit(pack=pack, player=people["other"], army_list=arena)
+    with pytest.raises(pack_format.EventError) as caught:
+        event_services.submission_submit(pack=pack, player=people["other"], army_list=arena)
     assert "this list is for another game" in str(caught.value.errors["list"])
     assert not Submission.objects.filter(player=people["other"]).exists()

@@ -14,10 +14,11 @@ from rest_framework.views import APIView
 from armybuilder.api.event_views import managed_pack_or_404
 from armybuilder.api.schema import error
 from armybuilder.api.serializers import FieldErrorsSerializer
+from armybuilder.events import selectors as event_selectors
 from armybuilder.exports import pdf
 from armybuilder.exports.event_csv import HEADER, submissions_csv_response
 from armybuilder.exports.pdf_style import PAPERS
-from armybuilder.lists import events
+from armybuilder.lists import submissions as list_submissions
 
 NOT_MANAGED = error(
     "No event pack with this key among those the caller organises (staff see every pack): "
@@ -55,7 +56,7 @@ class EventRosterView(APIView):
             paper = pdf.paper_option(request.query_params.dict())
         except ValueError as exc:
             raise ValidationError({"paper": [str(exc)]}) from None
-        submissions = list(events.submissions_visible(pack, request.user))
+        submissions = list(event_selectors.submissions_visible(pack, request.user))
         return pdf.event_roster_response(pack, submissions, paper=paper)
 
 
@@ -73,5 +74,5 @@ class EventSubmissionsCsvView(APIView):
     )
     def get(self, request: Request, key: str) -> HttpResponse:
         pack = managed_pack_or_404(request, key)
-        rows = events.submission_rows(pack, list(events.submissions_visible(pack, request.user)))
+        rows = list_submissions.submission_rows(pack, list(event_selectors.submissions_visible(pack, request.user)))
         return submissions_csv_response(pack, rows)

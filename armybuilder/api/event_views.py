@@ -1,5 +1,5 @@
 """The event packs API: a club's or a tournament's rules, and the lists players submit to
-them (armybuilder/lists/events.py does the work; these views adapt it).
+them (armybuilder/events/ does the work; these views adapt it).
 
 Anyone with a pack's key reads its rules. Only its organiser and staff change or delete
 it and see every submission; a player sees their own submission. To anyone else those
@@ -33,11 +33,16 @@ from armybuilder.api.list_views import (
 from armybuilder.api.lists import ArmyListSerializer
 from armybuilder.api.schema import FIELD_ERRORS, SIGNED_IN_OR_VISITOR, error
 from armybuilder.api.serializers import ClosedSerializer, ConflictSerializer, IssueSerializer, ValidationSerializer
-from armybuilder.lists import accounts, events
-from armybuilder.lists.event_rules import BOOKS_RULES, RULE_FIELDS
+from armybuilder.events import format as pack_format
+from armybuilder.events import selectors as event_selectors
+from armybuilder.events import services as event_services
+from armybuilder.events.models import PACK_KEY_LENGTH, EventPack
+from armybuilder.events.rules import BOOKS_RULES, RULE_FIELDS
+from armybuilder.events.selectors import event_pack_get
+from armybuilder.lists import accounts
+from armybuilder.lists import services as list_services
+from armybuilder.lists import submissions as list_submissions
 from armybuilder.lists.format import MAX_POINTS
-from armybuilder.lists.models import EventPack
-from armybuilder.lists.selectors import event_pack_get
 from armybuilder.lists.services import VersionConflict
 
 SIGNED_IN = [{"cookieAuth": []}, {"tokenAuth": []}]
@@ -56,7 +61,7 @@ SIGN_IN = error("Not signed in: sign in (a session, or `Authorization: Token …
 # -- the documented shapes -----------------------------------------------------------------------
 class LimitRowSerializer(serializers.Serializer):
     code = serializers.CharField(max_length=40, help_text="The issue code lists breaking it get, e.g. one_dragon")
-    kind = serializers.ChoiceField(choices=list(events.ADDABLE_KINDS))
+    kind = serializers.ChoiceField(choices=list(pack_format.ADDABLE_KINDS))
     params = serializers.DictField(help_text='The parameters of its kind, e.g. {"counts": "heroes", "max": 1}')
     section = serializers.CharField(max_length=100, required=False, allow_blank=True, help_text="Where to read it")
     severity = serializers.ChoiceField(choices=["error", "warning"], required=False)
@@ -86,7 +91,7 @@ class EventPackSerializer(serializers.Serializer):
     )
     deadline = serializers.DateTimeField(help_text="Submissions close then: ISO 8601 with the time zone")
     factions = serializers.ListField(
-        child=serializers.CharField(), required=False, max_length=events.MAX_RULES, help_text="Army books allowed"
+        child=serializers.CharField(), required=False, max_length=pack_format.MAX_RULES, help_text="Army books allowed"
     )
     limit_changes = serializers.DictField(
         child=serializers.DictField(),
@@ -94,16 +99,22 @@ class EventPackSerializer(serializers.Serializer):
         help_text='Limit code -> the parameters the event sets, e.g. {"unit_too_expensive": {"percent": 30}}',
     )
     limits_removed = serializers.ListField(
-        child=serializers.CharField(), required=False, max_length=events.MAX_RULES, help_text="Limit codes not used"
+        child=serializers.CharField(),
+        required=False,
+        max_length=pack_format.MAX_RULES,
+        help_text="Limit codes not used",
     )
     limits_added = serializers.ListField(
-        child=LimitRowSerializer(), required=False, max_length=events.MAX_RULES, help_text="Limit rows of its own"
+        child=LimitRowSerializer(), required=False, max_length=pack_format.MAX_RULES, help_text="Limit rows of its own"
     )
     bans = serializers.ListField(
-        child=BanSerializer(), required=False, max_length=events.MAX_RULES, help_text="Units or options not allowed"
+        child=BanSerializer(),
+        required=False,
+        max_length=pack_format.MAX_RULES,
+        help_text="Units or options not allowed",
     )
     caps = serializers.ListField(
-        child=CapSerializer(), required=False, max_length=events.MAX_RULES, help_text="At most so many of a unit"
+        child=CapSerializer(), required=False, max_length=pack_format.MAX_RULES, help_text="At most so many of a unit"
     )
     books = serializers.ChoiceField(
         choices=list(BOOKS_RULES),
@@ -156,7 +167,9 @@ LIST_CONFLICT = OpenApiResponse(ConflictSerializer, description="The list change
 
 
 class EnterSerializer(ClosedSerializer):
-    event = serializers.CharField(max_length=32, allow_null=True, help_text="An event pack's key; null: no event")
+    event = serializers.CharField(
+        max_length=PACK_KEY_LENGTH, allow_null=True, help_text="An event pack's key; null: no event"
+    )
     version = serializers.IntegerField(
         required=False,
         min_value=1,
@@ -183,10 +196,10 @@ class SubmissionOutSerializer(serializers.Serializer):
 # -- answers -------------------------------------------------------------------------------------
 def pack_payloads(request: Request, packs: list[EventPack]) -> list[dict[str, Any]]:
     """The packs as the API returns them, each ruleset's books read once."""
-    return [_pack_payload(request, view) for view in events.pack_views(packs)]
+    return [_pack_payload(request, view) for view in event_selectors.pack_views(packs)]
 
 
-def _pack_payload(request: Request, view: events.PackView) -> dict[str, Any]:
+def _pack_payload(request: Request, view: event_selectors.PackView) -> dict[str, Any]:
     pack = view.pack
     return {
         "key": pack.key,
@@ -197,7 +210,7 @@ def _pack_payload(request: Request, view: events.PackView) -> dict[str, Any]:
         "ruleset_title": pack.ruleset.title,
         "points_limit": pack.points_limit,
         "deadline": pack.deadline.astimezone(UTC).isoformat(),
-        "open": events.is_open(pack),
+        "open": event_selectors.is_open(pack),
         "organiser": accounts.display_name(pack.organiser),
         **{field: getattr(pack, field) for field in RULE_FIELDS},
         "books": pack.books,
@@ -205,11 +218,11 @@ def _pack_payload(request: Request, view: events.PackView) -> dict[str, Any]:
         "version": pack.version,
         "created": pack.created.isoformat(),
         "updated": pack.updated.isoformat(),
-        "can_manage": events.can_manage(pack, request.user),
+        "can_manage": event_selectors.can_manage(pack, request.user),
     }
 
 
-def _submission_payload(row: events.SubmissionRow) -> dict[str, Any]:
+def _submission_payload(row: list_submissions.SubmissionRow) -> dict[str, Any]:
     submission, validation = row.submission, row.validation
     return {
         "id": submission.pk,
@@ -234,7 +247,7 @@ def _signed_in(request: Request) -> None:
 
 def _pack(key: str) -> EventPack:
     try:
-        return events.pack_get(key=key)
+        return event_selectors.pack_get(key=key)
     except EventPack.DoesNotExist:
         raise NotFound() from None
 
@@ -242,7 +255,7 @@ def _pack(key: str) -> EventPack:
 def managed_pack_or_404(request: Request, key: str) -> EventPack:
     """The pack, for its organiser and staff; a 404 to anyone else."""
     try:
-        return events.managed_pack_get(key=key, user=request.user)
+        return event_selectors.managed_pack_get(key=key, user=request.user)
     except EventPack.DoesNotExist:
         raise NotFound() from None
 
@@ -264,7 +277,7 @@ class EventsView(APIView):
     @extend_schema(responses={200: EventPackOutSerializer(many=True), 404: error("No such page.")})
     def get(self, request: Request) -> Response:
         paginator = self.pagination_class()
-        packs = paginator.paginate_queryset(events.packs_of(request.user), request, view=self)
+        packs = paginator.paginate_queryset(event_selectors.packs_of(request.user), request, view=self)
         return paginator.get_paginated_response(pack_payloads(request, packs))
 
     @extend_schema(
@@ -274,7 +287,7 @@ class EventsView(APIView):
     )
     def post(self, request: Request) -> Response:
         _signed_in(request)
-        pack = events.pack_create(organiser=request.user, data=request.data)
+        pack = event_services.pack_create(organiser=request.user, data=request.data)
         return Response(pack_payloads(request, [pack])[0], status=status.HTTP_201_CREATED)
 
 
@@ -304,19 +317,19 @@ class EventDetailView(APIView):
             if isinstance(based_on, bool) or not isinstance(based_on, int) or based_on < 1:
                 raise ValidationError({"version": ["The pack's version the change was made from: a whole number."]})
         try:
-            pack = events.pack_update(pack=pack, data=data, based_on=based_on)
+            pack = event_services.pack_update(pack=pack, data=data, based_on=based_on)
         except VersionConflict as conflict:
             detail = (
                 f"The pack was changed since version {based_on or pack.version}; it is now at version "
                 f"{conflict.current}. Nothing was written: read it again and make the change again."
             )
-            current = pack_payloads(request, [events.pack_get(key=key)])[0]
+            current = pack_payloads(request, [event_selectors.pack_get(key=key)])[0]
             return Response({"detail": detail, "version": conflict.current, "pack": current}, status=409)
         return Response(pack_payloads(request, [pack])[0])
 
     @extend_schema(responses={204: None, 404: NOT_MANAGED})
     def delete(self, request: Request, key: str) -> Response:
-        events.pack_delete(pack=managed_pack_or_404(request, key))
+        event_services.pack_delete(pack=managed_pack_or_404(request, key))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -337,10 +350,10 @@ class SubmissionsView(APIView):
     @extend_schema(responses={200: SubmissionOutSerializer(many=True), 404: NO_SUBMISSIONS})
     def get(self, request: Request, key: str) -> Response:
         pack = _pack(key)
-        submissions = list(events.submissions_visible(pack, request.user))
-        if not submissions and not events.can_manage(pack, request.user):
+        submissions = list(event_selectors.submissions_visible(pack, request.user))
+        if not submissions and not event_selectors.can_manage(pack, request.user):
             raise NotFound()
-        return Response([_submission_payload(row) for row in events.submission_rows(pack, submissions)])
+        return Response([_submission_payload(row) for row in list_submissions.submission_rows(pack, submissions)])
 
     @extend_schema(
         auth=SIGNED_IN,
@@ -352,8 +365,8 @@ class SubmissionsView(APIView):
         _signed_in(request)
         pack = _pack(key)
         army_list = _own_list(request, _body(SubmitSerializer, request)["list"])
-        submission = events.submission_submit(pack=pack, player=request.user, army_list=army_list)
-        (row,) = events.submission_rows(pack, [submission])
+        submission = event_services.submission_submit(pack=pack, player=request.user, army_list=army_list)
+        (row,) = list_submissions.submission_rows(pack, [submission])
         return Response(_submission_payload(row), status=status.HTTP_201_CREATED)
 
 
@@ -366,10 +379,10 @@ class SubmissionDetailView(APIView):
     )
     def get(self, request: Request, key: str, pk: int) -> Response:
         pack = _pack(key)
-        submission = events.submissions_visible(pack, request.user).filter(pk=pk).first()
+        submission = event_selectors.submissions_visible(pack, request.user).filter(pk=pk).first()
         if submission is None:
             raise NotFound()
-        (row,) = events.submission_rows(pack, [submission])
+        (row,) = list_submissions.submission_rows(pack, [submission])
         return Response(_submission_payload(row))
 
 
@@ -395,7 +408,7 @@ class ListEnterView(APIView):
         if key is not None and pack is None:
             raise ValidationError({"event": [f'No event pack "{key}".']})
         try:
-            entered = events.army_list_enter(army_list=army_list, pack=pack, based_on=body.get("version"))
+            entered = list_services.army_list_enter(army_list=army_list, pack=pack, based_on=body.get("version"))
         except VersionConflict as conflict:
             return list_conflict(body.get("version") or army_list.version, conflict)
         return Response(list_payload(request, entered))

@@ -9,6 +9,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from armybuilder.events.models import PACK_KEY_LENGTH
 from armybuilder.lists.format import MAX_ENTRIES, MAX_PICKS, MAX_POINTS, ListFormatError, parse_list_body
 from factions.selectors import BookHandle
 
@@ -51,7 +52,7 @@ class ArmyListSerializer(serializers.Serializer):
     notes = serializers.CharField(max_length=5000, required=False, allow_blank=True)
     entries = EntrySerializer(many=True, max_length=MAX_ENTRIES)
     event = serializers.CharField(
-        max_length=32,
+        max_length=PACK_KEY_LENGTH,
         required=False,
         allow_null=True,
         help_text="The key of the event pack the list is built for: it is checked against the event's rules",

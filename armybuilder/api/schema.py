@@ -126,6 +126,8 @@ def catalogue_slugs() -> tuple[list[str], list[str], list[str]]:
     return systems, factions, versions
 
 
+# Every `key` path parameter: a list's share key (a column of 64) and an event pack's
+# (events.models.PACK_KEY_LENGTH, 32) alike; the published schema and its test say 64.
 SHARE_KEY_PATTERN = "^[A-Za-z0-9_-]{1,64}$"  # secrets.token_urlsafe
 
 

@@ -17,9 +17,9 @@ from collections.abc import Sequence
 
 from django.http import HttpResponse
 
+from armybuilder.events.models import EventPack
 from armybuilder.exports.pdf import attachment, file_stem
-from armybuilder.lists.events import SubmissionRow
-from armybuilder.lists.models import EventPack
+from armybuilder.lists.submissions import SubmissionRow
 
 HEADER = (
     "player",

@@ -33,6 +33,9 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.http.request import split_domain_port, validate_host
 
+from armybuilder.events.models import EventPack, Submission
+from armybuilder.events.rules import pack_stamp
+from armybuilder.events.selectors import event_pack_get
 from armybuilder.exports.pdf_cards import LAYOUTS, UnitCardsPdf
 from armybuilder.exports.pdf_data import Printout, event_printout_get, printout_get
 from armybuilder.exports.pdf_event import EventRosterPdf
@@ -40,11 +43,9 @@ from armybuilder.exports.pdf_reference import RulesReferencePdf
 from armybuilder.exports.pdf_roster import RosterPdf
 from armybuilder.exports.pdf_sheet import ArmySheetPdf
 from armybuilder.exports.pdf_style import PAPERS
-from armybuilder.lists import events
+from armybuilder.lists import submissions as list_submissions
 from armybuilder.lists.accounts import display_name
-from armybuilder.lists.event_rules import pack_stamp
-from armybuilder.lists.models import ArmyList, EventPack, Submission
-from armybuilder.lists.selectors import event_pack_get
+from armybuilder.lists.models import ArmyList
 from armybuilder.stamps import VALIDATION, source_hash
 from factions.models import Ruleset
 from factions.selectors import book_handle_get
@@ -188,7 +189,7 @@ def event_roster_response(pack: EventPack, submissions: Sequence[Submission], *,
             f"The lists submitted to {pack.name} hold {entries} entries: a combined roster prints "
             f"at most {MAX_EVENT_ENTRIES}. submissions.csv lists every submission with its checks."
         )
-    handles = events.submission_handles(submissions)
+    handles = list_submissions.submission_handles(submissions)
     lists = tuple((s.pk, s.submitted_at.isoformat(), display_name(s.player), s.book_version) for s in submissions)
     books = tuple(sorted(f"{handle.stamp}.{handle.current_version}" for handle in handles.values()))
     pack_parts = (pack.key, pack_stamp(pack), pack.ruleset.content_hash, pack.deadline.isoformat())

@@ -21,10 +21,12 @@ from django.utils import timezone
 
 from armybuilder.engine import Validation
 from armybuilder.engine.book import Rule
-from armybuilder.lists import events, selectors
+from armybuilder.events.models import EventPack, Submission
+from armybuilder.events.rules import BOOKS_WORDS
+from armybuilder.lists import selectors
+from armybuilder.lists import submissions as list_submissions
 from armybuilder.lists.accounts import display_name
-from armybuilder.lists.event_rules import BOOKS_WORDS
-from armybuilder.lists.models import ArmyList, EventPack, Submission
+from armybuilder.lists.models import ArmyList
 from armybuilder.lists.selectors import ListState
 from factions.armyforge import MISSING_RULE_NOTE, NEWER_RULE_NOTE
 from factions.models import CoreRule
@@ -180,10 +182,12 @@ def event_printout_get(
 ) -> EventPrintout:
     """Load the combined roster of an event: each submission's frozen copy checked
     against the pack's rules now (load the submissions with their players, and `handles`
-    with events.submission_handles). One query for the core rules, and a fixed handful
+    with list_submissions.submission_handles). One query for the core rules, and a fixed handful
     for each book not yet in the cache; none per submission."""
     states = [
-        events.submission_state(submission=submission, handle=handles.get(events.book_of(submission)), pack=pack)
+        list_submissions.submission_state(
+            submission=submission, handle=handles.get(list_submissions.book_of(submission)), pack=pack
+        )
         for submission in submissions
     ]
     core = core_rules_get(systems={state.army_list.system for state in states})

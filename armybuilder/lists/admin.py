@@ -1,4 +1,5 @@
-"""The admin of the rows players write too: their lists, event packs and display names.
+"""The admin of the rows players write too: their lists and display names (event packs:
+events/admin.py).
 
 Staff edit them through the checks and the services the site's own pages use, so an
 edit here is refused for what the site would refuse, every problem named by its field.
@@ -14,91 +15,20 @@ from django import forms
 from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.db.models import Model
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest
 
-from armybuilder.lists import accounts, events
+from armybuilder import admin_forms
+from armybuilder.admin_forms import CHANGED_MEANWHILE, VersionedForm
+from armybuilder.conflicts import VersionConflict
+from armybuilder.lists import accounts
 from armybuilder.lists.format import ListFormatError, parse_list_body
-from armybuilder.lists.models import ARMYLIST_FIELDS, ArmyList, EventPack, Profile, Submission
-from armybuilder.lists.services import VersionConflict, army_list_update
+from armybuilder.lists.models import ARMYLIST_FIELDS, ArmyList, Profile
+from armybuilder.lists.services import army_list_update
 from factions.selectors import BookHandle, engine_book_get
 
-CHANGED_MEANWHILE = (
-    "This {thing} was changed by {by} while you edited it: nothing was saved; reload to see the current {thing}."
-)
 
-
-def problem_lines(problem: Any, field: str, place: str = "") -> list[str]:
-    """Every message of a field's problems as a service gives them (nested by the place in
-    the field they are about), each after that place when it is inside the field:
-    'entries[2].unit: This field is required.'."""
-    if isinstance(problem, dict):
-        return [message for key, value in problem.items() for message in problem_lines(value, field, _in(place, key))]
-    if isinstance(problem, list):
-        return [message for value in problem for message in problem_lines(value, field, place)]
-    return [f"{field}{place}: {problem}" if place else str(problem)]
-
-
-def _in(place: str, key: Any) -> str:
-    key = str(key)
-    if key == "non_field_errors":  # about the place as a whole
-        return place
-    return f"{place}[{key}]" if key.isdigit() else f"{place}.{key}"
-
-
-class VersionedForm(forms.ModelForm):
-    """The change form of a row others write too. `based_on` is the row's version when the
-    page was opened; a form sent after the row moved on is refused (`changed_meanwhile`)."""
-
-    changed_meanwhile = CHANGED_MEANWHILE.format(thing="row", by="someone else")
-    based_on = forms.IntegerField(widget=forms.HiddenInput, required=False)
-
-    def __init__(self, *args: Any, **kwargs: Any):
-        super().__init__(*args, **kwargs)
-        self.fields["based_on"].initial = self.instance.version
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
-        # The instance is read again for every request: its version is the row's now.
-        if self.instance.pk is not None and cleaned.get("based_on") != self.instance.version:
-            self.add_error(None, self.changed_meanwhile)
-        return cleaned
-
-    def add_problems(self, errors: dict[str, Any]) -> None:
-        """A service's field errors on this form: on the field of the same name, else on
-        the form as a whole."""
-        for field, problem in errors.items():
-            for message in problem_lines(problem, field):
-                self.add_error(field if field in self.fields else None, message)
-
-
-class VersionedAdmin(admin.ModelAdmin):
-    """Saves a change with `write`: a service's compare-and-swap from the form's
-    `based_on`. Adding a row is Django's plain save (no one else has it yet)."""
-
-    def write(self, obj: Any, form: Any, based_on: int) -> None:
-        raise NotImplementedError
-
-    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
-        if not change:
-            super().save_model(request, obj, form, change)
-            return
-        self.write(obj, form, form.cleaned_data["based_on"])
-        obj.refresh_from_db()
-
-    def changeform_view(
-        self,
-        request: HttpRequest,
-        object_id: str | None = None,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> HttpResponse:
-        try:
-            return super().changeform_view(request, object_id, form_url, extra_context)
-        except (VersionConflict, accounts.AccountChanged):
-            # The player saved between the form's check and the write (which wrote
-            # nothing, and the admin's transaction is rolled back): the form read again
-            # now sees it, and says so next to the staff member's edits.
-            return super().changeform_view(request, object_id, form_url, extra_context)
+class VersionedAdmin(admin_forms.VersionedAdmin):
+    conflicts = (VersionConflict, accounts.AccountChanged)
 
 
 # -- lists -----------------------------------------------------------------------------------
@@ -163,65 +93,6 @@ class ArmyListAdmin(VersionedAdmin):
 
     def write(self, obj: ArmyList, form: ArmyListForm, based_on: int) -> None:
         army_list_update(army_list=obj, data=form.checked, based_on=based_on)
-
-
-# -- event packs ------------------------------------------------------------------------------
-class EventPackForm(VersionedForm):
-    """An event pack as the site checks one (events.check_pack): every problem named by
-    its field, nothing saved."""
-
-    changed_meanwhile = CHANGED_MEANWHILE.format(thing="event pack", by="its organiser")
-
-    class Meta:
-        model = EventPack
-        fields = ["organiser", *events.PACK_FIELDS]
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
-        if self.errors:
-            return cleaned
-        data = {field: cleaned.get(field) for field in events.PACK_FIELDS}
-        data["ruleset"] = cleaned["ruleset"].slug
-        try:
-            events.check_pack(data)
-        except events.EventError as refused:
-            self.add_problems(refused.errors)
-        else:
-            self.checked = data
-        return cleaned
-
-
-@admin.register(EventPack)
-class EventPackAdmin(VersionedAdmin):
-    form = EventPackForm
-    list_display = ["name", "organiser", "ruleset", "points_limit", "deadline", "key"]
-    list_filter = ["ruleset"]
-    search_fields = ["name", "organiser__username", "key"]
-    readonly_fields = ["key", "version", "created", "updated"]
-    list_select_related = ["organiser", "ruleset"]
-    autocomplete_fields = ["organiser"]
-
-    def get_readonly_fields(self, request: HttpRequest, obj: Model | None = None) -> list[str]:
-        """The organiser is chosen when the pack is made; the site's own pack edit moves
-        it to no one else either."""
-        return [*self.readonly_fields, "organiser"] if obj is not None else self.readonly_fields
-
-    def write(self, obj: EventPack, form: EventPackForm, based_on: int) -> None:
-        events.pack_update(pack=obj, data=form.checked, based_on=based_on)
-
-
-@admin.register(Submission)
-class SubmissionAdmin(admin.ModelAdmin):
-    """Submissions are made by players; here they can be read, or withdrawn (deleted)."""
-
-    list_display = ["pack", "player", "book_version", "submitted_at"]
-    search_fields = ["pack__name", "player__username"]
-    readonly_fields = ["pack", "player", "army_list", "data", "book_version", "submitted_at"]
-    list_select_related = ["pack", "player"]
-    exclude = ["validation", "validation_stamp"]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
 
 
 # -- display names ----------------------------------------------------------------------------

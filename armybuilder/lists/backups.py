@@ -67,10 +67,12 @@ from django.db.models import Model
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from armybuilder.lists import accounts, events
-from armybuilder.lists.event_rules import BOOKS_RULES, RULE_FIELDS
+from armybuilder.events import format as pack_format
+from armybuilder.events.models import EventPack, Submission
+from armybuilder.events.rules import BOOKS_RULES, RULE_FIELDS
+from armybuilder.lists import accounts
 from armybuilder.lists.format import check_list_shape, first_error
-from armybuilder.lists.models import ARMYLIST_FIELDS, ArmyList, EventPack, Profile, Submission
+from armybuilder.lists.models import ARMYLIST_FIELDS, ArmyList, Profile
 from armybuilder.stamps import STAMP_LENGTH, content_hash
 from factions.armybook import ArmyBookError, check_storable, parse_json
 from factions.catalogue import RULESET_FIELDS
@@ -98,7 +100,7 @@ LIST_FIELDS = (
     "version",
     "book_version",
 )
-PACK_FIELDS = ("key", *events.PACK_FIELDS, "version")
+PACK_FIELDS = ("key", *pack_format.PACK_FIELDS, "version")
 PACK_JSON_FIELDS = {field: dict if field == "limit_changes" else list for field in RULE_FIELDS}
 SUBMISSION_FIELDS = ("id", "pack", "player", "army_list", "data", "book_version", "submitted_at")
 EVENT_FILES = ("event_packs.json", "submissions.json")
@@ -842,8 +844,8 @@ def _restore_packs(backup: _Backup) -> None:
             ),
         )
         try:  # what a pack's form and PATCH would refuse
-            events.check_pack({field: data[field] for field in events.PACK_FIELDS if field in data})
-        except events.EventError as exc:
+            pack_format.check_pack({field: data[field] for field in pack_format.PACK_FIELDS if field in data})
+        except pack_format.EventError as exc:
             raise BackupError(f"{where}: {first_error(exc.errors)}") from None
         _refuse_if(
             where, (not _count(data.get("version")) or data["version"] < 1, "its version should be a whole number")

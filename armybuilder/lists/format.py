@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from armybuilder.lists.models import EventPack
+from armybuilder.events.models import PACK_KEY_LENGTH, EventPack
 from factions.models import Ruleset
+from factions.ruleset_format import MAX_POINTS
 from factions.selectors import BookHandle, book_handle_get, book_versions_held
 
 
@@ -38,7 +39,6 @@ def first_error(value: Any) -> str:
 
 MAX_ENTRIES = 500
 MAX_PICKS = 1000
-MAX_POINTS = 1_000_000
 Errors = dict[str, Any]
 
 REQUIRED = "This field is required."
@@ -194,7 +194,7 @@ def check_list_shape(data: Any) -> tuple[dict[str, Any] | None, Errors]:
     elif data["points_limit"] is not None and (problems := _integer(data["points_limit"], low=1, high=MAX_POINTS)):
         errors["points_limit"] = problems
     _check_boolean(errors, data, "force_org")
-    _check_optional_string(errors, data, "event", max_length=32)
+    _check_optional_string(errors, data, "event", max_length=PACK_KEY_LENGTH)
     _check_optional_string(errors, data, "book_version", max_length=48)
 
     entries: list[dict[str, Any]] = []

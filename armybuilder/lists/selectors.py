@@ -8,12 +8,14 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection
-from django.db.models import QuerySet
+from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 
 from armybuilder.engine import Book, Issue, RulesetSpec, Validation, list_from_dict, validate_list
 from armybuilder.engine.events import event_ruleset
-from armybuilder.lists.event_rules import event_rules, pack_stamp
-from armybuilder.lists.models import ArmyList, EventPack
+from armybuilder.events.models import EventPack
+from armybuilder.events.rules import event_rules, pack_stamp
+from armybuilder.events.selectors import event_pack_get, event_packs_of
+from armybuilder.lists.models import ArmyList
 from armybuilder.stamps import VALIDATION, source_hash
 from factions.models import BookVersion, Faction, Ruleset
 from factions.selectors import (
@@ -64,11 +66,6 @@ def event_book_issue(pack: EventPack, book_name: str, handle: BookHandle) -> Iss
         "moves it; then submit it again."
     )
     return Issue("event_book_version", "error", message, None, f"{pack.name} — event rule")
-
-
-def event_pack_get(*, key: str) -> EventPack | None:
-    """The event pack of this key, with its ruleset (None when there is none)."""
-    return EventPack.objects.select_related("ruleset__base", "organiser__profile").filter(key=key).first()
 
 
 def army_lists_of(*, user: AbstractBaseUser | None, visitor: str) -> QuerySet[ArmyList]:
@@ -209,13 +206,6 @@ def validation_stamp(version: int | str, handle: BookHandle | None, pack: EventP
     return f"{version}:{book}:{event}:{source_hash(*VALIDATION)}"
 
 
-def event_packs_of(keys: set[str]) -> dict[str, EventPack]:
-    """{key: pack} of these keys, in one query (none for no keys)."""
-    if not keys:
-        return {}
-    return {pack.key: pack for pack in EventPack.objects.select_related("ruleset__base").filter(key__in=keys)}
-
-
 def army_list_summaries(army_lists: Sequence[ArmyList]) -> list[ListSummary]:
     """The summaries of a page of lists in a fixed number of queries, however many lists:
     one for the books' handles, one for the event packs when a list is entered for one,
@@ -292,3 +282,18 @@ def shared_list_stamp(*, key: str) -> tuple[int, str, str] | None:
     pack = event_pack_get(key=row[6]) if row[6] else None
     event = pack_stamp(pack) if pack is not None else "no-event"
     return row[0], row[1], ".".join(str(part) for part in (*row[2:6], event))
+
+
+def lists_to_submit(*, pack: EventPack, user: AbstractBaseUser) -> QuerySet[ArmyList]:
+    """The user's lists a pack may take: those of its game (its ruleset, the ruleset it
+    is a variant of, or another variant of that), the ones built for the pack first."""
+    family = pack.ruleset.family
+    systems = Ruleset.objects.filter(Q(slug=family) | Q(base__slug=family)).values("slug")
+    # A list for no event has no event key: a plain comparison would be NULL, which
+    # databases sort differently; so 1 for built here, 0 for anything else.
+    built_here = Case(When(event_id=pack.key, then=Value(1)), default=Value(0), output_field=IntegerField())
+    return (
+        ArmyList.objects.filter(owner=user, system__in=systems)
+        .annotate(built_here=built_here)
+        .order_by("-built_here", "-updated", "-id")
+    )

@@ -12,8 +12,12 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from armybuilder.conflicts import VersionConflict
 from armybuilder.engine import Validation
 from armybuilder.engine.versions import Carried, carry_entries
+from armybuilder.events.format import EventError
+from armybuilder.events.models import EventPack
+from armybuilder.events.selectors import entry_problem
 from armybuilder.lists.format import ListFormatError
 from armybuilder.lists.models import ARMYLIST_FIELDS, ArmyList, new_share_key
 from armybuilder.lists.selectors import army_list_validate
@@ -23,14 +27,6 @@ from factions.selectors import book_handle_get, book_versions_held, engine_book_
 def _fields(data: dict[str, Any]) -> dict[str, Any]:
     """A checked armylist/1 document's columns (its event pack by key, None for none)."""
     return {**{field: data[field] for field in ARMYLIST_FIELDS}, "event_id": data.get("event")}
-
-
-class VersionConflict(Exception):
-    """The list (or event pack) changed since the version the caller based its change on."""
-
-    def __init__(self, current: int):
-        self.current = current
-        super().__init__(f"it is at version {current}")
 
 
 def new_visitor_id() -> str:
@@ -214,3 +210,30 @@ def army_lists_claim(*, visitor: str, user: AbstractBaseUser) -> int:
     if not visitor:
         return 0
     return ArmyList.objects.filter(owner__isnull=True, visitor=visitor).update(owner=user, visitor="")
+
+
+@transaction.atomic
+def army_list_enter(*, army_list: ArmyList, pack: EventPack | None, based_on: int | None = None) -> ArmyList:
+    """Build the list for `pack` (None: for no event): it takes the event's ruleset when
+    it plays the same game with the same army book, and the event's points; any other
+    list is refused (EventError). One compare-and-swap on the list's version (`based_on`,
+    else the version read): VersionConflict when it changed meanwhile, and nothing is
+    written."""
+    based_on = army_list.version if based_on is None else based_on
+    if based_on != army_list.version:
+        raise VersionConflict(army_list.version)
+    changes: dict[str, Any] = {"event": pack}
+    if pack is not None:
+        if problem := entry_problem(army_list, pack):
+            raise EventError({"event": [problem]})
+        changes.update(system=pack.ruleset.slug, points_limit=pack.points_limit)
+    written = ArmyList.objects.filter(pk=army_list.pk, version=based_on).update(
+        **changes, version=F("version") + 1, updated=timezone.now()
+    )
+    if not written:
+        current = ArmyList.objects.filter(pk=army_list.pk).values_list("version", flat=True).first()
+        raise VersionConflict(current if current is not None else army_list.version)
+    for field, value in changes.items():  # the caller's copy is the list as written
+        setattr(army_list, field, value)
+    army_list.version = based_on + 1
+    return ArmyList.objects.get(pk=army_list.pk)

@@ -18,10 +18,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from armybuilder import ratelimit
 from armybuilder.engine.rulesets import has_force_org_choice
+from armybuilder.events import selectors as event_selectors
+from armybuilder.events.models import EventPack
 from armybuilder.exports.armyforge import opens_in_armyforge
-from armybuilder.lists import events, selectors, services
+from armybuilder.lists import selectors, services
 from armybuilder.lists.format import ListFormatError
-from armybuilder.lists.models import ArmyList, EventPack
+from armybuilder.lists.models import ArmyList
 from armybuilder.lists.visitors import list_owner, own_list, own_lists
 from armybuilder.web import forms, fragments, presenters, printing, undo
 from armybuilder.web.fragments import FORM_HEAD
@@ -217,7 +219,7 @@ def _event_context(request: HttpRequest, pack: EventPack | None) -> dict[str, An
     if pack is None:
         return {}
     link = request.build_absolute_uri(pack.path)
-    return {"event": events.pack_view(pack), "event_open": events.is_open(pack), "event_link": link}
+    return {"event": event_selectors.pack_view(pack), "event_open": event_selectors.is_open(pack), "event_link": link}
 
 
 @require_GET

@@ -7,9 +7,10 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.views.decorators.http import require_GET
 
+from armybuilder.events import selectors as event_selectors
 from armybuilder.exports import pdf
 from armybuilder.exports.event_csv import submissions_csv_response
-from armybuilder.lists import events
+from armybuilder.lists import submissions as list_submissions
 from armybuilder.web.events import managed_pack_or_404
 
 
@@ -21,7 +22,7 @@ def event_roster_pdf(request: HttpRequest, key: str) -> HttpResponse:
         paper = pdf.paper_option(request.GET.dict())
     except ValueError as exc:
         return HttpResponseBadRequest(str(exc), content_type="text/plain; charset=utf-8")
-    submissions = list(events.submissions_visible(pack, request.user))
+    submissions = list(event_selectors.submissions_visible(pack, request.user))
     try:
         return pdf.event_roster_response(pack, submissions, paper=paper)
     except pdf.TooLargeToPrint as exc:
@@ -32,5 +33,5 @@ def event_roster_pdf(request: HttpRequest, key: str) -> HttpResponse:
 def event_submissions_csv(request: HttpRequest, key: str) -> HttpResponse:
     """One row per submission: player, army, points, whether it is legal, its issues."""
     pack = managed_pack_or_404(request, key)
-    rows = events.submission_rows(pack, list(events.submissions_visible(pack, request.user)))
+    rows = list_submissions.submission_rows(pack, list(event_selectors.submissions_visible(pack, request.user)))
     return submissions_csv_response(pack, rows)

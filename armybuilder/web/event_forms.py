@@ -2,7 +2,7 @@
 building or submitting a list for an event, and the builder's "Event" field.
 
 The forms read what a page posts (types, what is required); what a pack may say is the
-service's to check (lists/events.py check_pack), and its field errors are shown next to
+service's to check (events/format.py check_pack), and its field errors are shown next to
 the form that caused them (`EventForm.add_event_errors`)."""
 
 from __future__ import annotations
@@ -19,10 +19,11 @@ from django.core.exceptions import ValidationError
 
 from armybuilder.engine import Book
 from armybuilder.engine.book import Limit
-from armybuilder.lists import events
-from armybuilder.lists.event_rules import BOOKS_RULES, EVENT_SOURCE, ban_words, cap_words
+from armybuilder.events import format as pack_format
+from armybuilder.events import selectors as event_selectors
+from armybuilder.events.models import PACK_KEY_LENGTH, EventPack
+from armybuilder.events.rules import BOOKS_RULES, EVENT_SOURCE, ban_words, cap_words
 from armybuilder.lists.format import ListFormatError, first_error, parse_list_body
-from armybuilder.lists.models import EventPack
 from armybuilder.web.forms import Flag, Form, OnceForm
 from factions.limits import describe_limit
 from factions.models import ForceOrgLimit, Ruleset
@@ -32,9 +33,9 @@ DEADLINE_HELP = f"Date and time, read as {settings.TIME_ZONE} time."
 PICK_A_LIST = "Pick one of your lists."
 NO_PACK = "No event pack has this link or key (it may have been deleted)."
 PACK_LINK = re.compile(r"/events/([^/?#]+)")
-PACK_KEY = re.compile(r"[A-Za-z0-9_-]{1,32}")
+PACK_KEY = re.compile(rf"[A-Za-z0-9_-]{{1,{PACK_KEY_LENGTH}}}")
 # Kinds an organiser adds as rows of their own; armies, bans and caps have forms of their own.
-ROW_KINDS = [kind for kind in events.ADDABLE_KINDS if kind not in ("factions", "banned", "unit_cap")]
+ROW_KINDS = [kind for kind in pack_format.ADDABLE_KINDS if kind not in ("factions", "banned", "unit_cap")]
 KIND_EXAMPLES = {
     "per_points": '{"counts": "heroes", "per": 500}',
     "max_count": '{"counts": "types", "types": ["monster"], "max": 2}',
@@ -126,7 +127,7 @@ class PackForm(EventForm):
     )
 
     def pack_data(self) -> dict[str, Any]:
-        data = {field: self.cleaned_data[field] for field in self.fields if field in events.PACK_FIELDS}
+        data = {field: self.cleaned_data[field] for field in self.fields if field in pack_format.PACK_FIELDS}
         if not data.get("books"):
             data.pop("books", None)  # not sent: the pack's own (a new pack's default)
         return data
@@ -140,7 +141,7 @@ class EditForm(EventForm):
     rule = ""
     version = forms.IntegerField(widget=forms.HiddenInput, error_messages={"required": STALE, "invalid": STALE})
 
-    def __init__(self, data: Any = None, *, pack: EventPack, view: events.PackView, **kwargs: Any):
+    def __init__(self, data: Any = None, *, pack: EventPack, view: event_selectors.PackView, **kwargs: Any):
         kwargs.setdefault("auto_id", f"{self.rule}-%s")
         super().__init__(data, **kwargs)
         self.pack, self.view = pack, view
@@ -152,7 +153,7 @@ class EditForm(EventForm):
         return self.cleaned_data["version"]
 
     def changes(self) -> dict[str, Any]:
-        """The fields of the pack this change sets (for events.pack_update)."""
+        """The fields of the pack this change sets (for event_services.pack_update)."""
         raise NotImplementedError
 
     def done(self) -> str:
@@ -166,7 +167,7 @@ class EditForm(EventForm):
 class BasicsForm(EditForm, PackForm):
     rule = "basics"
 
-    def __init__(self, data: Any = None, *, pack: EventPack, view: events.PackView):
+    def __init__(self, data: Any = None, *, pack: EventPack, view: event_selectors.PackView):
         fields = ("name", "description", "points_limit", "deadline", "books")
         initial = {field: getattr(pack, field) for field in fields}
         super().__init__(data, pack=pack, view=view, initial={**initial, "ruleset": pack.ruleset.slug})
@@ -185,7 +186,7 @@ class LimitForm(EditForm):
     code = forms.CharField(widget=forms.HiddenInput)
     unused = Flag(label="Not used at this event")
 
-    def __init__(self, data: Any = None, *, pack: EventPack, view: events.PackView, limit: Limit):
+    def __init__(self, data: Any = None, *, pack: EventPack, view: event_selectors.PackView, limit: Limit):
         super().__init__(data, pack=pack, view=view, auto_id=f"limit-{limit.code}-%s")
         self.limit = limit
         self.numbers = [key for key, value in limit.params.items() if _whole(value)]
@@ -281,7 +282,7 @@ class ArmiesForm(EditForm):
     rule = "armies"
     factions = forms.MultipleChoiceField(required=False, widget=forms.CheckboxSelectMultiple, label="Armies")
 
-    def __init__(self, data: Any = None, *, pack: EventPack, view: events.PackView):
+    def __init__(self, data: Any = None, *, pack: EventPack, view: event_selectors.PackView):
         super().__init__(data, pack=pack, view=view)
         books = sorted(view.books.values(), key=lambda book: book.name)
         self.fields["factions"].choices = [(book.slug, book.name) for book in books]
@@ -302,7 +303,7 @@ class ArmyRuleForm(EditForm):
     faction = forms.CharField(widget=forms.HiddenInput)
     picks = "unit"
 
-    def __init__(self, data: Any = None, *, pack: EventPack, view: events.PackView, book: Book | None):
+    def __init__(self, data: Any = None, *, pack: EventPack, view: event_selectors.PackView, book: Book | None):
         super().__init__(data, pack=pack, view=view)
         self.book = book
         self.fields["faction"].initial = book.slug if book else ""
@@ -459,7 +460,7 @@ class EditForms:
         return [(i, cap_words(cap, books)) for i, cap in enumerate(self.basics.pack.caps)]
 
 
-def edit_forms(data: Any, *, pack: EventPack, view: events.PackView, army: str | None) -> EditForms:
+def edit_forms(data: Any, *, pack: EventPack, view: event_selectors.PackView, army: str | None) -> EditForms:
     """The edit page's forms; `army` is the army the ban and cap forms show (the first
     one allowed when it names none)."""
     rule = data.get("rule") if data else None
@@ -546,7 +547,7 @@ class ListEventForm(EventForm):
         try:
             if not PACK_KEY.fullmatch(key):
                 raise EventPack.DoesNotExist
-            cleaned["pack"] = events.pack_get(key=key)
+            cleaned["pack"] = event_selectors.pack_get(key=key)
         except EventPack.DoesNotExist:
             self.add_error("event", NO_PACK)
         return cleaned

@@ -3,7 +3,7 @@ rules for anyone with the link; building and submitting lists for a signed-in pl
 every submission, checked, for its organiser and staff), its edit and delete pages, and
 the builder's "Event" field.
 
-Who may do what is lists/events.py's (`can_manage`, `submissions_visible`); a pack one
+Who may do what is events/selectors.py's (`can_manage`, `submissions_visible`); a pack one
 may not manage answers 404, as if it were not there, never 403."""
 
 from __future__ import annotations
@@ -15,8 +15,14 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadReque
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from armybuilder.lists import accounts, events
-from armybuilder.lists.models import EventPack
+from armybuilder.events import format as pack_format
+from armybuilder.events import selectors as event_selectors
+from armybuilder.events import services as event_services
+from armybuilder.events.models import EventPack
+from armybuilder.lists import accounts
+from armybuilder.lists import selectors as list_selectors
+from armybuilder.lists import services as list_services
+from armybuilder.lists import submissions as list_submissions
 from armybuilder.lists.services import VersionConflict
 from armybuilder.web import builder, event_forms, forms, fragments
 
@@ -27,7 +33,7 @@ CHANGED_MEANWHILE = (
 
 def _pack(key: str) -> EventPack:
     try:
-        return events.pack_get(key=key)
+        return event_selectors.pack_get(key=key)
     except EventPack.DoesNotExist:
         raise Http404("No event pack has this link.") from None
 
@@ -35,7 +41,7 @@ def _pack(key: str) -> EventPack:
 def managed_pack_or_404(request: HttpRequest, key: str) -> EventPack:
     """The pack, for its organiser and staff; for anyone else it is not there."""
     try:
-        return events.managed_pack_get(key=key, user=request.user)
+        return event_selectors.managed_pack_get(key=key, user=request.user)
     except EventPack.DoesNotExist:
         raise Http404("No event pack has this link.") from None
 
@@ -44,12 +50,12 @@ def managed_pack_or_404(request: HttpRequest, key: str) -> EventPack:
 @require_GET
 def pack_list(request: HttpRequest) -> HttpResponse:
     """The packs the user organises, then those they entered (staff: every other pack)."""
-    packs = list(events.packs_of(request.user))
+    packs = list(event_selectors.packs_of(request.user))
     organised = [pack for pack in packs if pack.organiser_id == request.user.pk]
     others = [pack for pack in packs if pack.organiser_id != request.user.pk]
     context = {
-        "organised": [(pack, events.is_open(pack)) for pack in organised],
-        "others": [(pack, events.is_open(pack)) for pack in others],
+        "organised": [(pack, event_selectors.is_open(pack)) for pack in organised],
+        "others": [(pack, event_selectors.is_open(pack)) for pack in others],
     }
     return render(request, "events/list.html", context)
 
@@ -60,8 +66,8 @@ def pack_new(request: HttpRequest) -> HttpResponse:
     form = event_forms.PackForm(request.POST or None)
     if form.is_valid():
         try:
-            pack = events.pack_create(organiser=request.user, data=form.pack_data())
-        except events.EventError as exc:
+            pack = event_services.pack_create(organiser=request.user, data=form.pack_data())
+        except pack_format.EventError as exc:
             form.add_event_errors(exc.errors)
         else:
             messages.success(request, f"Made {pack.name}. Share this page's link with the players.")
@@ -78,22 +84,22 @@ def pack_page(request: HttpRequest, key: str) -> HttpResponse:
 def _pack_page(request: HttpRequest, pack: EventPack, *, build=None, submit=None, status: int = 200) -> HttpResponse:
     """The pack's rules; a signed-in player's forms and own submission; for its organiser
     and staff every submission, checked (a fixed number of queries however many)."""
-    view, user = events.pack_view(pack), request.user
+    view, user = event_selectors.pack_view(pack), request.user
     armies = view.armies
-    rows = events.submission_rows(pack, list(events.submissions_visible(pack, user)))
+    rows = list_submissions.submission_rows(pack, list(event_selectors.submissions_visible(pack, user)))
     context = {
         "pack": pack,
         "organiser": accounts.display_name(pack.organiser),
         "rules": view.rules,
-        "open": events.is_open(pack),
-        "manage": events.can_manage(pack, user),
+        "open": event_selectors.is_open(pack),
+        "manage": event_selectors.can_manage(pack, user),
         "rows": rows,
         "own": next((row for row in rows if row.submission.player_id == user.pk), None),
         "armies": armies,
     }
     if user.is_authenticated:
         names = {slug: book.name for slug, book in view.books.items()}
-        lists = events.lists_to_submit(pack=pack, user=user)
+        lists = list_selectors.lists_to_submit(pack=pack, user=user)
         context["lists"] = [(army_list, names.get(army_list.faction, army_list.faction)) for army_list in lists]
         context["build"] = build or event_forms.BuildForm(pack=pack, armies=armies)
         context["once"] = forms.new_form_key()
@@ -107,7 +113,7 @@ def pack_build(request: HttpRequest, key: str) -> HttpResponse:
     pack = _pack(key)
     if not request.user.is_authenticated:
         return redirect_to_login(pack.path)
-    form = event_forms.BuildForm(request.POST, pack=pack, armies=events.pack_view(pack).armies)
+    form = event_forms.BuildForm(request.POST, pack=pack, armies=event_selectors.pack_view(pack).armies)
     army_list = builder.create_once(request, form) if form.is_valid() else None
     if army_list is None:
         return _pack_page(request, pack, build=form, status=400)
@@ -125,11 +131,11 @@ def pack_submit(request: HttpRequest, key: str) -> HttpResponse:
     if form.is_valid():
         army_list = builder.own_list_or_404(request, form.cleaned_data["army_list"])
         try:
-            events.submission_submit(pack=pack, player=request.user, army_list=army_list)
-        except events.SubmissionsClosed as closed:
+            event_services.submission_submit(pack=pack, player=request.user, army_list=army_list)
+        except event_services.SubmissionsClosed as closed:
             messages.error(request, str(closed))
             return redirect(pack.path)
-        except events.EventError as exc:
+        except pack_format.EventError as exc:
             form.add_event_errors(exc.errors)
         else:
             messages.success(request, f"Submitted {army_list.name or 'your list'} to {pack.name}.")
@@ -142,15 +148,15 @@ def pack_submit(request: HttpRequest, key: str) -> HttpResponse:
 def pack_edit(request: HttpRequest, key: str) -> HttpResponse:
     """The pack's details and each of its rules, every one a small form of its own."""
     pack = managed_pack_or_404(request, key)
-    view = events.pack_view(pack)
+    view = event_selectors.pack_view(pack)
     forms = event_forms.edit_forms(request.POST or None, pack=pack, view=view, army=request.GET.get("army"))
     posted = forms.posted
     if request.method == "POST" and posted is None:
         return HttpResponseBadRequest("Unknown change.")
     if posted is not None and posted.is_valid():
         try:
-            events.pack_update(pack=pack, data=posted.changes(), based_on=pack.version)
-        except events.EventError as exc:
+            event_services.pack_update(pack=pack, data=posted.changes(), based_on=pack.version)
+        except pack_format.EventError as exc:
             posted.add_event_errors(exc.errors)
         except VersionConflict:
             messages.error(request, CHANGED_MEANWHILE.format(what="pack"))
@@ -168,7 +174,7 @@ def pack_delete(request: HttpRequest, key: str) -> HttpResponse:
     pack = managed_pack_or_404(request, key)
     if request.method == "GET":
         return render(request, "events/delete.html", {"pack": pack, "submissions": pack.submissions.count()})
-    events.pack_delete(pack=pack)
+    event_services.pack_delete(pack=pack)
     messages.success(request, f"Deleted {pack.name}.")
     return redirect("events")
 
@@ -182,8 +188,8 @@ def list_event(request: HttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         pack = form.cleaned_data["pack"]
         try:
-            events.army_list_enter(army_list=army_list, pack=pack, based_on=army_list.version)
-        except events.EventError as exc:
+            list_services.army_list_enter(army_list=army_list, pack=pack, based_on=army_list.version)
+        except pack_format.EventError as exc:
             form.add_event_errors(exc.errors)
         except VersionConflict:
             messages.error(request, CHANGED_MEANWHILE.format(what="list"))

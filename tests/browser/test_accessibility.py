@@ -11,7 +11,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from armybuilder.lists import events
+from armybuilder.events import services as event_services
 from armybuilder.lists.models import ArmyList
 from bench.benchenv import bench_list
 from factions.selectors import engine_book_get
@@ -60,7 +60,7 @@ def pages_to_check(player) -> dict[str, str]:
     body = bench_list(book, 50)
     empty = _list(player, book, "Empty", 1000, [])
     big = _list(player, book, "Fifty", body["points_limit"], body["entries"])
-    pack = events.pack_create(
+    pack = event_services.pack_create(
         organiser=player,
         data={"name": "Club Night", "ruleset": "aof", "points_limit": 1000, "deadline": "2999-12-31T18:00:00+00:00"},
     )

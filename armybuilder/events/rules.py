@@ -15,7 +15,7 @@ from typing import Any
 from armybuilder.engine import Book, RulesetSpec
 from armybuilder.engine.book import Limit
 from armybuilder.engine.events import Ban, Cap, EventRules
-from armybuilder.lists.models import EventPack
+from armybuilder.events.models import EventPack
 from armybuilder.stamps import content_hash
 from factions.limits import describe_limit
 
