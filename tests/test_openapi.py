@@ -211,7 +211,9 @@ def test_organising_and_submitting_need_an_account_and_reading_a_pack_does_not(o
     assert paths["/api/events/"]["post"]["security"] == [{"cookieAuth": []}, {"tokenAuth": []}]
     assert paths["/api/events/{key}/submissions/"]["post"]["security"] == [{"cookieAuth": []}, {"tokenAuth": []}]
     assert {} in paths["/api/events/{key}/"]["get"]["security"]
-    assert paths["/api/events/{key}/"]["get"]["parameters"][0]["schema"]["pattern"] == "^[A-Za-z0-9_-]{1,64}$"
+    # A pack's key is as long as its column allows (shorter than a list's share key).
+    assert paths["/api/events/{key}/"]["get"]["parameters"][0]["schema"]["pattern"] == "^[A-Za-z0-9_-]{1,32}$"
+    assert paths["/api/shared/{key}/"]["get"]["parameters"][0]["schema"]["pattern"] == "^[A-Za-z0-9_-]{1,64}$"
 
 
 def test_a_made_pack_links_to_what_can_be_done_with_it(openapi):

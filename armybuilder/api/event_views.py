@@ -44,6 +44,7 @@ from armybuilder.lists import services as list_services
 from armybuilder.lists import submissions as list_submissions
 from armybuilder.lists.format import MAX_POINTS
 from armybuilder.lists.services import VersionConflict
+from factions.limits import ADDABLE_KINDS
 
 SIGNED_IN = [{"cookieAuth": []}, {"tokenAuth": []}]
 NO_PACK = error("No event pack has this key.")
@@ -61,7 +62,7 @@ SIGN_IN = error("Not signed in: sign in (a session, or `Authorization: Token …
 # -- the documented shapes -----------------------------------------------------------------------
 class LimitRowSerializer(serializers.Serializer):
     code = serializers.CharField(max_length=40, help_text="The issue code lists breaking it get, e.g. one_dragon")
-    kind = serializers.ChoiceField(choices=list(pack_format.ADDABLE_KINDS))
+    kind = serializers.ChoiceField(choices=list(ADDABLE_KINDS))
     params = serializers.DictField(help_text='The parameters of its kind, e.g. {"counts": "heroes", "max": 1}')
     section = serializers.CharField(max_length=100, required=False, allow_blank=True, help_text="Where to read it")
     severity = serializers.ChoiceField(choices=["error", "warning"], required=False)

@@ -18,6 +18,8 @@ from drf_spectacular.utils import OpenApiResponse
 from rest_framework.permissions import AllowAny
 
 from armybuilder.api.serializers import ErrorSerializer, FieldErrorsSerializer
+from armybuilder.events.models import PACK_KEY_LENGTH
+from armybuilder.lists.models import ArmyList
 from factions.models import BookVersion, Faction, Ruleset
 
 
@@ -126,9 +128,10 @@ def catalogue_slugs() -> tuple[list[str], list[str], list[str]]:
     return systems, factions, versions
 
 
-# Every `key` path parameter: a list's share key (a column of 64) and an event pack's
-# (events.models.PACK_KEY_LENGTH, 32) alike; the published schema and its test say 64.
-SHARE_KEY_PATTERN = "^[A-Za-z0-9_-]{1,64}$"  # secrets.token_urlsafe
+# The `key` path parameters: a list's share key and an event pack's key, each as long as its
+# column (both made by secrets.token_urlsafe).
+SHARE_KEY_PATTERN = f"^[A-Za-z0-9_-]{{1,{ArmyList._meta.get_field('share_key').max_length}}}$"
+PACK_KEY_PATTERN = f"^[A-Za-z0-9_-]{{1,{PACK_KEY_LENGTH}}}$"
 
 
 def _add_enums(result: dict[str, Any]) -> None:
@@ -147,7 +150,8 @@ def _add_enums(result: dict[str, Any]) -> None:
                 if values and parameter["in"] in ("path", "query"):
                     parameter["schema"]["enum"] = values
                 if parameter["name"] == "key" and parameter["in"] == "path":
-                    parameter["schema"]["pattern"] = SHARE_KEY_PATTERN
+                    pack = path.startswith("/api/events/")
+                    parameter["schema"]["pattern"] = PACK_KEY_PATTERN if pack else SHARE_KEY_PATTERN
     for component, fields in _ENUM_FIELDS.items():
         properties = result["components"]["schemas"].get(component, {}).get("properties", {})
         for name, values in enums.items():

@@ -21,12 +21,12 @@ from armybuilder.engine import Book
 from armybuilder.events.rules import BOOKS_RULES, RULE_FIELDS
 from armybuilder.events.selectors import pack_catalogue
 from factions.armybook import Problem, check_storable
-from factions.limits import limit_param_problems
-from factions.models import ForceOrgLimit, Ruleset
+from factions.limits import ADDABLE_KINDS, limit_param_problems
+from factions.models import Ruleset
 from factions.ruleset_format import MAX_POINTS
+from factions.selectors import ruleset_find
 
 PACK_FIELDS = ("name", "description", "ruleset", "points_limit", "deadline", *RULE_FIELDS, "books")
-ADDABLE_KINDS = tuple(kind for kind in ForceOrgLimit.Kind.values if kind != "composition")
 MAX_RULES = 200  # rows of each kind of event rule
 BOOKS_CHOICE = (
     'Either "current" (every list on its army book\'s current version) or "any" (players keep the version of their '
@@ -97,7 +97,7 @@ def _ruleset(data: dict[str, Any], errors: dict[str, Any]) -> Ruleset | None:
     if slug is None:
         errors["ruleset"] = ["This field is required."]
         return None
-    ruleset = Ruleset.objects.select_related("base").filter(slug=slug).first() if isinstance(slug, str) else None
+    ruleset = ruleset_find(slug=slug) if isinstance(slug, str) else None
     if ruleset is None:
         errors["ruleset"] = [f'Unknown ruleset "{slug}".']
     return ruleset

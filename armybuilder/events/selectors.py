@@ -15,12 +15,12 @@ from django.utils import timezone
 from armybuilder.engine import Book, RulesetSpec
 from armybuilder.events.models import EventPack, Submission
 from armybuilder.events.rules import RuleLine, rule_lines
-from factions.models import Ruleset
 from factions.selectors import (
     book_handle_get,
     book_handles_get,
     engine_book_get,
     faction_list,
+    ruleset_family,
     ruleset_get,
     ruleset_spec,
 )
@@ -136,8 +136,7 @@ def entry_problem(army_list: Any, pack: EventPack) -> str | None:
     event's ruleset does not use (a variant's own book entered for its base's event).
     `army_list` is a saved list (lists.ArmyList, read for its system and faction: events
     do not import lists)."""
-    ruleset = Ruleset.objects.select_related("base").filter(slug=army_list.system).first()
-    if pack.ruleset.family != (ruleset.family if ruleset else army_list.system):
+    if pack.ruleset.family != ruleset_family(army_list.system):
         return f"{pack.name} is played with {pack.ruleset.title}; this list is for another game."
     own = book_handle_get(system=army_list.system, slug=army_list.faction)
     used = book_handle_get(system=pack.ruleset.slug, slug=army_list.faction)

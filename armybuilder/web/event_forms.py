@@ -25,7 +25,7 @@ from armybuilder.events.models import PACK_KEY_LENGTH, EventPack
 from armybuilder.events.rules import BOOKS_RULES, EVENT_SOURCE, ban_words, cap_words
 from armybuilder.lists.format import ListFormatError, first_error, parse_list_body
 from armybuilder.web.forms import Flag, Form, OnceForm
-from factions.limits import describe_limit
+from factions.limits import ADDABLE_KINDS, KINDS, describe_limit
 from factions.models import ForceOrgLimit, Ruleset
 
 STALE = "This pack was changed after the page was opened (in another tab, or by someone else): nothing was saved."
@@ -34,18 +34,9 @@ PICK_A_LIST = "Pick one of your lists."
 NO_PACK = "No event pack has this link or key (it may have been deleted)."
 PACK_LINK = re.compile(r"/events/([^/?#]+)")
 PACK_KEY = re.compile(rf"[A-Za-z0-9_-]{{1,{PACK_KEY_LENGTH}}}")
-# Kinds an organiser adds as rows of their own; armies, bans and caps have forms of their own.
-ROW_KINDS = [kind for kind in pack_format.ADDABLE_KINDS if kind not in ("factions", "banned", "unit_cap")]
-KIND_EXAMPLES = {
-    "per_points": '{"counts": "heroes", "per": 500}',
-    "max_count": '{"counts": "types", "types": ["monster"], "max": 2}',
-    "min_count": '{"counts": "heroes", "min": 1}',
-    "copies": '{"base": 1, "per": 750}',
-    "unit_share": '{"percent": 30}',
-    "formation": '{"sizes": [5, 10]}',
-    "command_group": '{"scope": "army", "max": 1}',
-    "game_size": '{"max": 2000}',
-}
+# Kinds an organiser adds as rows of their own (those with an example to type from); armies,
+# bans and caps have forms of their own.
+ROW_KINDS = [kind for kind in ADDABLE_KINDS if KINDS[kind].example]
 PARAM_LABELS = {
     "per": "One for every (pts)",
     "percent": "Percent of the points",
@@ -249,7 +240,7 @@ class AddLimitForm(EditForm):
     @property
     def examples(self) -> list[tuple[str, str]]:
         """Each kind's name and an example of its parameters."""
-        return [(ForceOrgLimit.Kind(kind).label, KIND_EXAMPLES[kind]) for kind in ROW_KINDS]
+        return [(ForceOrgLimit.Kind(kind).label, KINDS[kind].example) for kind in ROW_KINDS]
 
     def clean_params(self) -> dict[str, Any]:
         try:
