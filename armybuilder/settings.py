@@ -187,6 +187,9 @@ INSTALLED_APPS = [
     "axes",  # failed log-ins, per account and per address (see AXES_* below)
     "factions",
     "armybuilder.lists",
+    "armybuilder.accounts",
+    "armybuilder.backups",
+    "armybuilder.api",  # connects token revocation to accounts (api/apps.py)
 ]
 
 MIDDLEWARE = [

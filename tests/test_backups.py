@@ -19,9 +19,11 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from armybuilder.lists import accounts, events, services
+from armybuilder.accounts import services as accounts
+from armybuilder.accounts.models import Profile
+from armybuilder.lists import events, services
 from armybuilder.lists.format import parse_list_body
-from armybuilder.lists.models import ArmyList, EventPack, Profile, Submission
+from armybuilder.lists.models import ArmyList, EventPack, Submission
 from armybuilder.lists.selectors import army_list_load
 from armybuilder.stamps import content_hash
 from factions.admin_checks import catalogue_change_check

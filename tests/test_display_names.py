@@ -11,8 +11,9 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from rest_framework.test import APIClient
 
-from armybuilder.lists import accounts, events
-from armybuilder.lists.models import Profile
+from armybuilder.accounts import services as accounts
+from armybuilder.accounts.models import Profile
+from armybuilder.lists import events
 from tests.conftest import wardens_list as make_list
 from tests.test_events import pack_data
 

@@ -19,12 +19,13 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from pypdf import PdfReader
 
+from armybuilder.accounts import services as accounts
 from armybuilder.exports import pdf_event
 from armybuilder.exports.event_csv import HEADER
 from armybuilder.exports.pdf_data import event_printout_get
 from armybuilder.exports.pdf_event import EventRosterPdf
 from armybuilder.exports.pdf_style import ERROR, OK, TITLE_MIN
-from armybuilder.lists import accounts, events, services
+from armybuilder.lists import events, services
 from armybuilder.lists.format import parse_list_body
 from armybuilder.lists.models import Submission
 from factions.models import Faction

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from armybuilder.lists import accounts
+from armybuilder.accounts import services as accounts
 from armybuilder.lists.event_rules import BOOKS_WORDS
 from armybuilder.lists.models import ArmyList, EventPack, Submission
 from factions.services import armybook_import

@@ -16,8 +16,9 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from armybuilder.accounts import services as accounts
 from armybuilder.exports.pdf_style import ERROR
-from armybuilder.lists import accounts, events, services
+from armybuilder.lists import events, services
 from armybuilder.lists.event_rules import BOOKS_WORDS
 from armybuilder.lists.format import parse_list_body
 from armybuilder.lists.models import ArmyList, EventPack, Submission

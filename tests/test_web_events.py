@@ -14,7 +14,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from armybuilder.lists import accounts, events
+from armybuilder.accounts import services as accounts
+from armybuilder.lists import events
 from armybuilder.lists.models import ArmyList, EventPack, Submission
 from tests.conftest import wardens_list as make_list
 

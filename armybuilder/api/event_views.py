@@ -19,6 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from armybuilder.accounts import services as accounts
 from armybuilder.api.exceptions import SignInRequired
 from armybuilder.api.fastjson import ORJSONParser
 from armybuilder.api.list_views import (
@@ -33,7 +34,7 @@ from armybuilder.api.list_views import (
 from armybuilder.api.lists import ArmyListSerializer
 from armybuilder.api.schema import FIELD_ERRORS, SIGNED_IN_OR_VISITOR, error
 from armybuilder.api.serializers import ClosedSerializer, ConflictSerializer, IssueSerializer, ValidationSerializer
-from armybuilder.lists import accounts, events
+from armybuilder.lists import events
 from armybuilder.lists.event_rules import BOOKS_RULES, RULE_FIELDS
 from armybuilder.lists.format import MAX_POINTS
 from armybuilder.lists.models import EventPack

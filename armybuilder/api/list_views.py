@@ -22,6 +22,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from armybuilder.accounts.visitors import list_owner, own_list, own_lists
 from armybuilder.api.fastjson import ORJSONParser
 from armybuilder.api.lists import ArmyListSerializer, EntrySerializer, parse_list_body
 from armybuilder.api.schema import FIELD_ERRORS, SIGNED_IN_OR_VISITOR, error
@@ -34,7 +35,6 @@ from armybuilder.exports.text import list_text
 from armybuilder.lists import selectors, services
 from armybuilder.lists.imports import list_from_armyforge_link, list_from_file, list_import
 from armybuilder.lists.models import ArmyList
-from armybuilder.lists.visitors import list_owner, own_list, own_lists
 
 TEXT_KINDS = ("json", "text", "armyforge")
 NOT_YOURS = error(

@@ -33,6 +33,7 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.http.request import split_domain_port, validate_host
 
+from armybuilder.accounts.services import display_name
 from armybuilder.exports.pdf_cards import LAYOUTS, UnitCardsPdf
 from armybuilder.exports.pdf_data import Printout, event_printout_get, printout_get
 from armybuilder.exports.pdf_event import EventRosterPdf
@@ -41,7 +42,6 @@ from armybuilder.exports.pdf_roster import RosterPdf
 from armybuilder.exports.pdf_sheet import ArmySheetPdf
 from armybuilder.exports.pdf_style import PAPERS
 from armybuilder.lists import events
-from armybuilder.lists.accounts import display_name
 from armybuilder.lists.event_rules import pack_stamp
 from armybuilder.lists.models import ArmyList, EventPack, Submission
 from armybuilder.lists.selectors import event_pack_get

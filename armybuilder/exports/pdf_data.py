@@ -19,10 +19,10 @@ from functools import lru_cache
 
 from django.utils import timezone
 
+from armybuilder.accounts.services import display_name
 from armybuilder.engine import Validation
 from armybuilder.engine.book import Rule
 from armybuilder.lists import events, selectors
-from armybuilder.lists.accounts import display_name
 from armybuilder.lists.event_rules import BOOKS_WORDS
 from armybuilder.lists.models import ArmyList, EventPack, Submission
 from armybuilder.lists.selectors import ListState

@@ -1,4 +1,5 @@
-"""The admin of the rows players write too: their lists, event packs and display names.
+"""The admin of the rows players write too: their lists and event packs (display names:
+accounts/admin.py, on the same VersionedAdmin).
 
 Staff edit them through the checks and the services the site's own pages use, so an
 edit here is refused for what the site would refuse, every problem named by its field.
@@ -12,13 +13,12 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
-from django.core.exceptions import ValidationError
 from django.db.models import Model
 from django.http import HttpRequest, HttpResponse
 
-from armybuilder.lists import accounts, events
+from armybuilder.lists import events
 from armybuilder.lists.format import ListFormatError, parse_list_body
-from armybuilder.lists.models import ARMYLIST_FIELDS, ArmyList, EventPack, Profile, Submission
+from armybuilder.lists.models import ARMYLIST_FIELDS, ArmyList, EventPack, Submission
 from armybuilder.lists.services import VersionConflict, army_list_update
 from factions.selectors import BookHandle, engine_book_get
 
@@ -73,7 +73,10 @@ class VersionedForm(forms.ModelForm):
 
 class VersionedAdmin(admin.ModelAdmin):
     """Saves a change with `write`: a service's compare-and-swap from the form's
-    `based_on`. Adding a row is Django's plain save (no one else has it yet)."""
+    `based_on`, which raises one of `conflicts` when the row moved on meanwhile. Adding a
+    row is Django's plain save (no one else has it yet)."""
+
+    conflicts: tuple[type[Exception], ...] = (VersionConflict,)
 
     def write(self, obj: Any, form: Any, based_on: int) -> None:
         raise NotImplementedError
@@ -94,7 +97,7 @@ class VersionedAdmin(admin.ModelAdmin):
     ) -> HttpResponse:
         try:
             return super().changeform_view(request, object_id, form_url, extra_context)
-        except (VersionConflict, accounts.AccountChanged):
+        except self.conflicts:
             # The player saved between the form's check and the write (which wrote
             # nothing, and the admin's transaction is rolled back): the form read again
             # now sees it, and says so next to the staff member's edits.
@@ -222,47 +225,3 @@ class SubmissionAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
-
-
-# -- display names ----------------------------------------------------------------------------
-class ProfileForm(VersionedForm):
-    """A display name checked as the account page checks one (accounts.display_name_clean);
-    empty: none, and others see the site's "Player N"."""
-
-    changed_meanwhile = CHANGED_MEANWHILE.format(thing="profile", by="its user")
-
-    class Meta:
-        model = Profile
-        fields = ["display_name"]
-
-    def clean_display_name(self) -> str:
-        name, problems = accounts.display_name_clean(self.cleaned_data["display_name"])
-        if problems:
-            raise ValidationError(problems)
-        return name
-
-
-@admin.register(Profile)
-class ProfileAdmin(VersionedAdmin):
-    """What players show others of themselves: staff may change an offensive display name
-    (or empty it). A profile is made by the site when its user signs up or saves their
-    account page."""
-
-    form = ProfileForm
-    list_display = ["user", "display_name", "shown_as", "version"]
-    search_fields = ["user__username", "display_name"]
-    readonly_fields = ["user", "shown_as", "version"]
-    list_select_related = ["user"]
-
-    @admin.display(description="Others see")
-    def shown_as(self, profile: Profile) -> str:
-        return profile.display_name or accounts.default_name(profile.pk)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return False
-
-    def write(self, obj: Profile, form: ProfileForm, based_on: int) -> None:
-        accounts.display_name_update(user=obj.user, display_name=form.cleaned_data["display_name"], version=based_on)

@@ -24,8 +24,8 @@ from django.db.models import Case, F, IntegerField, Q, QuerySet, Value, When
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from armybuilder.accounts.services import display_name
 from armybuilder.engine import Book, Issue, RulesetSpec, Validation
-from armybuilder.lists.accounts import display_name
 from armybuilder.lists.event_rules import BOOKS_RULES, RULE_FIELDS, RuleLine, rule_lines
 from armybuilder.lists.format import MAX_POINTS
 from armybuilder.lists.models import ArmyList, EventPack, Submission

@@ -17,12 +17,12 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from armybuilder import ratelimit
+from armybuilder.accounts.visitors import list_owner, own_list, own_lists
 from armybuilder.engine.rulesets import has_force_org_choice
 from armybuilder.exports.armyforge import opens_in_armyforge
 from armybuilder.lists import events, selectors, services
 from armybuilder.lists.format import ListFormatError
 from armybuilder.lists.models import ArmyList, EventPack
-from armybuilder.lists.visitors import list_owner, own_list, own_lists
 from armybuilder.web import forms, fragments, presenters, printing, undo
 from armybuilder.web.fragments import FORM_HEAD
 from factions.models import Faction, Ruleset

@@ -15,7 +15,8 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadReque
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from armybuilder.lists import accounts, events
+from armybuilder.accounts import services as accounts
+from armybuilder.lists import events
 from armybuilder.lists.models import EventPack
 from armybuilder.lists.services import VersionConflict
 from armybuilder.web import builder, event_forms, forms, fragments
