@@ -434,14 +434,14 @@ def test_an_api_token_of_the_organiser_gets_the_files(pack, submitted):
 def test_a_list_pdf_follows_its_event_s_rules(pack, submitted):
     """A list entered for an event prints the issues of the event's rules as they are now:
     its cached PDF is not served once the rules change (the dwarf list fields a banned unit)."""
-    from armybuilder.exports import pdf
+    from armybuilder import downloads
     from armybuilder.lists.models import ArmyList
 
     cache.clear()
     army_list = ArmyList.objects.get(event=pack, faction="dwarf-clans")
-    first = pdf.list_pdf_response(army_list, "roster.pdf", {}).content
-    assert pdf.list_pdf_response(army_list, "roster.pdf", {}).content == first  # kept
+    first = downloads.list_pdf_response(army_list, "roster.pdf", {}).content
+    assert downloads.list_pdf_response(army_list, "roster.pdf", {}).content == first  # kept
     assert "may not be fielded" in " ".join(page_texts(first))
     events.pack_update(pack=pack, data={"bans": []})
-    again = pdf.list_pdf_response(ArmyList.objects.get(pk=army_list.pk), "roster.pdf", {}).content
+    again = downloads.list_pdf_response(ArmyList.objects.get(pk=army_list.pk), "roster.pdf", {}).content
     assert "may not be fielded" not in " ".join(page_texts(again))

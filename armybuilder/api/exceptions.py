@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
-from armybuilder.exports.pdf import TooLargeToPrint
+from armybuilder.downloads import TooLargeToPrint
 from armybuilder.lists.events import EventError, SubmissionsClosed
 from armybuilder.lists.format import ListFormatError
 

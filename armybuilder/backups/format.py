@@ -28,8 +28,9 @@ writes a backup, reading.py reads and checks one, restoring.py puts it back.
 
 `backup_export` (writing.py) writes it from one consistent snapshot; `backup_import`
 (restoring.py) reads and checks it, then restores it, all or nothing, into a migrated
-database that has no users and no lists yet (a new server), keeping every id. Sessions are signed with SECRET_KEY: the new
-server needs the old key for its visitors and users to stay signed in.
+database that has no users and no lists yet (a new server), keeping every id. Sessions
+are signed with SECRET_KEY: the new server needs the old key for its visitors and users
+to stay signed in.
 
 Backups in the first format (armybuilder-backup/1: books, users and lists only) still
 restore as they did: users and lists numbered from 1 in the order of the backup. The

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from armybuilder import ratelimit
+from armybuilder import downloads, ratelimit
 from armybuilder.accounts.visitors import list_owner, own_list, own_lists
 from armybuilder.engine.rulesets import has_force_org_choice
 from armybuilder.exports.armyforge import opens_in_armyforge
@@ -349,3 +349,11 @@ def rules_page(request: HttpRequest, system: str) -> HttpResponse:
     books = faction_list(system=system)
     context = {"ruleset": ruleset, "rules": rules, "limits": ruleset.limits.all(), "books": books}
     return render(request, "builder/rules.html", context)
+
+
+def ruleset_reference_pdf(request: HttpRequest, system: str) -> HttpResponse:
+    """The one-page quick reference of a ruleset (`?paper=letter`)."""
+    ruleset = Ruleset.objects.select_related("base").filter(slug=system).first()
+    if ruleset is None:
+        raise Http404(f'No ruleset "{system}".')
+    return downloads.ruleset_reference_response(ruleset, request.GET.dict())
