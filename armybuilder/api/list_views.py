@@ -22,14 +22,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from armybuilder import downloads
 from armybuilder.accounts.visitors import list_owner, own_list, own_lists
 from armybuilder.api.fastjson import ORJSONParser
 from armybuilder.api.lists import ArmyListSerializer, EntrySerializer, parse_list_body
 from armybuilder.api.schema import FIELD_ERRORS, SIGNED_IN_OR_VISITOR, error
 from armybuilder.api.serializers import ClosedSerializer, ConflictSerializer, FileUploadSerializer, ValidationSerializer
 from armybuilder.api.throttles import VisitorListThrottle
-from armybuilder.downloads import file_stem, json_download, text_download
+from armybuilder.downloads import file_stem, json_download, list_pdf_response, text_download
 from armybuilder.exports import pdf
 from armybuilder.exports.armyforge import armyforge_list_file, opens_in_armyforge
 from armybuilder.exports.text import list_text
@@ -159,7 +158,7 @@ def export_response(
     army_list: ArmyList, kind: str, params: dict[str, str] | None = None, *, shared: bool = False
 ) -> HttpResponse:
     if kind in pdf.PDF_KINDS:
-        return downloads.list_pdf_response(army_list, kind, params or {})
+        return list_pdf_response(army_list, kind, params or {})
     if kind not in TEXT_KINDS:
         raise NotFound(f'No export "{kind}"; available: {", ".join(export_kinds())}.')
     stem = file_stem(army_list.name)

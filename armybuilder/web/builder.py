@@ -1,7 +1,7 @@
 """The web builder: start a list, build it, keep it. Every action is a plain form post
 that redirects back (works without JavaScript); static/builder.js sends the same posts
 with an `X-Live` header and swaps in the pieces of the workspace that changed instead
-(web/fragments.py)."""
+(web/fragments.py). And a ruleset's rules page, with its quick reference PDF."""
 
 from __future__ import annotations
 
