@@ -188,6 +188,9 @@ INSTALLED_APPS = [
     "factions",
     "armybuilder.lists",
     "armybuilder.events",
+    "armybuilder.accounts",
+    "armybuilder.backups",
+    "armybuilder.api",  # connects token revocation to accounts (api/apps.py)
 ]
 
 MIDDLEWARE = [

@@ -16,7 +16,6 @@ urlpatterns = [
     path("api/", include("armybuilder.api.urls")),
     path("admin/", admin.site.urls),
     path("", include("armybuilder.web.urls")),
-    path("", include("armybuilder.exports.urls")),
 ]
 
 handler400 = "armybuilder.errors.bad_request"

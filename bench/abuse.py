@@ -35,6 +35,7 @@ from django.core.cache import cache  # noqa: E402
 from django.utils import timezone  # noqa: E402
 from pypdf import PdfReader  # noqa: E402
 
+from armybuilder.downloads import list_pdf_response, share_url  # noqa: E402
 from armybuilder.events import selectors as event_selectors  # noqa: E402
 from armybuilder.events import services as event_services  # noqa: E402
 from armybuilder.exports import pdf, pdf_style  # noqa: E402
@@ -104,7 +105,7 @@ def make_list(owner, n: int, *, name: str = "Bench", entry_name=None, unknown_op
 
 def printout_of(army_list):
     handle = book_handle_get(system=SYSTEM, slug=FACTION)
-    return printout_get(army_list=army_list, share_url=pdf.share_url(army_list), handle=handle)
+    return printout_get(army_list=army_list, share_url=share_url(army_list), handle=handle)
 
 
 def every_kind(title: str, army_list, kinds=KINDS) -> list[float]:
@@ -127,7 +128,7 @@ def downloads(title: str, army_list) -> list[float]:
         def download(k=kind, p=params) -> bytes:
             cache.clear()
             engine_cache_clear()
-            return pdf.list_pdf_response(army_list, k, p).content
+            return list_pdf_response(army_list, k, p).content
 
         times.append(report(f"{label}, whole download", download))
     return times

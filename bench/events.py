@@ -33,9 +33,9 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.utils import timezone  # noqa: E402
 from pypdf import PdfReader  # noqa: E402
 
+from armybuilder import downloads  # noqa: E402
 from armybuilder.events import selectors as event_selectors  # noqa: E402
 from armybuilder.events import services as event_services  # noqa: E402
-from armybuilder.exports import pdf  # noqa: E402
 from armybuilder.exports.pdf_data import event_printout_get  # noqa: E402
 from armybuilder.exports.pdf_event import EventRosterPdf  # noqa: E402
 from armybuilder.lists import services  # noqa: E402
@@ -64,7 +64,7 @@ def download(pack) -> bytes:
     """What the organiser's roster.pdf view runs."""
     managed = event_selectors.managed_pack_get(key=pack.key, user=pack.organiser)
     submissions = list(event_selectors.submissions_visible(managed, pack.organiser))
-    return pdf.event_roster_response(managed, submissions, paper="a4").content
+    return downloads.event_roster_response(managed, submissions, paper="a4").content
 
 
 def queries(fn) -> int:

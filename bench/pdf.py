@@ -27,6 +27,7 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.cache import cache  # noqa: E402
 from pypdf import PdfReader  # noqa: E402
 
+from armybuilder import downloads  # noqa: E402
 from armybuilder.exports import pdf  # noqa: E402
 from armybuilder.exports.pdf_data import printout_get  # noqa: E402
 from armybuilder.lists.format import parse_list_body  # noqa: E402
@@ -46,7 +47,7 @@ def main() -> None:
         data, _handle = parse_list_body(bench_list(book, n, name=f"Bench {n}"))
         army_list = army_list_create(data=data, owner=owner)
         handle = book_handle_get(system=SYSTEM, slug=FACTION)
-        printout = printout_get(army_list=army_list, share_url=pdf.share_url(army_list), handle=handle)
+        printout = printout_get(army_list=army_list, share_url=downloads.share_url(army_list), handle=handle)
         for label, kind, params in (
             ("cards, sheet", "cards.pdf", {}),
             ("cards, poker", "cards.pdf", {"layout": "poker"}),
@@ -66,10 +67,10 @@ def main() -> None:
 
         def download(army_list=army_list):
             cache.clear()
-            pdf.list_pdf_response(army_list, "cards.pdf", {})
+            downloads.list_pdf_response(army_list, "cards.pdf", {})
 
         print(f"  {n:>3} entries  whole download of the cards, uncached: median {median_ms(download, 9):.1f} ms")
-        cached = median_ms(lambda army_list=army_list: pdf.list_pdf_response(army_list, "cards.pdf", {}), 50)
+        cached = median_ms(lambda army_list=army_list: downloads.list_pdf_response(army_list, "cards.pdf", {}), 50)
         print(f"  {n:>3} entries  the same download again, cached:        median {cached:.2f} ms")
     army_sheets(book, owner)
     compare_weasyprint(printout, sheet_ms)
@@ -90,7 +91,7 @@ def army_sheets(book, owner) -> None:
 
         def download(army_list=army_list):
             cache.clear()
-            pdf.list_pdf_response(army_list, "roster.pdf", {"sheet": "1"})
+            downloads.list_pdf_response(army_list, "roster.pdf", {"sheet": "1"})
 
         print(f"  {n:>3} entries  whole download, uncached: median {median_ms(download, 9):.1f} ms")
 

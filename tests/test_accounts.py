@@ -8,8 +8,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from armybuilder.lists import accounts
-from armybuilder.lists.models import Profile
+from armybuilder.accounts import services as accounts
+from armybuilder.accounts.models import Profile
 from armybuilder.web.accounts import ACCOUNT_CHANGED
 
 User = get_user_model()

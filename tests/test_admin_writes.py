@@ -10,11 +10,13 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connections
 
+from armybuilder.accounts import services as accounts
+from armybuilder.accounts.models import Profile
 from armybuilder.events import services as event_services
 from armybuilder.events.models import EventPack
-from armybuilder.lists import accounts, admin, services
+from armybuilder.lists import admin, services
 from armybuilder.lists.format import parse_list_body
-from armybuilder.lists.models import ArmyList, Profile
+from armybuilder.lists.models import ArmyList
 from factions.models import Ruleset
 from factions.selectors import engine_cache_clear
 from factions.services import armybook_import, sync_rulesets
@@ -278,7 +280,7 @@ def test_a_pack_its_organiser_changed_meanwhile_is_not_overwritten(admin_client,
 # -- display names ----------------------------------------------------------------------------
 def test_staff_find_a_profile_by_username_or_display_name(admin_client, profile):
     for query in ("player-one", "Rude"):
-        page = admin_client.get("/admin/lists/profile/", {"q": query}).content.decode()
+        page = admin_client.get("/admin/accounts/profile/", {"q": query}).content.decode()
         assert "player-one" in page and "Rude Name" in page
 
 

@@ -19,13 +19,15 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
+from armybuilder.accounts import services as accounts
+from armybuilder.accounts.models import Profile
 from armybuilder.events import selectors as event_selectors
 from armybuilder.events import services as event_services
 from armybuilder.events.models import EventPack, Submission
-from armybuilder.lists import accounts, services
+from armybuilder.lists import services
 from armybuilder.lists import submissions as list_submissions
 from armybuilder.lists.format import parse_list_body
-from armybuilder.lists.models import ArmyList, Profile
+from armybuilder.lists.models import ArmyList
 from armybuilder.lists.selectors import army_list_load
 from armybuilder.stamps import content_hash
 from factions.admin_checks import catalogue_change_check

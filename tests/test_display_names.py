@@ -11,9 +11,9 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from rest_framework.test import APIClient
 
+from armybuilder.accounts import services as accounts
+from armybuilder.accounts.models import Profile
 from armybuilder.events import services as event_services
-from armybuilder.lists import accounts
-from armybuilder.lists.models import Profile
 from tests.conftest import wardens_list as make_list
 from tests.test_events import pack_data
 

@@ -19,6 +19,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from pypdf import PdfReader
 
+from armybuilder.accounts import services as accounts
 from armybuilder.events import selectors as event_selectors
 from armybuilder.events import services as event_services
 from armybuilder.events.models import Submission
@@ -27,7 +28,7 @@ from armybuilder.exports.event_csv import HEADER
 from armybuilder.exports.pdf_data import event_printout_get
 from armybuilder.exports.pdf_event import EventRosterPdf
 from armybuilder.exports.pdf_style import ERROR, OK, TITLE_MIN
-from armybuilder.lists import accounts, services
+from armybuilder.lists import services
 from armybuilder.lists import submissions as list_submissions
 from armybuilder.lists.format import parse_list_body
 from factions.models import Faction
@@ -436,14 +437,14 @@ def test_an_api_token_of_the_organiser_gets_the_files(pack, submitted):
 def test_a_list_pdf_follows_its_event_s_rules(pack, submitted):
     """A list entered for an event prints the issues of the event's rules as they are now:
     its cached PDF is not served once the rules change (the dwarf list fields a banned unit)."""
-    from armybuilder.exports import pdf
+    from armybuilder import downloads
     from armybuilder.lists.models import ArmyList
 
     cache.clear()
     army_list = ArmyList.objects.get(event=pack, faction="dwarf-clans")
-    first = pdf.list_pdf_response(army_list, "roster.pdf", {}).content
-    assert pdf.list_pdf_response(army_list, "roster.pdf", {}).content == first  # kept
+    first = downloads.list_pdf_response(army_list, "roster.pdf", {}).content
+    assert downloads.list_pdf_response(army_list, "roster.pdf", {}).content == first  # kept
     assert "may not be fielded" in " ".join(page_texts(first))
     event_services.pack_update(pack=pack, data={"bans": []})
-    again = pdf.list_pdf_response(ArmyList.objects.get(pk=army_list.pk), "roster.pdf", {}).content
+    again = downloads.list_pdf_response(ArmyList.objects.get(pk=army_list.pk), "roster.pdf", {}).content
     assert "may not be fielded" not in " ".join(page_texts(again))

@@ -11,9 +11,9 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from armybuilder.accounts import services as accounts
 from armybuilder.events.models import EventPack, Submission
 from armybuilder.events.rules import BOOKS_WORDS
-from armybuilder.lists import accounts
 from armybuilder.lists.models import ArmyList
 from factions.services import armybook_import
 from tests.conftest import arena_book

@@ -16,12 +16,13 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from armybuilder.accounts import services as accounts
 from armybuilder.events import format as pack_format
 from armybuilder.events import services as event_services
 from armybuilder.events.models import EventPack, Submission
 from armybuilder.events.rules import BOOKS_WORDS
 from armybuilder.exports.pdf_style import ERROR
-from armybuilder.lists import accounts, services
+from armybuilder.lists import services
 from armybuilder.lists import submissions as list_submissions
 from armybuilder.lists.format import parse_list_body
 from armybuilder.lists.models import ArmyList

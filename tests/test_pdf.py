@@ -12,6 +12,7 @@ import pytest
 from django.core.cache import cache
 from pypdf import PdfReader
 
+from armybuilder import downloads
 from armybuilder.exports import pdf, pdf_roster
 from armybuilder.exports.pdf_cards import card_grid
 from armybuilder.exports.pdf_data import printout_get, rules_used
@@ -66,7 +67,7 @@ def wardens_list(owner, make_aof_book, **overrides):
 
 
 def render(army_list, kind: str, **params) -> bytes:
-    response = pdf.list_pdf_response(army_list, kind, {k: str(v) for k, v in params.items()})
+    response = downloads.list_pdf_response(army_list, kind, {k: str(v) for k, v in params.items()})
     assert response.status_code == 200, response.content
     assert response["Content-Type"] == "application/pdf"
     return response.content
@@ -240,7 +241,7 @@ def test_the_roster_qr_code_holds_the_share_link(user, make_aof_book, monkeypatc
 
 def test_a_share_link_for_another_site_is_refused(user, make_aof_book):
     army_list = wardens_list(user, make_aof_book)
-    response = pdf.list_pdf_response(army_list, "roster.pdf", {"base_url": "https://phish.example"})
+    response = downloads.list_pdf_response(army_list, "roster.pdf", {"base_url": "https://phish.example"})
     assert response.status_code == 400
 
 
@@ -425,7 +426,7 @@ def test_paper_size_and_layout_follow_the_query(user, make_aof_book):
 
 @pytest.mark.parametrize("params", [{"paper": "a3"}, {"layout": "tarot"}, {"combine": "maybe"}, {"trackers": "2"}])
 def test_bad_print_options_are_a_400(user, make_aof_book, params):
-    response = pdf.list_pdf_response(wardens_list(user, make_aof_book), "cards.pdf", params)
+    response = downloads.list_pdf_response(wardens_list(user, make_aof_book), "cards.pdf", params)
     assert response.status_code == 400
 
 
@@ -470,14 +471,14 @@ def test_a_pdf_download_takes_a_fixed_number_of_queries(user, make_aof_book, dja
     small = wardens_list(user, make_aof_book)
     entries = [{"id": f"e{i}", "unit": "wardens", "options": {"TROOPS-1a": 1}} for i in range(40)]
     large = wardens_list(user, make_aof_book, points_limit=10000, entries=entries)
-    pdf.list_pdf_response(small, "roster.pdf", {})  # the engine's book is built and cached
+    downloads.list_pdf_response(small, "roster.pdf", {})  # the engine's book is built and cached
     cache.clear()
     with django_assert_num_queries(2):  # book handle (for the cache key and the list state), core rules
-        pdf.list_pdf_response(small, "roster.pdf", {})
+        downloads.list_pdf_response(small, "roster.pdf", {})
     with django_assert_num_queries(2):
-        pdf.list_pdf_response(large, "roster.pdf", {})
+        downloads.list_pdf_response(large, "roster.pdf", {})
     with django_assert_num_queries(1):  # cached: only the book handle
-        pdf.list_pdf_response(large, "roster.pdf", {})
+        downloads.list_pdf_response(large, "roster.pdf", {})
 
 
 @pytest.mark.parametrize("kind", pdf.PDF_KINDS)
@@ -758,7 +759,7 @@ def test_cards_with_rules_say_what_each_special_rule_does(user, make_aof_book):
 
 def test_a_bad_rules_option_is_refused(user, make_aof_book):
     army_list = wardens_list(user, make_aof_book)
-    response = pdf.list_pdf_response(army_list, "cards.pdf", {"rules": "maybe"})
+    response = downloads.list_pdf_response(army_list, "cards.pdf", {"rules": "maybe"})
     assert response.status_code == 400 and b'rules must be 1 or 0, not "maybe"' in response.content
 
 
@@ -866,7 +867,7 @@ def test_the_port_or_base_url_of_a_request_does_not_make_a_new_file(user, make_a
         for port in (443, 8443, 9999, 12345):
             for kind in ("cards.pdf", "reference.pdf", "roster.pdf"):
                 params = {"base_url": f"https://armybuilder.example:{port}/"}
-                assert pdf.list_pdf_response(army_list, kind, params).status_code == 200
+                assert downloads.list_pdf_response(army_list, kind, params).status_code == 200
     assert drawn.call_count == 3  # each file drawn once, whatever the port
     roster = render(army_list, "roster.pdf", base_url="https://armybuilder.example:9999/")
     assert "https://armybuilder.example/s/" in flat(" ".join(pages(roster))).replace(" ", "")

@@ -10,8 +10,9 @@ import random
 
 import pytest
 
+from armybuilder import downloads
 from armybuilder.engine.results import Issue
-from armybuilder.exports import pdf, pdf_data, pdf_style
+from armybuilder.exports import pdf_data, pdf_style
 from armybuilder.exports.pdf_data import ISSUE_CHARS, NAME_CHARS
 from armybuilder.exports.pdf_roster import ISSUES_LISTED, ISSUES_SHOWN, MoreIssues, issues_listed, issues_shown
 from tests.test_event_files import books, client_of, organiser, pack, submit  # noqa: F401 (fixtures)
@@ -181,8 +182,8 @@ def test_a_combined_roster_of_too_many_entries_is_refused_before_anything_is_dra
     submit(pack, "ada")
     submit(pack, "björn")
     entries = sum(len(s.data["entries"]) for s in pack.submissions.all())
-    monkeypatch.setattr(pdf, "MAX_EVENT_ENTRIES", entries - 1)
-    monkeypatch.setattr(pdf, "event_printout_get", lambda **kwargs: pytest.fail("loaded the lists"))
+    monkeypatch.setattr(downloads, "MAX_EVENT_ENTRIES", entries - 1)
+    monkeypatch.setattr(downloads, "event_printout_get", lambda **kwargs: pytest.fail("loaded the lists"))
     response = client_of(pack.organiser).get(route.format(key=pack.key))
     assert response.status_code == 422
     message = f"The lists submitted to Spring Muster 2026 hold {entries} entries: a combined roster prints at most"

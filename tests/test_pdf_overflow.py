@@ -9,7 +9,7 @@ import pdfplumber
 import pytest
 from django.core.cache import cache
 
-from armybuilder.exports import pdf
+from armybuilder import downloads
 from armybuilder.exports.pdf_cards import POKER_NOTE, PRINT_NOTE
 from armybuilder.lists.format import parse_list_body
 from armybuilder.lists.services import army_list_create
@@ -133,7 +133,7 @@ def outside(chars, boxes, page_height: float, tolerance: float = 0.01) -> list[s
 @pytest.mark.parametrize(("layout", "paper"), [("sheet", "a4"), ("sheet", "letter"), ("poker", "a4")])
 def test_every_character_of_an_overfull_card_lies_inside_its_card(overfull_list, name, layout, paper):
     army_list = overfull_list(name)
-    response = pdf.list_pdf_response(army_list, "cards.pdf", {"layout": layout, "paper": paper})
+    response = downloads.list_pdf_response(army_list, "cards.pdf", {"layout": layout, "paper": paper})
     text = ""
     with pdfplumber.open(io.BytesIO(response.content)) as document:
         for page in document.pages:
@@ -159,7 +159,7 @@ def test_every_character_of_an_overfull_card_lies_inside_its_card(overfull_list,
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_roster_and_reference_text_stays_inside_the_page_margins(overfull_list, kind, paper):
     army_list = overfull_list(SPACED_NAME)
-    response = pdf.list_pdf_response(army_list, kind, {"paper": paper})
+    response = downloads.list_pdf_response(army_list, kind, {"paper": paper})
     with pdfplumber.open(io.BytesIO(response.content)) as document:
         for page in document.pages:
             margin = 36

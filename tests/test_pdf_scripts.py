@@ -15,7 +15,8 @@ from django.core.cache import cache
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont, features
 from reportlab.pdfgen.canvas import Canvas
 
-from armybuilder.exports import pdf, pdf_style
+from armybuilder import downloads
+from armybuilder.exports import pdf_style
 from armybuilder.lists.format import parse_list_body
 from armybuilder.lists.services import army_list_create
 from factions.selectors import engine_cache_clear
@@ -196,7 +197,7 @@ def script_list(owner, make_aof_book, name: str):
 
 
 def render(army_list, kind: str) -> bytes:
-    response = pdf.list_pdf_response(army_list, kind, {})
+    response = downloads.list_pdf_response(army_list, kind, {})
     assert response.status_code == 200
     return response.content
 

@@ -14,10 +14,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from armybuilder.accounts import services as accounts
 from armybuilder.events import format as pack_format
 from armybuilder.events import services as event_services
 from armybuilder.events.models import EventPack, Submission
-from armybuilder.lists import accounts
 from armybuilder.lists import selectors as list_selectors
 from armybuilder.lists.models import ArmyList
 from tests.conftest import wardens_list as make_list

@@ -11,12 +11,13 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
+from armybuilder import downloads
 from armybuilder.api.event_views import managed_pack_or_404
 from armybuilder.api.schema import error
 from armybuilder.api.serializers import FieldErrorsSerializer
 from armybuilder.events import selectors as event_selectors
 from armybuilder.exports import pdf
-from armybuilder.exports.event_csv import HEADER, submissions_csv_response
+from armybuilder.exports.event_csv import HEADER
 from armybuilder.exports.pdf_style import PAPERS
 from armybuilder.lists import submissions as list_submissions
 
@@ -45,7 +46,7 @@ class EventRosterView(APIView):
             ),
             404: NOT_MANAGED,
             422: error(
-                f"The lists submitted hold more than {pdf.MAX_EVENT_ENTRIES} entries in all, more than one "
+                f"The lists submitted hold more than {downloads.MAX_EVENT_ENTRIES} entries in all, more than one "
                 "combined roster prints: the detail says how many (submissions.csv lists them all)."
             ),
         },
@@ -57,7 +58,7 @@ class EventRosterView(APIView):
         except ValueError as exc:
             raise ValidationError({"paper": [str(exc)]}) from None
         submissions = list(event_selectors.submissions_visible(pack, request.user))
-        return pdf.event_roster_response(pack, submissions, paper=paper)
+        return downloads.event_roster_response(pack, submissions, paper=paper)
 
 
 class EventSubmissionsCsvView(APIView):
@@ -75,4 +76,4 @@ class EventSubmissionsCsvView(APIView):
     def get(self, request: Request, key: str) -> HttpResponse:
         pack = managed_pack_or_404(request, key)
         rows = list_submissions.submission_rows(pack, list(event_selectors.submissions_visible(pack, request.user)))
-        return submissions_csv_response(pack, rows)
+        return downloads.submissions_csv_response(pack, rows)

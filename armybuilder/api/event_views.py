@@ -19,6 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from armybuilder.accounts import services as accounts
 from armybuilder.api.exceptions import SignInRequired
 from armybuilder.api.fastjson import ORJSONParser
 from armybuilder.api.list_views import (
@@ -39,7 +40,6 @@ from armybuilder.events import services as event_services
 from armybuilder.events.models import PACK_KEY_LENGTH, EventPack
 from armybuilder.events.rules import BOOKS_RULES, RULE_FIELDS
 from armybuilder.events.selectors import event_pack_get
-from armybuilder.lists import accounts
 from armybuilder.lists import services as list_services
 from armybuilder.lists import submissions as list_submissions
 from armybuilder.lists.format import MAX_POINTS

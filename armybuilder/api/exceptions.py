@@ -13,9 +13,9 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
+from armybuilder.downloads import TooLargeToPrint
 from armybuilder.events.format import EventError
 from armybuilder.events.services import SubmissionsClosed
-from armybuilder.exports.pdf import TooLargeToPrint
 from armybuilder.lists.format import ListFormatError
 
 

@@ -27,9 +27,9 @@ from armybuilder.api.lists import ArmyListSerializer, EntrySerializer, parse_lis
 from armybuilder.api.schema import FIELD_ERRORS, SIGNED_IN_OR_VISITOR, error
 from armybuilder.api.serializers import ClosedSerializer, ConflictSerializer, FileUploadSerializer, ValidationSerializer
 from armybuilder.api.throttles import VisitorListThrottle
+from armybuilder.downloads import file_stem, json_download, list_pdf_response, text_download
 from armybuilder.exports import pdf
 from armybuilder.exports.armyforge import armyforge_list_file, opens_in_armyforge
-from armybuilder.exports.pdf import attachment, file_stem
 from armybuilder.exports.text import list_text
 from armybuilder.lists import selectors, services
 from armybuilder.lists.imports import list_from_armyforge_link, list_from_file, list_import
@@ -158,7 +158,7 @@ def export_response(
     army_list: ArmyList, kind: str, params: dict[str, str] | None = None, *, shared: bool = False
 ) -> HttpResponse:
     if kind in pdf.PDF_KINDS:
-        return pdf.list_pdf_response(army_list, kind, params or {})
+        return list_pdf_response(army_list, kind, params or {})
     if kind not in TEXT_KINDS:
         raise NotFound(f'No export "{kind}"; available: {", ".join(export_kinds())}.')
     stem = file_stem(army_list.name)
@@ -174,9 +174,7 @@ def export_response(
         validation=state.validation,
         uses_points=state.ruleset.uses_points,
     )
-    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
-    response["Content-Disposition"] = attachment(f"{stem}.txt")
-    return response
+    return text_download(text, f"{stem}.txt")
 
 
 def armyforge_file(army_list: ArmyList) -> dict[str, Any]:
@@ -197,15 +195,6 @@ def armyforge_file(army_list: ArmyList) -> dict[str, Any]:
         total=state.validation.total_points,
         models=state.models,
     )
-
-
-def json_download(data: Any, filename: str) -> HttpResponse:
-    """`data` as an indented JSON file to download (an armylist/1 list, a ruleset/1 ruleset)."""
-    import orjson
-
-    response = HttpResponse(orjson.dumps(data, option=orjson.OPT_INDENT_2), content_type="application/json")
-    response["Content-Disposition"] = attachment(filename)
-    return response
 
 
 def _export_params(request: Request) -> dict[str, str]:

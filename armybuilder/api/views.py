@@ -16,11 +16,11 @@ from rest_framework.views import APIView
 
 from armybuilder.api import serializers as s
 from armybuilder.api.fastjson import ORJSONParser
-from armybuilder.api.list_views import json_download
 from armybuilder.api.lists import ArmyListSerializer, parse_list_body
 from armybuilder.api.schema import FIELD_ERRORS, NOT_FOUND, error
 from armybuilder.api.throttles import AuthThrottle
 from armybuilder.cache import cache_state
+from armybuilder.downloads import json_download
 from armybuilder.lists.selectors import army_list_validate
 from armybuilder.security import locked_out
 from factions.armybook import ArmyBookError, Problem

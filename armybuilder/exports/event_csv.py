@@ -1,4 +1,5 @@
-"""An event's submissions as a CSV file, one row each, for the organiser's spreadsheet.
+"""An event's submissions as a CSV file, one row each, for the organiser's spreadsheet
+(served by downloads.submissions_csv_response).
 
 Columns: player, army, points, points limit, valid (yes/no), errors, warnings, the issues'
 messages joined with "; ", when the list was submitted (ISO 8601, to the second), and the
@@ -15,10 +16,6 @@ import csv
 import io
 from collections.abc import Sequence
 
-from django.http import HttpResponse
-
-from armybuilder.events.models import EventPack
-from armybuilder.exports.pdf import attachment, file_stem
 from armybuilder.lists.submissions import SubmissionRow
 
 HEADER = (
@@ -60,13 +57,6 @@ def submissions_csv(rows: Sequence[SubmissionRow]) -> str:
             )
         )
     return out.getvalue()
-
-
-def submissions_csv_response(pack: EventPack, rows: Sequence[SubmissionRow]) -> HttpResponse:
-    """The CSV as a download named after the event."""
-    response = HttpResponse(submissions_csv(rows), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = attachment(f"{file_stem(pack.name)}-submissions.csv")
-    return response
 
 
 def _text(value: str) -> str:

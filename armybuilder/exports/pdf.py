@@ -1,68 +1,30 @@
-"""PDF exports of a list — unit cards, roster sheet, rules reference —, the quick
-reference of a ruleset and an event's combined roster, served from the lists API
-(`export/cards.pdf`, ...), from `/rules/<system>/reference.pdf` and from the event's
-`roster.pdf` (the web page's and the API's).
-
-Everything a PDF shows is loaded first (`pdf_data.printout_get`); the renderers in the
-`pdf_*` modules only draw. Files are cached (Django's cache) under a key holding the
-list's version, its share key, the content stamps of its army book and ruleset and a
-stamp of the code that draws them, so a second download of an unchanged list does not
-render again.
+"""PDF exports of a list — unit cards, roster sheet, rules reference —, drawn from its
+printout (`pdf_data.printout_get` loads everything a PDF shows; the renderers in the
+`pdf_*` modules only draw), and the printing options of a query string. The files'
+responses and their cache are armybuilder/downloads.py's.
 
 Query parameters: `paper` (a4, letter), `layout` (cards: sheet, poker), `combine`
 (cards: 1 for one card per distinct unit, "3× ..."), `rules` (cards: 1 to print what
 each rule does), `trackers` (cards: 1 for wound, spell-token, Shaken and Activated boxes
 to tick in play), `sheet` (roster: 1 for the one-page army sheet, `pdf_sheet`),
-`base_url` (the site's address for the share link in the roster's QR code, e.g.
-https://armybuilder.example; it must be one of ALLOWED_HOSTS; without it the first host
-of ALLOWED_HOSTS is used).
+`base_url` (the site's address for the share link in the roster's QR code: see
+downloads.share_url).
 """
 
 from __future__ import annotations
 
-import hashlib
-import re
-import unicodedata
-from collections.abc import Sequence
-from dataclasses import astuple, dataclass
+from dataclasses import dataclass
 from typing import Any
-from urllib.parse import quote, urlsplit
 
-from django.conf import settings
-from django.core.cache import cache
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
-from django.http.request import split_domain_port, validate_host
-
-from armybuilder.events.models import EventPack, Submission
-from armybuilder.events.rules import pack_stamp
-from armybuilder.events.selectors import event_pack_get
 from armybuilder.exports.pdf_cards import LAYOUTS, UnitCardsPdf
-from armybuilder.exports.pdf_data import Printout, event_printout_get, printout_get
-from armybuilder.exports.pdf_event import EventRosterPdf
+from armybuilder.exports.pdf_data import Printout
 from armybuilder.exports.pdf_reference import RulesReferencePdf
 from armybuilder.exports.pdf_roster import RosterPdf
 from armybuilder.exports.pdf_sheet import ArmySheetPdf
 from armybuilder.exports.pdf_style import PAPERS
-from armybuilder.lists import submissions as list_submissions
-from armybuilder.lists.accounts import display_name
-from armybuilder.lists.models import ArmyList
-from armybuilder.stamps import VALIDATION, source_hash
-from factions.models import Ruleset
-from factions.selectors import book_handle_get
 
 PDF_KINDS: tuple[str, ...] = ("cards.pdf", "roster.pdf", "reference.pdf")
-FILE_SUFFIXES = {"cards.pdf": "cards", "roster.pdf": "roster", "reference.pdf": "rules"}
-CACHE_SECONDS = 6 * 60 * 60
-DRAWN_BY = ("armybuilder/exports", *VALIDATION)  # a change here is a new key for every file
 TRUE, FALSE = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
-# The most entries an event's combined roster draws (100 lists of 20): under 2 s at worst,
-# as every other file (bench/abuse.py: 4 lists of 500 with names mixing scripts, 1.8 s);
-# a list alone holds at most 500, which any of its files draws in under 2 s.
-MAX_EVENT_ENTRIES = 2000
-
-
-class TooLargeToPrint(Exception):
-    """A file that would take too long to draw, refused before any drawing: says why."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,26 +69,6 @@ def print_options(params: dict[str, Any]) -> PrintOptions:
     )
 
 
-def share_url(army_list: ArmyList, *, base_url: str = "") -> str:
-    """The absolute share link of a list. `base_url` (scheme and host) must name one of
-    ALLOWED_HOSTS, so that nobody prints a QR code leading elsewhere; without it the
-    first named host in ALLOWED_HOSTS is used (https unless DEBUG)."""
-    path = army_list.share_path
-    if base_url:
-        parts = urlsplit(base_url)
-        domain, _port = split_domain_port(parts.netloc)
-        if parts.scheme not in ("http", "https") or not domain or not validate_host(domain, settings.ALLOWED_HOSTS):
-            raise ValueError("base_url must be http(s)://host of this site (a host in ALLOWED_HOSTS)")
-        # In production the site answers on the standard ports: a port in the request is
-        # dropped, so that nobody makes the printouts (and their cache keys) vary with it.
-        netloc = parts.netloc if settings.DEBUG else domain
-        return f"{parts.scheme}://{netloc}{path}"
-    host = next((h for h in settings.ALLOWED_HOSTS if h != "*" and not h.startswith(".")), None)
-    if host is None:
-        return path
-    return f"{'http' if settings.DEBUG else 'https'}://{host}{path}"
-
-
 def render_list_pdf(printout: Printout, kind: str, options: PrintOptions) -> bytes:
     """Draw one of the list's PDFs from its printout (no queries)."""
     if kind == "cards.pdf":
@@ -147,111 +89,9 @@ def render_list_pdf(printout: Printout, kind: str, options: PrintOptions) -> byt
     raise LookupError(kind)
 
 
-def list_pdf_response(army_list: ArmyList, kind: str, params: dict[str, str]) -> HttpResponse:
-    if kind not in PDF_KINDS:
-        raise LookupError(kind)
-    try:
-        options = print_options(params)
-        url = share_url(army_list, base_url=options.base_url)
-    except ValueError as exc:
-        return HttpResponseBadRequest(str(exc), content_type="text/plain; charset=utf-8")
-    handle = book_handle_get(system=army_list.system, slug=army_list.faction, version=army_list.book_version)
-    # The pinned version's stamp, and the current version (the roster says when one is out).
-    book = (*handle.cache_key, handle.current_version) if handle else None
-    # A list entered for an event is checked against the event's rules as they are now.
-    pack = event_pack_get(key=army_list.event_id) if army_list.event_id else None
-    event = pack_stamp(pack) if pack is not None else None
-    drawing = options.drawing(kind)
-    # Only the roster prints the share link (its QR code): the other files do not vary with it.
-    printed = (url,) if kind == "roster.pdf" and not drawing.sheet else ()
-    key = _cache_key(
-        "list", kind, army_list.pk, army_list.version, army_list.share_key, book, event, astuple(drawing), printed
-    )
-    data = cache.get(key)
-    if data is None:
-        printout = printout_get(army_list=army_list, share_url=url, handle=handle)
-        data = render_list_pdf(printout, kind, options)
-        cache.set(key, data, CACHE_SECONDS)
-    suffix = "sheet" if drawing.sheet else FILE_SUFFIXES[kind]
-    return _pdf_response(data, f"{file_stem(army_list.name)}-{suffix}.pdf")
-
-
-def event_roster_response(pack: EventPack, submissions: Sequence[Submission], *, paper: str) -> HttpResponse:
-    """The combined roster of an event's submissions (load them with their players; the
-    caller has checked that the reader may see them all, and the `paper`). Cached under
-    what it shows: each submission (id, time, the player's display name), the pack's rules, name and
-    deadline, the content stamps of the books and rulesets, the paper and the drawing
-    code. TooLargeToPrint, before anything is loaded, for lists of more than
-    MAX_EVENT_ENTRIES entries in all."""
-    entries = sum(len(submission.data.get("entries") or ()) for submission in submissions)
-    if entries > MAX_EVENT_ENTRIES:
-        raise TooLargeToPrint(
-            f"The lists submitted to {pack.name} hold {entries} entries: a combined roster prints "
-            f"at most {MAX_EVENT_ENTRIES}. submissions.csv lists every submission with its checks."
-        )
-    handles = list_submissions.submission_handles(submissions)
-    lists = tuple((s.pk, s.submitted_at.isoformat(), display_name(s.player), s.book_version) for s in submissions)
-    books = tuple(sorted(f"{handle.stamp}.{handle.current_version}" for handle in handles.values()))
-    pack_parts = (pack.key, pack_stamp(pack), pack.ruleset.content_hash, pack.deadline.isoformat())
-    key = _cache_key("event", *pack_parts, lists, books, paper)
-    data = cache.get(key)
-    if data is None:
-        printout = event_printout_get(pack=pack, submissions=submissions, handles=handles)
-        data = EventRosterPdf(printout, paper=paper).render()
-        cache.set(key, data, CACHE_SECONDS)
-    return _pdf_response(data, f"{file_stem(pack.name)}-rosters.pdf")
-
-
 def paper_option(params: dict[str, Any]) -> str:
     """The `paper` of a query string; ValueError names a bad one."""
     paper = str(params.get("paper", "a4")).lower()
     if paper not in PAPERS:
         raise ValueError(f'paper must be one of {", ".join(PAPERS)}, not "{paper}"')
     return paper
-
-
-def ruleset_reference_pdf(request: HttpRequest, system: str) -> HttpResponse:
-    """The one-page quick reference of a ruleset."""
-    ruleset = Ruleset.objects.select_related("base").filter(slug=system).first()
-    if ruleset is None:
-        raise Http404(f'No ruleset "{system}".')
-    try:
-        options = print_options(request.GET.dict())
-    except ValueError as exc:
-        return HttpResponseBadRequest(str(exc), content_type="text/plain; charset=utf-8")
-    key = _cache_key("quick", system, ruleset.content_hash, options.paper)
-    data = cache.get(key)
-    if data is None:
-        data = RulesReferencePdf.for_ruleset(slug=ruleset.family, title=ruleset.title, paper=options.paper).render()
-        cache.set(key, data, CACHE_SECONDS)
-    return _pdf_response(data, f"{system}-quick-reference.pdf")
-
-
-def file_stem(name: str) -> str:
-    """A file name from a list name, in the letters the player typed: only characters
-    that file systems or headers refuse (slashes, quotes, control characters…) become
-    "-". See `attachment` for how a name outside ASCII travels."""
-    cleaned = re.sub(r'[\x00-\x1f\x7f/\\:*?"<>|;]+', "-", unicodedata.normalize("NFC", name))
-    cleaned = re.sub(r"\s+", "-", cleaned.strip())
-    return re.sub(r"-{2,}", "-", cleaned).strip("-.")[:80] or "army-list"
-
-
-def attachment(filename: str) -> str:
-    """A Content-Disposition for a download: `filename` as the player named it, with an
-    ASCII stand-in for old clients (RFC 6266: filename* wins where it is understood)."""
-    fallback = unicodedata.normalize("NFKD", filename).encode("ascii", "ignore").decode()
-    fallback = re.sub(r"[^A-Za-z0-9._-]+", "-", fallback).strip("-") or "army-list"
-    if fallback == filename:
-        return f'attachment; filename="{filename}"'
-    return f"attachment; filename=\"{fallback}\"; filename*=UTF-8''{quote(filename, safe='')}"
-
-
-def _cache_key(*parts: Any) -> str:
-    digest = hashlib.sha256(repr((source_hash(*DRAWN_BY), *parts)).encode()).hexdigest()
-    return f"armybuilder:pdf:{digest}"
-
-
-def _pdf_response(data: bytes, filename: str) -> HttpResponse:
-    response = HttpResponse(data, content_type="application/pdf")
-    response["Content-Disposition"] = attachment(filename)
-    return response

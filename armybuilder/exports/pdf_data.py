@@ -19,13 +19,13 @@ from functools import lru_cache
 
 from django.utils import timezone
 
+from armybuilder.accounts.services import display_name
 from armybuilder.engine import Validation
 from armybuilder.engine.book import Rule
 from armybuilder.events.models import EventPack, Submission
 from armybuilder.events.rules import BOOKS_WORDS
 from armybuilder.lists import selectors
 from armybuilder.lists import submissions as list_submissions
-from armybuilder.lists.accounts import display_name
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.selectors import ListState
 from factions.armyforge import MISSING_RULE_NOTE, NEWER_RULE_NOTE

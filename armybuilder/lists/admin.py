@@ -1,5 +1,5 @@
-"""The admin of the rows players write too: their lists and display names (event packs:
-events/admin.py).
+"""The admin of the rows players write too: their lists (event packs: events/admin.py;
+display names: accounts/admin.py; the three on armybuilder/admin_forms.py's VersionedAdmin).
 
 Staff edit them through the checks and the services the site's own pages use, so an
 edit here is refused for what the site would refuse, every problem named by its field.
@@ -13,22 +13,13 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
-from django.core.exceptions import ValidationError
-from django.db.models import Model
 from django.http import HttpRequest
 
-from armybuilder import admin_forms
-from armybuilder.admin_forms import CHANGED_MEANWHILE, VersionedForm
-from armybuilder.conflicts import VersionConflict
-from armybuilder.lists import accounts
+from armybuilder.admin_forms import CHANGED_MEANWHILE, VersionedAdmin, VersionedForm
 from armybuilder.lists.format import ListFormatError, parse_list_body
-from armybuilder.lists.models import ARMYLIST_FIELDS, ArmyList, Profile
+from armybuilder.lists.models import ARMYLIST_FIELDS, ArmyList
 from armybuilder.lists.services import army_list_update
 from factions.selectors import BookHandle, engine_book_get
-
-
-class VersionedAdmin(admin_forms.VersionedAdmin):
-    conflicts = (VersionConflict, accounts.AccountChanged)
 
 
 # -- lists -----------------------------------------------------------------------------------
@@ -93,47 +84,3 @@ class ArmyListAdmin(VersionedAdmin):
 
     def write(self, obj: ArmyList, form: ArmyListForm, based_on: int) -> None:
         army_list_update(army_list=obj, data=form.checked, based_on=based_on)
-
-
-# -- display names ----------------------------------------------------------------------------
-class ProfileForm(VersionedForm):
-    """A display name checked as the account page checks one (accounts.display_name_clean);
-    empty: none, and others see the site's "Player N"."""
-
-    changed_meanwhile = CHANGED_MEANWHILE.format(thing="profile", by="its user")
-
-    class Meta:
-        model = Profile
-        fields = ["display_name"]
-
-    def clean_display_name(self) -> str:
-        name, problems = accounts.display_name_clean(self.cleaned_data["display_name"])
-        if problems:
-            raise ValidationError(problems)
-        return name
-
-
-@admin.register(Profile)
-class ProfileAdmin(VersionedAdmin):
-    """What players show others of themselves: staff may change an offensive display name
-    (or empty it). A profile is made by the site when its user signs up or saves their
-    account page."""
-
-    form = ProfileForm
-    list_display = ["user", "display_name", "shown_as", "version"]
-    search_fields = ["user__username", "display_name"]
-    readonly_fields = ["user", "shown_as", "version"]
-    list_select_related = ["user"]
-
-    @admin.display(description="Others see")
-    def shown_as(self, profile: Profile) -> str:
-        return profile.display_name or accounts.default_name(profile.pk)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return False
-
-    def write(self, obj: Profile, form: ProfileForm, based_on: int) -> None:
-        accounts.display_name_update(user=obj.user, display_name=form.cleaned_data["display_name"], version=based_on)

@@ -1,4 +1,5 @@
-"""Saved army lists, and what an account shows of itself to others (its Profile).
+"""Saved army lists (the event packs they are entered for are armybuilder/events/; what an
+account shows of itself to others, its Profile, is armybuilder/accounts/).
 
 A list belongs to a user, or, for a visitor with no account, to a random visitor id kept
 in the browser session (claimed by the user on sign-up or log in). A list may be built
@@ -88,19 +89,3 @@ class ArmyList(models.Model):
         if self.event_id is not None and with_event:
             data["event"] = self.event_id
         return data
-
-
-class Profile(models.Model):
-    """What an account shows others: the display name its user chose (blank: none, and
-    others see the neutral name lists/accounts.py gives it). Usernames are for logging in
-    and are shown to no one else. An account made by the admin or `createsuperuser` has
-    no profile until its user saves their account page."""
-
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="profile"
-    )
-    display_name = models.CharField(max_length=40, blank=True, help_text="Shown to others instead of the username")
-    version = models.PositiveIntegerField(default=1, help_text="Bumped on every save")
-
-    def __str__(self) -> str:
-        return self.display_name or f"profile of user {self.pk}"

@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from armybuilder.accounts.services import display_name
 from armybuilder.engine import Issue, Validation
 from armybuilder.events.models import EventPack, Submission
-from armybuilder.lists.accounts import display_name
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.selectors import ListState, RulesetName, army_list_validate, validation_stamp
 from factions.selectors import BookHandle, BookKey, book_handles_get, engine_book_get

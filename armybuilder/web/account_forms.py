@@ -1,6 +1,6 @@
 """The account forms: sign-up (Django's, with an e-mail address and a display name, both
 optional) and the account page. The e-mail address and the display name are checked by
-lists/accounts.py, which the services that save them and the backups use too; every
+accounts/services.py, which the services that save them and the backups use too; every
 problem of every field is named at once."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
-from armybuilder.lists import accounts
+from armybuilder.accounts import services as accounts
 
 DISPLAY_NAME_HELP = (
     f"Up to {accounts.DISPLAY_NAME_MAX} characters. Organisers and other players see you by this name, never by "
@@ -20,7 +20,7 @@ EMAIL_HELP = "Only to send you a link if you forget your password; shown to no o
 
 
 def _email_field() -> forms.CharField:
-    # Checked by lists/accounts.py (as the backups are), not by Django's EmailField.
+    # Checked by accounts/services.py (as the backups are), not by Django's EmailField.
     return forms.CharField(
         label="E-mail address (optional)",
         required=False,

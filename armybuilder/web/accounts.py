@@ -14,7 +14,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from armybuilder import ratelimit
-from armybuilder.lists import accounts
+from armybuilder.accounts import services as accounts
 from armybuilder.web.account_forms import AccountForm, SignupForm
 
 ACCOUNT_CHANGED = (

@@ -1,7 +1,7 @@
 """The web builder: start a list, build it, keep it. Every action is a plain form post
 that redirects back (works without JavaScript); static/builder.js sends the same posts
 with an `X-Live` header and swaps in the pieces of the workspace that changed instead
-(web/fragments.py)."""
+(web/fragments.py). And a ruleset's rules page, with its quick reference PDF."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from armybuilder import ratelimit
+from armybuilder import downloads, ratelimit
 from armybuilder.engine.rulesets import has_force_org_choice
 from armybuilder.events import selectors as event_selectors
 from armybuilder.events.models import EventPack
@@ -348,3 +348,11 @@ def rules_page(request: HttpRequest, system: str) -> HttpResponse:
     books = faction_list(system=system)
     context = {"ruleset": ruleset, "rules": rules, "limits": ruleset.limits.all(), "books": books}
     return render(request, "builder/rules.html", context)
+
+
+def ruleset_reference_pdf(request: HttpRequest, system: str) -> HttpResponse:
+    """The one-page quick reference of a ruleset (`?paper=letter`)."""
+    ruleset = Ruleset.objects.select_related("base").filter(slug=system).first()
+    if ruleset is None:
+        raise Http404(f'No ruleset "{system}".')
+    return downloads.ruleset_reference_response(ruleset, request.GET.dict())

@@ -7,9 +7,9 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.views.decorators.http import require_GET
 
+from armybuilder import downloads
 from armybuilder.events import selectors as event_selectors
 from armybuilder.exports import pdf
-from armybuilder.exports.event_csv import submissions_csv_response
 from armybuilder.lists import submissions as list_submissions
 from armybuilder.web.events import managed_pack_or_404
 
@@ -24,8 +24,8 @@ def event_roster_pdf(request: HttpRequest, key: str) -> HttpResponse:
         return HttpResponseBadRequest(str(exc), content_type="text/plain; charset=utf-8")
     submissions = list(event_selectors.submissions_visible(pack, request.user))
     try:
-        return pdf.event_roster_response(pack, submissions, paper=paper)
-    except pdf.TooLargeToPrint as exc:
+        return downloads.event_roster_response(pack, submissions, paper=paper)
+    except downloads.TooLargeToPrint as exc:
         return HttpResponse(str(exc), status=422, content_type="text/plain; charset=utf-8")
 
 
@@ -34,4 +34,4 @@ def event_submissions_csv(request: HttpRequest, key: str) -> HttpResponse:
     """One row per submission: player, army, points, whether it is legal, its issues."""
     pack = managed_pack_or_404(request, key)
     rows = list_submissions.submission_rows(pack, list(event_selectors.submissions_visible(pack, request.user)))
-    return submissions_csv_response(pack, rows)
+    return downloads.submissions_csv_response(pack, rows)

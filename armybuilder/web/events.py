@@ -15,11 +15,11 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadReque
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from armybuilder.accounts import services as accounts
 from armybuilder.events import format as pack_format
 from armybuilder.events import selectors as event_selectors
 from armybuilder.events import services as event_services
 from armybuilder.events.models import EventPack
-from armybuilder.lists import accounts
 from armybuilder.lists import selectors as list_selectors
 from armybuilder.lists import services as list_services
 from armybuilder.lists import submissions as list_submissions

@@ -16,6 +16,7 @@ urlpatterns = [
     path("lists/<int:pk>/book/", builder.list_book, name="list-book"),
     path("lists/<int:pk>/book/move/", builder.list_book_move, name="list-book-move"),
     path("rules/<slug:system>/", builder.rules_page, name="rules"),
+    path("rules/<slug:system>/reference.pdf", builder.ruleset_reference_pdf, name="ruleset-reference-pdf"),
     path("books/<slug:system>/<slug:faction>/changes/", books.book_changes, name="book-changes"),
     path("events/", events.pack_list, name="events"),
     path("events/new/", events.pack_new, name="event-new"),

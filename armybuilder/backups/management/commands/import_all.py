@@ -1,12 +1,13 @@
 """Restore a backup made by export_all into a new, migrated database: all or nothing,
-keeping every id (see lists/backups.py)."""
+keeping every id (see backups/format.py)."""
 
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from armybuilder.lists.backups import BackupError, backup_import
-from armybuilder.lists.management.commands.export_all import describe
+from armybuilder.backups.format import BackupError
+from armybuilder.backups.management.commands.export_all import describe
+from armybuilder.backups.restoring import backup_import
 
 
 class Command(BaseCommand):

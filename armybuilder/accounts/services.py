@@ -28,7 +28,7 @@ from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.utils.crypto import salted_hmac
 
-from armybuilder.lists.models import Profile
+from armybuilder.accounts.models import Profile
 
 DISPLAY_NAME_MAX = Profile._meta.get_field("display_name").max_length or 0
 EMAIL_MAX = 254
@@ -64,6 +64,7 @@ class Account:
 def default_name(user_id: int) -> str:
     """The neutral name of a user who chose none: "Player " and six digits, the same every
     time for one user on one site, and telling nothing about the account."""
+    # The salt keeps the module's old name: a new one would renumber every player.
     digest = salted_hmac("armybuilder.lists.accounts.default_name", str(user_id)).hexdigest()
     return f"Player {100000 + int(digest[:12], 16) % 900000}"
 

@@ -1,4 +1,4 @@
-"""Back up everything the site holds into a new folder (see lists/backups.py): rulesets,
+"""Back up everything the site holds into a new folder (see backups/format.py): rulesets,
 army books, accounts, API tokens, sessions, event packs, saved lists and submissions,
 with their ids."""
 
@@ -6,11 +6,12 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from armybuilder.lists.backups import BackupError, backup_export
+from armybuilder.backups.format import BackupError
+from armybuilder.backups.writing import backup_export
 
 
 class Command(BaseCommand):
-    help = "Write everything the site holds (see lists/backups.py) as JSON files into DIR, new or empty."
+    help = "Write everything the site holds (see backups/format.py) as JSON files into DIR, new or empty."
 
     def add_arguments(self, parser):
         parser.add_argument("folder", type=Path, metavar="DIR")
