@@ -35,7 +35,9 @@ def _has_nul(request: HttpRequest) -> bool:
     if content_type.startswith("application/json") or "+json" in content_type.split(";")[0]:
         return json_has_nul(request.body)
     if content_type.startswith(("application/x-www-form-urlencoded", "multipart/form-data")):
-        files = [f.name or "" for f in request.FILES.values()] if content_type.startswith("multipart/") else []
+        files = []
+        if content_type.startswith("multipart/"):  # each field's last upload, as request.FILES[field] gives
+            files = [uploads[-1].name or "" for _field, uploads in request.FILES.lists()]
         return _nul_in(request.POST) or any("\x00" in name for name in files)
     return False
 
@@ -100,6 +102,7 @@ class DatabaseUnavailableMiddleware:
             except DatabaseError:
                 pass
         message = "The database is not answering just now. Nothing was lost; please try again in a moment."
+        response: HttpResponse
         if _wants_json(request):
             response = JsonResponse({"detail": message}, status=503)
         else:

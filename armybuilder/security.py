@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import math
 import time
+from typing import cast
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -96,6 +97,14 @@ def backoff_succeeded(sender, request: HttpRequest, user, **kwargs) -> None:
     cache.delete(_backoff_key(user.get_username()))
 
 
+class _RefusedRequest(HttpRequest):
+    """A request as LoginBackoffBackend leaves it: the wait it was refused for, and the
+    mark django-axes reads as a lockout."""
+
+    login_backoff: int
+    axes_locked_out: bool
+
+
 class LoginBackoffBackend:
     """Before the password is read (after django-axes' lockouts): a log-in tried before
     its account's wait is over is refused unread, answered as a lockout with the wait."""
@@ -107,7 +116,8 @@ class LoginBackoffBackend:
         if wait and request is not None:
             plain = getattr(request, "_request", request)  # (DRF wraps the request)
             for target in (request, plain):
-                target.login_backoff = wait
-                target.axes_locked_out = True
+                refused = cast(_RefusedRequest, target)
+                refused.login_backoff = wait
+                refused.axes_locked_out = True
             raise PermissionDenied
         return None  # (no get_user: it signs no one in, so sessions never name it)

@@ -50,7 +50,9 @@ class ArmyListSerializer(serializers.Serializer):
     )
     force_org = serializers.BooleanField(required=False, default=True)
     notes = serializers.CharField(max_length=5000, required=False, allow_blank=True)
-    entries = EntrySerializer(many=True, max_length=MAX_ENTRIES)
+    # (DRF hands max_length to the ListSerializer that many=True makes; the stubs know it
+    # only on ListSerializer itself)
+    entries = EntrySerializer(many=True, max_length=MAX_ENTRIES)  # type: ignore[call-arg]
     event = serializers.CharField(
         max_length=PACK_KEY_LENGTH,
         required=False,

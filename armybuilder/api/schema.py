@@ -35,6 +35,8 @@ FIELD_ERRORS = OpenApiResponse(FieldErrorsSerializer, description="The body was 
 # requirements as written in the schema: drf-spectacular takes them for `auth`, though its
 # annotation names only the names of authentication classes.
 SIGNED_IN_OR_VISITOR: Any = [{"cookieAuth": []}, {"tokenAuth": []}, {}]
+# Asking for a token takes a username and password, no credentials: the empty requirement.
+NO_CREDENTIALS: Any = [{}]
 
 _RETRY_AFTER = {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait before trying again"}}
 

@@ -1,4 +1,10 @@
-"""Output shapes of the catalogue API (see shared/spec/api.md)."""
+"""Output shapes of the catalogue API (see shared/spec/api.md).
+
+A field may share its name with an attribute the DRF stubs give every field or serializer
+(`source`, `errors`): DRF takes declared fields out of the class, so the two never meet,
+but the stubs cannot see that; those lines carry a `type: ignore[assignment]`."""
+
+from __future__ import annotations
 
 from typing import Any
 
@@ -8,7 +14,7 @@ from factions.models import BookSource, BookVersion, CoreRule, Faction, ForceOrg
 
 
 class RulesetSerializer(serializers.ModelSerializer):
-    base = serializers.SlugRelatedField(
+    base: serializers.SlugRelatedField[Ruleset] = serializers.SlugRelatedField(
         slug_field="slug",
         read_only=True,
         allow_null=True,
@@ -63,7 +69,9 @@ class RulesetDetailSerializer(RulesetSerializer):
 
     def get_limits(self, ruleset: Ruleset) -> list[dict]:
         limits = ruleset.limits.all()
-        return ForceOrgLimitSerializer(limits, many=True, context={"ruleset": ruleset}).data
+        # (many=True makes a ListSerializer, whose data is a list; the stubs type it as the
+        # single serializer's dict)
+        return ForceOrgLimitSerializer(limits, many=True, context={"ruleset": ruleset}).data  # type: ignore[return-value]
 
 
 class ClosedSerializer(serializers.Serializer):
@@ -96,7 +104,9 @@ class FactionSerializer(serializers.ModelSerializer):
     version = serializers.CharField(help_text="The current version: the one imported last")
     units = serializers.IntegerField(source="unit_count")
     versions = serializers.IntegerField(source="version_count", help_text="How many versions the book holds")
-    source = serializers.ChoiceField(choices=BookSource.choices, help_text="Where the book's versions come from")
+    source = serializers.ChoiceField(  # type: ignore[assignment]  # (a field: see above)
+        choices=BookSource.choices, help_text="Where the book's versions come from"
+    )
     armyforge_id = serializers.SerializerMethodField(help_text="The Army Forge book id; null for other books")
 
     class Meta:
@@ -129,7 +139,7 @@ class ProblemSerializer(serializers.Serializer):
 
 class ImportErrorSerializer(serializers.Serializer):
     detail = serializers.CharField()
-    errors = ProblemSerializer(many=True, required=False)
+    errors = ProblemSerializer(many=True, required=False)  # type: ignore[assignment]  # (a field: see above)
     warnings = ProblemSerializer(many=True, required=False)
 
 
@@ -142,7 +152,7 @@ class ImportResultSerializer(serializers.Serializer):
         help_text='The version the book holds this one as ("3.5.2"; "3.5.2+2" for other content under a name held)'
     )
     current = serializers.CharField(help_text="The book's current version now")
-    source = serializers.ChoiceField(choices=BookSource.choices)
+    source = serializers.ChoiceField(choices=BookSource.choices)  # type: ignore[assignment]  # (a field: see above)
     replaced_version = serializers.CharField(
         allow_null=True, help_text="The version that was current before a new version; null otherwise"
     )
@@ -162,7 +172,7 @@ class EntryValidationSerializer(serializers.Serializer):
     id = serializers.CharField()
     cost = serializers.IntegerField()
     models = serializers.IntegerField()
-    errors = serializers.IntegerField()
+    errors = serializers.IntegerField()  # type: ignore[assignment]  # (a field: see above)
 
 
 class ValidationSerializer(serializers.Serializer):

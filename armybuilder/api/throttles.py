@@ -7,14 +7,16 @@ from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle, Simp
 from armybuilder import ratelimit
 
 
-class _RateFromSettings:
+class _RateFromSettings(SimpleRateThrottle):
     """Rates from settings, and counting that loses no update (armybuilder.ratelimit: one
     atomic counter per window); DRF's own throttles read a list, append and write it
     back, and lose some. The client address is ratelimit's, as the web pages'."""
 
-    scope: str
+    wait_seconds: float
 
-    def get_rate(self):
+    def get_rate(self) -> str | None:
+        if self.scope is None:  # (a scoped throttle before it has read its view's scope)
+            return None
         return settings.THROTTLE_RATES.get(self.scope)
 
     def allow_request(self, request, view):
@@ -39,7 +41,7 @@ class _RateFromSettings:
     def get_ident(self, request):
         return ratelimit.client_address(request)
 
-    def wait(self):
+    def wait(self) -> float:
         return self.wait_seconds
 
 
@@ -57,7 +59,7 @@ class UserThrottle(_RateFromSettings, UserRateThrottle):
         return super().get_cache_key(request, view)
 
 
-class _PerAddress:
+class _PerAddress(SimpleRateThrottle):
     """Counted per client address, in the same counter the web pages use
     (ratelimit.counter_key)."""
 

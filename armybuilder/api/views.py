@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 from armybuilder.api import serializers as s
 from armybuilder.api.fastjson import ORJSONParser
 from armybuilder.api.lists import ArmyListSerializer, parse_list_body
-from armybuilder.api.schema import FIELD_ERRORS, NOT_FOUND, error
+from armybuilder.api.schema import FIELD_ERRORS, NO_CREDENTIALS, NOT_FOUND, error
 from armybuilder.api.throttles import AuthThrottle
 from armybuilder.cache import cache_state
 from armybuilder.downloads import json_download
@@ -291,14 +291,16 @@ class TokenView(ObtainAuthToken):
     throttle_scope = "auth"
 
     @extend_schema(
-        auth=[{}],
+        auth=NO_CREDENTIALS,
         responses={
             200: s.TokenSerializer,
             400: OpenApiResponse(s.FieldErrorsSerializer, description="Wrong or missing username or password."),
             429: error("Too many token requests, or too many failed log-ins: Retry-After says when to try again."),
         },
     )
-    def post(self, request: Request, *args, **kwargs) -> Response:
+    # The stub says a view's post gives a Response; DRF sends any HttpResponse on as it is,
+    # and a locked-out log-in's answer is the site's own (security.locked_out).
+    def post(self, request: Request, *args, **kwargs) -> HttpResponse:  # type: ignore[override]
         try:
             return super().post(request, *args, **kwargs)
         except ValidationError:

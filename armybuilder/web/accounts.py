@@ -2,12 +2,13 @@
 page (the name others see, the e-mail address) and the password reset by e-mail, which
 is held to a limit per address as sign-up is."""
 
-from typing import Any
+from typing import Any, cast
 
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -23,16 +24,23 @@ ACCOUNT_CHANGED = (
 )
 
 
+class SignedInRequest(HttpRequest):
+    """A request to a login_required view: its user is signed in, never anonymous."""
+
+    user: User
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     """Create an account and log in; lists made as a visitor come along."""
     form = SignupForm(request.POST or None)
-    context = {"form": form, "next": safe_next(request, default="")}  # carried through the form
+    context: dict[str, Any] = {"form": form, "next": safe_next(request, default="")}  # carried through the form
     if request.method == "POST" and not ratelimit.allow(request, "signup"):
         context["throttled"] = "Too many sign-ups from here just now; try again later."
         return render(request, "registration/signup.html", context, status=429)
     if request.method == "POST" and form.is_valid():
-        user = accounts.user_create(**form.account_data())
+        # (user_create makes the site's User, though it says only AbstractBaseUser)
+        user = cast(User, accounts.user_create(**form.account_data()))
         # The log-in signal hands over the visitor's lists.
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect(context["next"] or "/")
@@ -41,7 +49,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def account(request: HttpRequest) -> HttpResponse:
+def account(request: SignedInRequest) -> HttpResponse:
     """The user's own account: their username (theirs alone to see), the name others see
     them by and their e-mail address, with the links to change or reset the password."""
     current = accounts.account_get(user=request.user)

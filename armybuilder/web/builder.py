@@ -17,6 +17,7 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from armybuilder import downloads, ratelimit
+from armybuilder.engine import RulesetSpec
 from armybuilder.engine.rulesets import has_force_org_choice
 from armybuilder.events import selectors as event_selectors
 from armybuilder.events.models import EventPack
@@ -92,9 +93,9 @@ def _too_many_lists(request: HttpRequest) -> HttpResponse:
 def my_lists(request: HttpRequest) -> HttpResponse:
     """The caller's lists, 50 a page, with their stored validations: a fixed number of
     queries however many lists there are."""
-    lists = own_lists(request)
-    page = Paginator(lists, 50).get_page(request.GET.get("page"))
-    summaries = selectors.army_list_summaries(page.object_list)
+    page = Paginator(own_lists(request), 50).get_page(request.GET.get("page"))
+    shown = list(page.object_list)  # the page's lists, read once for both uses below
+    summaries = selectors.army_list_summaries(shown)
     rulesets = {r.slug: r.title for r in Ruleset.objects.all()}
     armies = {
         (system, slug): name for system, slug, name in Faction.objects.values_list("ruleset__slug", "slug", "name")
@@ -106,7 +107,7 @@ def my_lists(request: HttpRequest) -> HttpResponse:
             "ruleset": rulesets.get(army_list.system, ""),
             "army": armies.get((army_list.system, army_list.faction), army_list.faction),
         }
-        for army_list, summary in zip(page.object_list, summaries, strict=True)
+        for army_list, summary in zip(shown, summaries, strict=True)
     ]
     return render(request, "builder/my_lists.html", {"rows": rows, "page": page})
 
@@ -160,9 +161,9 @@ def builder_context(request: HttpRequest, army_list: ArmyList, selected: str | N
     """Everything the builder shows, its workspace in pieces; `extra` too (a form's errors)."""
     state = selectors.army_list_load(army_list)
     book, validation = state.book, state.validation
-    engine_ruleset = state.ruleset if book else None
+    engine_ruleset = _engine_ruleset(state)
     core = core_rule_summaries(system=army_list.system)
-    entries = presenters.entry_views(validation, book, engine_ruleset, core) if book else []
+    entries = presenters.entry_views(validation, book, engine_ruleset, core) if book and engine_ruleset else []
     context = {
         "army_list": army_list,
         "ruleset": state.ruleset,
@@ -185,6 +186,14 @@ def builder_context(request: HttpRequest, army_list: ArmyList, selected: str | N
         **extra,
     }
     return context | {"workspace": fragments.workspace(book, engine_ruleset, core, context)}
+
+
+def _engine_ruleset(state: selectors.ListState) -> RulesetSpec | None:
+    """The ruleset the list's book is read against; None when the book is gone."""
+    if state.book is None:
+        return None
+    assert isinstance(state.ruleset, RulesetSpec)  # with its book, a list is read against the whole ruleset
+    return state.ruleset
 
 
 def _book_notice(state: selectors.ListState) -> presenters.BookNotice | None:
@@ -280,7 +289,7 @@ def _save(request: HttpRequest, army_list: ArmyList, data: dict[str, Any], based
 def _back_to_builder(army_list: ArmyList, selected: str | None) -> HttpResponse:
     """A redirect to the builder, at the entry shown when it is still in the list."""
     url = reverse("builder", args=[army_list.pk])
-    if selected not in {entry["id"] for entry in army_list.entries}:
+    if selected is None or selected not in {entry["id"] for entry in army_list.entries}:
         return redirect(url)
     query = urlencode({"entry": selected})
     return redirect(f"{url}?{query}#entry-{quote(selected)}")

@@ -32,9 +32,15 @@ ListData = dict[str, Any]
 
 
 class Form(forms.Form):
+    def clean(self) -> dict[str, Any]:
+        """The cleaned fields, as Django's own clean gives them (its stub allows None, for
+        forms whose clean gives nothing; these forms' all give the fields)."""
+        return self.cleaned_data
+
     def error_text(self) -> str:
         """Every problem, as one line for a page's message."""
-        return " ".join(message for errors in self.errors.values() for message in errors)
+        # (an ErrorList gives each problem as its text; the stubs allow the ValidationError it holds)
+        return " ".join(str(message) for errors in self.errors.values() for message in errors)
 
 
 class OnceForm(Form):

@@ -217,4 +217,5 @@ def live_answer(request: HttpRequest, space: Workspace, army_list: ArmyList, sta
     patch_vary_headers(response, ["X-Live", "X-Pieces"])
     if any(piece.secret for piece in sent):
         return response
-    return GZipMiddleware(lambda request: response).process_response(request, response)
+    GZipMiddleware(lambda request: response).process_response(request, response)  # compresses it in place
+    return response

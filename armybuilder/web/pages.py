@@ -13,6 +13,7 @@ from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 
+from armybuilder.engine import RulesetSpec
 from armybuilder.engine.rulesets import policy_or_default
 from armybuilder.exports.armyforge import opens_in_armyforge
 from armybuilder.lists import selectors
@@ -116,6 +117,7 @@ def _shared_body_context(army_list: ArmyList) -> dict[str, Any]:
     }
     if book is None:
         return {**context, "units": [], "glossary": [], "spells": ()}
+    assert isinstance(ruleset, RulesetSpec)  # with its book, a list is read against the whole ruleset
     core = core_rule_summaries(system=army_list.system)
     return {
         **context,

@@ -7,13 +7,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from armybuilder.engine import Book, Issue, RulesetSpec, Validation
 from armybuilder.engine.book import Option, Rule, Section, Unit
 from armybuilder.engine.choices import COUNT, EACH, ONE, section_choices
 from armybuilder.engine.loadout import Loadout, unit_loadout
-from armybuilder.engine.results import EntryResult
+from armybuilder.engine.results import EntryResult, KnownResult
 from armybuilder.engine.rulesets import policy_for
 from armybuilder.exports.pdf_data import casts_spells, rules_used, uses_spells
 from armybuilder.exports.text import weapon_text
@@ -168,7 +168,7 @@ def entry_views(
             joined_by=labels.get(hero_of.get(result.entry.id, ""), ""),
             label=labels[result.entry.id],
         )
-        if result.unit is not None:
+        if _is_known(result):
             loadout = result.loadout
             view.stats = stats_text(dict(result.unit.stats))
             view.rules = [_rule_link(str(rule), rule.name, book, core_rules) for rule in loadout.rules]
@@ -181,13 +181,20 @@ def entry_views(
                     (target.entry.id, labels[target.entry.id])
                     for target in results
                     if target is not result
-                    and target.unit is not None
+                    and _is_known(target)
                     and target.entry.joined_to is None
                     and hero_of.get(target.entry.id, result.entry.id) == result.entry.id
                     and policy.join_problem(result, target) is None
                 ]
         views.append(view)
     return views
+
+
+def _is_known(result: EntryResult) -> TypeGuard[KnownResult]:
+    """An entry whose unit is in the book. The engine makes each a KnownResult, with its
+    loadout; told by its unit, as the pages always have, so that any result with a unit
+    is shown as one."""
+    return result.unit is not None
 
 
 def distinct_labels(results: list[EntryResult] | tuple[EntryResult, ...]) -> dict[str, str]:
@@ -272,7 +279,7 @@ def composition_rows(book: Book, validation: Validation) -> list[CompositionRow]
     card = book.composition
     if card is None:
         return []
-    known = [r for r in validation.entries if r.unit is not None]
+    known = [r for r in validation.entries if _is_known(r)]
     rows = [
         CompositionRow(
             group.label,

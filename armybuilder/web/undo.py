@@ -109,7 +109,7 @@ def _checked(body: Any) -> Undo | None:
         if type(item) is not list or len(item) != 2 or type(item[0]) is not int or not 0 <= item[0] < MAX_ENTRIES:
             return None
         entry, problems = check_entry(item[1])
-        if problems:
+        if problems or entry is None:  # (check_entry gives no entry only with its problems)
             return None
         places.append((item[0], entry))
     if not all(type(hero) is str and type(unit) is str for hero, unit in unjoined.items()):
