@@ -35,6 +35,7 @@ from django.urls import reverse
 
 from armybuilder.engine.book import Rule, split_rule
 from armybuilder.exports import pdf_data
+from armybuilder.web import event_forms
 from factions import armybook, armyforge, caps
 from factions import models as catalogue
 from factions.armybook import (
@@ -889,6 +890,8 @@ BUILT = {
     ("armybuilder/exports/pdf_data.py", "_names_pattern"): lambda: pdf_data._names_pattern(
         ("Caster", "Cast", "Caster Shot", "Tough", "Fear")
     ),
+    # The key's length is the column's (events.models.PACK_KEY_LENGTH).
+    ("armybuilder/web/event_forms.py", ""): lambda: event_forms.PACK_KEY,
 }
 HOSTILE = {
     "spaces": lambda n: " " * n,
