@@ -66,6 +66,14 @@ def pytest_collection_modifyitems(config, items):
 POSTGRES_LEFT = pytest.StashKey[int]()
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """Under pytest-xdist the workers collect and leave tests out: each tells the main
+    process how many, for the summary (every worker collects the same tests)."""
+    left = getattr(node, "workeroutput", {}).get("postgres_left", 0)
+    node.config.stash[POSTGRES_LEFT] = max(left, node.config.stash.get(POSTGRES_LEFT, 0))
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
     skipped = terminalreporter.stats.get("skipped", [])
     if os.environ.get("ARMYBUILDER_NO_SKIPS") == "1" and skipped:
@@ -79,6 +87,8 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
 
 def pytest_sessionfinish(session, exitstatus):
     """In CI (ARMYBUILDER_NO_SKIPS=1) a skipped test is a test that did not run: a failure."""
+    if hasattr(session.config, "workeroutput"):  # a pytest-xdist worker
+        session.config.workeroutput["postgres_left"] = session.config.stash.get(POSTGRES_LEFT, 0)
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     skipped = reporter.stats.get("skipped", []) if reporter else []
     if os.environ.get("ARMYBUILDER_NO_SKIPS") == "1" and skipped and session.exitstatus == 0:
