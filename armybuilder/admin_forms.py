@@ -51,7 +51,8 @@ class VersionedForm(forms.ModelForm):
         self.fields["based_on"].initial = self.instance.version
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data  # what ModelForm.clean returns (the stubs allow None)
         # The instance is read again for every request: its version is the row's now.
         if self.instance.pk is not None and cleaned.get("based_on") != self.instance.version:
             self.add_error(None, self.changed_meanwhile)

@@ -23,6 +23,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
@@ -134,7 +135,7 @@ def _checked(*, email: Any, display_name: Any) -> tuple[str, str]:
     return email_clean(email)[0], display_name_clean(display_name)[0]
 
 
-def account_get(*, user: AbstractBaseUser) -> Account:
+def account_get(*, user: User) -> Account:
     profile = Profile.objects.filter(user=user).first()
     chosen = profile.display_name if profile else ""
     return Account(
@@ -157,7 +158,7 @@ def user_create(*, username: str, password: str, email: str = "", display_name: 
 
 
 @transaction.atomic
-def account_update(*, user: AbstractBaseUser, email: str, display_name: str, version: int) -> Account:
+def account_update(*, user: User, email: str, display_name: str, version: int) -> Account:
     """Give the account this e-mail address and display name, if its profile is still at
     `version` (0: it has none yet), else AccountChanged and nothing is written (two tabs
     of the account page do not undo each other's changes). AccountError names every
@@ -165,12 +166,12 @@ def account_update(*, user: AbstractBaseUser, email: str, display_name: str, ver
     email, name = _checked(email=email, display_name=display_name)
     _profile_write(user=user, display_name=name, version=version)
     get_user_model().objects.filter(pk=user.pk).update(email=email)
-    user.email = email  # type: ignore[attr-defined]
+    user.email = email
     return account_get(user=user)
 
 
 @transaction.atomic
-def display_name_update(*, user: AbstractBaseUser, display_name: str, version: int) -> Account:
+def display_name_update(*, user: User, display_name: str, version: int) -> Account:
     """Give the account this display name (staff putting right an offensive one in the
     admin), on the same terms as account_update: AccountChanged when its profile is no
     longer at `version`, AccountError naming every problem with the name; either way
@@ -182,7 +183,7 @@ def display_name_update(*, user: AbstractBaseUser, display_name: str, version: i
     return account_get(user=user)
 
 
-def _profile_write(*, user: AbstractBaseUser, display_name: str, version: int) -> None:
+def _profile_write(*, user: User, display_name: str, version: int) -> None:
     """One compare-and-swap on the profile's version (0: it has none yet, and it is made);
     AccountChanged when another request wrote it first."""
     saved = Profile.objects.filter(user=user, version=version).update(display_name=display_name, version=version + 1)

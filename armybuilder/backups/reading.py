@@ -154,7 +154,8 @@ def version_records(folder: Path, name: str, system: str) -> list[dict[str, Any]
 def _version_problems(record: dict[str, Any], system: str) -> list[str]:
     """What is wrong with one record of a versions file (nothing: [])."""
     name, document, stamp = record["version"], record["document"], record["content_hash"]
-    longest, uid = (BookVersion._meta.get_field(field).max_length or 0 for field in ("version", "armyforge_id"))
+    longest = BookVersion._meta.get_field("version").max_length or 0
+    uid = BookVersion._meta.get_field("armyforge_id").max_length or 0
     checks = [
         (is_text(name, longest, blank=False), f"its version should be a name of 1 to {longest} characters"),
         (record["source"] in SOURCES, f"its source should be one of {', '.join(SOURCES)}"),

@@ -5,8 +5,9 @@ forms and services would refuse."""
 from __future__ import annotations
 
 from collections import Counter
+from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from django.apps import apps
 from django.contrib.auth import get_user_model
@@ -162,7 +163,7 @@ def _kept_versions(backup: Backup, key: tuple[str, str], book: Any) -> list[Kept
             version=record["version"],
             source=record["source"],
             armyforge_id=record["armyforge_id"],
-            imported_at=read_time(record["imported_at"], f"{name}, version {record['version']}"),
+            imported_at=_stored_time(record["imported_at"], f"{name}, version {record['version']}"),
             units=record["units"],
             content_hash=record["content_hash"],
             document=record["document"],
@@ -180,7 +181,9 @@ def _restore_syncs(backup: Backup) -> None:
     syncs = [
         ArmyForgeSync(
             **{field: data[field] for field in SYNC_FIELDS if field != "synced_at"},
-            synced_at=read_time(data["synced_at"], f'armyforge_syncs.json, Army Forge book "{data["armyforge_id"]}"'),
+            synced_at=_stored_time(
+                data["synced_at"], f'armyforge_syncs.json, Army Forge book "{data["armyforge_id"]}"'
+            ),
         )
         for data in backup.syncs
     ]
@@ -213,7 +216,7 @@ def _restore_accounts(backup: Backup) -> None:
         User(
             id=data["id"],
             **{f: data[f] for f in USER_FIELDS},
-            date_joined=read_time(data["date_joined"], f'users.json, user "{data["username"]}"'),
+            date_joined=_stored_time(data["date_joined"], f'users.json, user "{data["username"]}"'),
             last_login=read_time(data["last_login"], f'users.json, user "{data["username"]}"'),
         )
         for data in backup.users
@@ -247,7 +250,7 @@ def _restore_accounts(backup: Backup) -> None:
         Session(
             session_key=data["session_key"],
             session_data=data["session_data"],
-            expire_date=read_time(data["expire_date"], "sessions.json"),
+            expire_date=_stored_time(data["expire_date"], "sessions.json"),
         )
         for data in backup.sessions
     )
@@ -307,6 +310,7 @@ def _restore_packs(backup: Backup) -> None:
         _refuse_if(
             where, (not is_count(data.get("version")) or data["version"] < 1, "its version should be a whole number")
         )
+        assert deadline is not None  # (refused above)
         fields = {field: data[field] for field in PACK_FIELDS if field not in ("ruleset", "deadline", "books")}
         ruleset = rulesets[data["ruleset"]]
         packs.append(
@@ -328,12 +332,22 @@ def _refuse_if(where: str, *checks: tuple[bool, str]) -> None:
             raise BackupError(f"{where}: {problem}")
 
 
-def _put_back_times(model: type[Model], rows: list[Model], records: list[dict[str, Any]], what: str) -> None:
+def _stored_time(value: Any, where: str) -> datetime:
+    """The time of a field that may not be null. A null in the backup is passed on as it
+    is, and the database refuses it (the restore says so); hence the cast."""
+    return cast(datetime, read_time(value, where))
+
+
+# The rows that keep when they were made and last changed (`created`, `updated`).
+Stamped = TypeVar("Stamped", EventPack, ArmyList)
+
+
+def _put_back_times(model: type[Stamped], rows: list[Stamped], records: list[dict[str, Any]], what: str) -> None:
     """bulk_create stamps auto_now and auto_now_add fields with today; bulk_update leaves
     the backup's times as they are given."""
     for row, data in zip(rows, records, strict=True):
-        row.created = read_time(data["created"], f"{what} {data['id']}")
-        row.updated = read_time(data["updated"], f"{what} {data['id']}")
+        row.created = _stored_time(data["created"], f"{what} {data['id']}")
+        row.updated = _stored_time(data["updated"], f"{what} {data['id']}")
     model.objects.bulk_update(rows, ["created", "updated"])
 
 
@@ -394,7 +408,7 @@ def _restore_submissions(backup: Backup) -> None:
                 army_list_id=data["army_list"],
                 data={**(clean or {}), "event": data["pack"]},  # checked, and entered for its pack
                 book_version=data["book_version"],
-                submitted_at=read_time(data["submitted_at"], where),
+                submitted_at=_stored_time(data["submitted_at"], where),
             )
         )
     Submission.objects.bulk_create(submissions)

@@ -25,7 +25,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn, TypeGuard
 
 from armybuilder.engine.book import Book, Unit
 from armybuilder.lists.format import MAX_ENTRIES, MAX_PICKS, ListFormatError, parse_list_body
@@ -145,6 +145,10 @@ class _Errors:
         if self.tree:
             raise ListFormatError(self.tree)
 
+    def refuse(self) -> NoReturn:
+        """Raise these errors now (at least one has just been added)."""
+        raise ListFormatError(self.tree)
+
 
 # -- which format ---------------------------------------------------------------------
 ARMYLIST_KEYS = ("format", "system", "faction", "entries", "points_limit")
@@ -187,6 +191,7 @@ def read_armyforge_list(data: dict[str, Any], kind: str) -> _List:
     units = head.get("units")
     if not isinstance(units, list) or not units:
         errors.add(units_path, "An Army Forge list needs its units.")
+        errors.refuse()
     elif len(units) > MAX_UNITS:
         errors.add(
             units_path, f"An Army Forge list of at most {MAX_UNITS} units can be imported; this one has {len(units)}."
@@ -227,7 +232,7 @@ def read_armyforge_list(data: dict[str, Any], kind: str) -> _List:
     )
 
 
-def _whole(value: Any) -> bool:
+def _whole(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10_000_000
 
 
@@ -316,7 +321,7 @@ def _version(data: dict[str, Any], book_id: str) -> str | None:
 
 
 def _unit(index: int, unit: Any, kind: str, units_path: tuple[str, ...], errors: _Errors) -> _Unit | None:
-    path = (*units_path, index)
+    path: tuple[str | int, ...] = (*units_path, index)
     if not isinstance(unit, dict):
         errors.add(path, "Expected an object.")
         return None
@@ -357,7 +362,9 @@ def _unit(index: int, unit: Any, kind: str, units_path: tuple[str, ...], errors:
     if bad:
         return None
     xp = unit.get("xp")
-    traits = unit.get("traits") if isinstance(unit.get("traits"), list) else []
+    traits = unit.get("traits")
+    if not isinstance(traits, list):
+        traits = []
     # A share link gives the unit's own cost and each option's: the unit costs their sum.
     cost = unit.get("cost")
     cost = cost + sum(pick.cost for pick in picks) if _whole(cost) and kind == "link" else None
@@ -423,7 +430,8 @@ def _carry(af: _List, book: Book, *, keep_missing: bool) -> _Carried:
     """The list's entries in `book`: one per Army Forge unit, except that the second half
     of a combined unit folds into the first. A unit or option the book has not is an
     error, or with `keep_missing` kept (the list then shows it as a problem) and named."""
-    errors, missing = _Errors(), []
+    errors = _Errors()
+    missing: list[dict[str, str]] = []
     by_selection = {unit.selection: unit for unit in af.units}
     halves = _combined_halves(af.units, by_selection)
     second_halves: dict[str, list[_Unit]] = {}
@@ -435,7 +443,7 @@ def _carry(af: _List, book: Book, *, keep_missing: bool) -> _Carried:
     for unit in af.units:
         if unit.selection in halves:
             continue
-        path = (*af.units_path, unit.index)
+        path: tuple[str | int, ...] = (*af.units_path, unit.index)
         unit_def = book.units.get(our_id(unit.id))
         entry: dict[str, Any] = {"id": unit.selection, "unit": our_id(unit.id), "options": picks[unit.selection]}
         if unit.combined:
@@ -470,7 +478,7 @@ def _picks(
     af: _List, unit: _Unit, book: Book, errors: _Errors, missing: list[dict[str, str]], keep_missing: bool
 ) -> dict[str, int]:
     """Option id -> picks, counted from the unit's selected upgrades."""
-    path = (*af.units_path, unit.index)
+    path: tuple[str | int, ...] = (*af.units_path, unit.index)
     unit_def = book.units.get(our_id(unit.id))
     if unit_def is None:
         name = f' ("{unit.name}")' if unit.name else ""
@@ -507,7 +515,7 @@ def _merge_halves(
     merged = dict(first)
     for option_id in dict.fromkeys([*first, *second]):
         section = unit.options[option_id][0] if unit is not None and option_id in unit.options else None
-        if section is not None and section.whole_unit:
+        if unit is not None and section is not None and section.whole_unit:
             if first.get(option_id, 0) != second.get(option_id, 0):
                 errors.add(
                     (*path, "combined"),

@@ -210,9 +210,9 @@ def check_list_shape(data: Any) -> tuple[dict[str, Any] | None, Errors]:
     else:
         entry_errors: Errors = {}
         for i, raw in enumerate(raw_entries):
-            entry, problems = check_entry(raw)
-            if problems:
-                entry_errors[str(i)] = problems
+            entry, entry_problems = check_entry(raw)
+            if entry_problems or entry is None:  # (no entry comes only with its problems)
+                entry_errors[str(i)] = entry_problems
             else:
                 entries.append(entry)
         if not entry_errors:
@@ -259,7 +259,7 @@ def parse_list_body(data: Any) -> tuple[dict[str, Any], BookHandle]:
     (`book_version`; the current one when it names none); raises ListFormatError with
     field errors. One query for a good list (two when it names an event)."""
     clean, errors = check_list_shape(data)
-    if errors:
+    if errors or clean is None:  # (no list comes only with its problems)
         raise ListFormatError(errors)
     version = clean.get("book_version")
     handle = book_handle_get(system=clean["system"], slug=clean["faction"], version=version)

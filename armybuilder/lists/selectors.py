@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import connection
 from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 
@@ -68,7 +68,7 @@ def event_book_issue(pack: EventPack, book_name: str, handle: BookHandle) -> Iss
     return Issue("event_book_version", "error", message, None, f"{pack.name} — event rule")
 
 
-def army_lists_of(*, user: AbstractBaseUser | None, visitor: str) -> QuerySet[ArmyList]:
+def army_lists_of(*, user: User | AnonymousUser | None, visitor: str) -> QuerySet[ArmyList]:
     """The lists of a user, or of a visitor with no account."""
     if user is not None and user.is_authenticated:
         return ArmyList.objects.filter(owner=user)
@@ -77,7 +77,7 @@ def army_lists_of(*, user: AbstractBaseUser | None, visitor: str) -> QuerySet[Ar
     return ArmyList.objects.none()
 
 
-def army_list_get(*, pk: int, user: AbstractBaseUser | None, visitor: str) -> ArmyList:
+def army_list_get(*, pk: int, user: User | AnonymousUser | None, visitor: str) -> ArmyList:
     """The caller's list; ArmyList.DoesNotExist for anyone else's, so that nothing tells
     a stranger that the list exists."""
     return army_lists_of(user=user, visitor=visitor).get(pk=pk)
@@ -134,14 +134,14 @@ def army_list_load(army_list: ArmyList, *, handle: BookHandle | None = None) -> 
     pack = event_pack_get(key=army_list.event_id) if army_list.event_id else None
     if handle is None:
         row = ruleset_find(slug=army_list.system)
-        ruleset = RulesetName(
+        names = RulesetName(
             army_list.system,
             row.title if row else army_list.system,
             row.uses_points if row else army_list.points_limit is not None,
             row.family if row else army_list.system,
         )
-        validation = _missing_book(army_list, {army_list.system: ruleset.title})
-        return ListState(army_list, validation, ruleset, army_list.faction, None, None, pack)
+        validation = _missing_book(army_list, {army_list.system: names.title})
+        return ListState(army_list, validation, names, army_list.faction, None, None, pack)
     book, ruleset = engine_book_get(system=army_list.system, slug=army_list.faction, handle=handle)
     validation = army_list_validate(data=army_list.as_armylist(), handle=handle, pack=pack)
     return ListState(army_list, validation, ruleset, book.name, book, handle.current_version, pack)
@@ -223,7 +223,7 @@ def army_list_summaries(army_lists: Sequence[ArmyList]) -> list[ListSummary]:
     titles: dict[str, str] | None = None
     for army_list in army_lists:
         handle = handles.get(book_key(army_list))
-        pack = packs.get(army_list.event_id)
+        pack = packs.get(army_list.event_id) if army_list.event_id else None
         stamp = validation_stamp(army_list.version, handle, pack)
         if army_list.validation is None or army_list.validation_stamp != stamp:
             if handle is None:
@@ -284,7 +284,7 @@ def shared_list_stamp(*, key: str) -> tuple[int, str, str] | None:
     return row[0], row[1], ".".join(str(part) for part in (*row[2:6], event))
 
 
-def lists_to_submit(*, pack: EventPack, user: AbstractBaseUser) -> QuerySet[ArmyList]:
+def lists_to_submit(*, pack: EventPack, user: User) -> QuerySet[ArmyList]:
     """The user's lists a pack may take: those of its game (its ruleset, the ruleset it
     is a variant of, or another variant of that), the ones built for the pack first."""
     family = pack.ruleset.family

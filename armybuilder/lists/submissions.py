@@ -122,8 +122,8 @@ def submission_state(*, submission: Submission, handle: BookHandle | None, pack:
     army_list = frozen_list(submission)
     validation = submission_validation(submission=submission, handle=handle, pack=pack)
     if handle is None:
-        ruleset = pack.ruleset
-        names = RulesetName(ruleset.slug, ruleset.title, ruleset.uses_points, ruleset.family)
+        row = pack.ruleset
+        names = RulesetName(row.slug, row.title, row.uses_points, row.family)
         return ListState(army_list, validation, names, army_list.faction, None, None, pack)
     book, ruleset = engine_book_get(system=handle.system, slug=handle.slug, handle=handle)
     return ListState(army_list, validation, ruleset, book.name, book, handle.current_version, pack)
