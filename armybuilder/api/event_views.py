@@ -12,6 +12,7 @@ from __future__ import annotations
 from datetime import UTC
 from typing import Any
 
+from django.contrib.auth.models import User
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, ValidationError
@@ -46,7 +47,9 @@ from armybuilder.lists.format import MAX_POINTS
 from armybuilder.lists.services import VersionConflict
 from factions.limits import ADDABLE_KINDS
 
-SIGNED_IN = [{"cookieAuth": []}, {"tokenAuth": []}]
+# The OpenAPI security requirement of organising and submitting (see SIGNED_IN_OR_VISITOR in
+# api/schema.py on why it is typed Any).
+SIGNED_IN: Any = [{"cookieAuth": []}, {"tokenAuth": []}]
 NO_PACK = error("No event pack has this key.")
 NOT_MANAGED = error(
     "No event pack has this key that the caller may change: to anyone but its organiser and staff it is a 404, "
@@ -134,7 +137,9 @@ NAME_HELP = (
 
 class RuleLineSerializer(serializers.Serializer):
     text = serializers.CharField()
-    source = serializers.CharField(help_text="\"event rule\", or the rulebook's (or variant's) section")
+    source = serializers.CharField(  # type: ignore[assignment]  # (a field: see api/serializers.py)
+        help_text="\"event rule\", or the rulebook's (or variant's) section"
+    )
     changed = serializers.CharField(help_text="What the rulebook says, for a rule the event changed or dropped")
 
 
@@ -241,9 +246,11 @@ def _submission_payload(row: list_submissions.SubmissionRow) -> dict[str, Any]:
     }
 
 
-def _signed_in(request: Request) -> None:
+def _signed_in(request: Request) -> User:
+    """The caller's account; SignInRequired (401) without one."""
     if not request.user.is_authenticated:
         raise SignInRequired()
+    return request.user
 
 
 def _pack(key: str) -> EventPack:
@@ -279,6 +286,7 @@ class EventsView(APIView):
     def get(self, request: Request) -> Response:
         paginator = self.pagination_class()
         packs = paginator.paginate_queryset(event_selectors.packs_of(request.user), request, view=self)
+        assert packs is not None  # the paginator has a page size: it always gives a page
         return paginator.get_paginated_response(pack_payloads(request, packs))
 
     @extend_schema(
@@ -287,8 +295,8 @@ class EventsView(APIView):
         responses={201: EventPackOutSerializer, 400: FIELD_ERRORS, 401: SIGN_IN},
     )
     def post(self, request: Request) -> Response:
-        _signed_in(request)
-        pack = event_services.pack_create(organiser=request.user, data=request.data)
+        organiser = _signed_in(request)
+        pack = event_services.pack_create(organiser=organiser, data=request.data)
         return Response(pack_payloads(request, [pack])[0], status=status.HTTP_201_CREATED)
 
 
@@ -363,10 +371,10 @@ class SubmissionsView(APIView):
         description="Submit a frozen copy of one of the caller's lists, replacing their earlier submission.",
     )
     def post(self, request: Request, key: str) -> Response:
-        _signed_in(request)
+        player = _signed_in(request)
         pack = _pack(key)
         army_list = _own_list(request, _body(SubmitSerializer, request)["list"])
-        submission = event_services.submission_submit(pack=pack, player=request.user, army_list=army_list)
+        submission = event_services.submission_submit(pack=pack, player=player, army_list=army_list)
         (row,) = list_submissions.submission_rows(pack, [submission])
         return Response(_submission_payload(row), status=status.HTTP_201_CREATED)
 

@@ -98,8 +98,10 @@ class ArmyForgeLinkSerializer(serializers.Serializer):
 class SharedListOutSerializer(ArmyListOutSerializer):
     """A list read by its share key: no `id` or `share_url`."""
 
-    id = None
-    share_url = None
+    # (DRF's way to leave out a field a parent serializer declares; the stubs know only the
+    # parent's field there)
+    id = None  # type: ignore[assignment]
+    share_url = None  # type: ignore[assignment]
 
 
 class ArmyListUpdateSerializer(ArmyListSerializer):
@@ -366,7 +368,7 @@ class UpgradeSerializer(ClosedSerializer):
 
 class DroppedSerializer(serializers.Serializer):
     option = serializers.CharField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # (a field: see api/serializers.py)
     reason = serializers.CharField()
 
 

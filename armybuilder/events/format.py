@@ -11,6 +11,7 @@ its books' units and upgrades), and the messages are the site's own, field by fi
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -55,7 +56,7 @@ def check_pack(data: Any) -> dict[str, Any]:
     errors: dict[str, Any] = {key: ["Unknown field."] for key in data if key not in PACK_FIELDS}
     clean: dict[str, Any] = {}
     for key, most, blank in (("name", 120, False), ("description", 2000, True)):
-        value = data.get(key, "" if blank else None)
+        value: Any = data.get(key, "" if blank else None)  # any JSON value; a string once it has no problems
         if problems := _text_problems(value, most, blank):
             errors[key] = problems
         else:
@@ -198,7 +199,7 @@ def _faction_problems(slugs: list[Any], books: dict[str, Book]) -> list[str]:
     return [f'No army book "{slug}" for this ruleset.' for slug in slugs if not _named(slug, books)]
 
 
-def _named(key: Any, found: dict[str, Any]) -> bool:
+def _named(key: Any, found: Mapping[str, object]) -> bool:
     """Whether `key` (plain data: any JSON value) is a key of `found`."""
     return isinstance(key, str) and key in found
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
@@ -46,7 +46,7 @@ def pack_get(*, key: str) -> EventPack:
     return pack
 
 
-def packs_of(user: AbstractBaseUser) -> QuerySet[EventPack]:
+def packs_of(user: User | AnonymousUser) -> QuerySet[EventPack]:
     """The packs a user organises or has submitted to (every pack, for staff)."""
     packs = EventPack.objects.select_related("ruleset__base", "organiser__profile")
     if not user.is_authenticated:
@@ -56,12 +56,12 @@ def packs_of(user: AbstractBaseUser) -> QuerySet[EventPack]:
     return packs.filter(Q(organiser=user) | Q(submissions__player=user)).distinct()
 
 
-def can_manage(pack: EventPack, user: AbstractBaseUser) -> bool:
+def can_manage(pack: EventPack, user: User | AnonymousUser) -> bool:
     """Whether `user` may change the pack and see every submission: its organiser, or staff."""
     return user.is_authenticated and (user.is_staff or pack.organiser_id == user.pk)
 
 
-def managed_pack_get(*, key: str, user: AbstractBaseUser) -> EventPack:
+def managed_pack_get(*, key: str, user: User | AnonymousUser) -> EventPack:
     """The pack of this key, for its organiser and staff; EventPack.DoesNotExist for
     anyone else too, as for a pack that is not there (nothing tells a stranger it is)."""
     pack = pack_get(key=key)
@@ -70,7 +70,7 @@ def managed_pack_get(*, key: str, user: AbstractBaseUser) -> EventPack:
     return pack
 
 
-def submissions_visible(pack: EventPack, user: AbstractBaseUser) -> QuerySet[Submission]:
+def submissions_visible(pack: EventPack, user: User | AnonymousUser) -> QuerySet[Submission]:
     """The pack's submissions `user` may see: all for its organiser and staff, their own
     for a player, none for anyone else."""
     submissions = pack.submissions.select_related("player__profile")

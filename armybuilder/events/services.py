@@ -14,7 +14,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -31,19 +31,20 @@ class SubmissionsClosed(Exception):
     """The pack's deadline has passed."""
 
 
-def pack_create(*, organiser: AbstractBaseUser, data: dict[str, Any]) -> EventPack:
-    """A new pack of `organiser` from plain data (see check_pack); EventError names
-    every problem, and nothing is written."""
+def pack_create(*, organiser: User, data: Any) -> EventPack:
+    """A new pack of `organiser` from plain data of any shape (see check_pack, which
+    takes an object only); EventError names every problem, and nothing is written."""
     clean = check_pack(data)
     return EventPack.objects.create(organiser=organiser, **clean)
 
 
 @transaction.atomic
-def pack_update(*, pack: EventPack, data: dict[str, Any], based_on: int | None = None) -> EventPack:
-    """Change the fields of the pack `data` names. The rest stay as they are, but for
-    rules that no longer apply (a limit its ruleset has dropped since, a unit gone from
-    its book, or anything the ruleset `data` moves it to does not have): those are left
-    out rather than refusing every change until they are mended.
+def pack_update(*, pack: EventPack, data: Any, based_on: int | None = None) -> EventPack:
+    """Change the fields of the pack that `data` names (plain data, as for pack_create).
+    The rest stay as they are, but for rules that no longer apply (a limit its ruleset
+    has dropped since, a unit gone from its book, or anything the ruleset `data` moves
+    it to does not have): those are left out rather than refusing every change until
+    they are mended.
 
     One compare-and-swap on the pack's version (`based_on`, else the version read): when
     another change came first, VersionConflict and nothing is written, so no change that
@@ -78,9 +79,7 @@ def pack_delete(*, pack: EventPack) -> None:
 
 
 @transaction.atomic
-def submission_submit(
-    *, pack: EventPack, player: AbstractBaseUser, army_list: Any, now: datetime | None = None
-) -> Submission:
+def submission_submit(*, pack: EventPack, player: User, army_list: Any, now: datetime | None = None) -> Submission:
     """Enter a frozen copy of `army_list` (the player's own lists.ArmyList) for the pack, replacing the
     player's earlier submission: the copy is checked with the event's ruleset and rules
     (its points as the player set them: a list of another size is told so), on the

@@ -276,12 +276,15 @@ class ArmiesForm(EditForm):
     def __init__(self, data: Any = None, *, pack: EventPack, view: event_selectors.PackView):
         super().__init__(data, pack=pack, view=view)
         books = sorted(view.books.values(), key=lambda book: book.name)
-        self.fields["factions"].choices = [(book.slug, book.name) for book in books]
-        self.fields["factions"].initial = list(pack.factions)
+        self.army_choices = [(book.slug, book.name) for book in books]  # (slug, name), by name
+        factions = self.fields["factions"]
+        assert isinstance(factions, forms.MultipleChoiceField)  # the field declared above
+        factions.choices = self.army_choices
+        factions.initial = list(pack.factions)
 
     def changes(self) -> dict[str, Any]:
         ticked = set(self.cleaned_data["factions"])
-        return {"factions": [slug for slug, _name in self.fields["factions"].choices if slug in ticked]}
+        return {"factions": [slug for slug, _name in self.army_choices if slug in ticked]}
 
     def done(self) -> str:
         return "Saved the armies allowed."
@@ -300,13 +303,14 @@ class ArmyRuleForm(EditForm):
         self.fields["faction"].initial = book.slug if book else ""
         if book is not None:
             self.fields[self.picks].label = self.label(book.name)
-            self.fields[self.picks].widget.choices = self.choices()
+            self.fields[self.picks].widget.choices = self.choices(book)
 
     def label(self, army: str) -> str:
         raise NotImplementedError
 
-    def choices(self) -> list[tuple[str, str]]:
-        return sorted(((unit.id, unit.name) for unit in self.book.units.values()), key=lambda pair: pair[1])
+    def choices(self, book: Book) -> list[tuple[str, str]]:
+        """What `picks` offers of the army's book."""
+        return sorted(((unit.id, unit.name) for unit in book.units.values()), key=lambda pair: pair[1])
 
     def where(self) -> str:
         return f"?{urlencode({'army': self.cleaned_data['faction']})}#bans"
@@ -334,12 +338,12 @@ class BanForm(ArmyRuleForm):
     def button(self) -> str:
         return f"Ban the {self.noun}"
 
-    def choices(self) -> list[tuple[str, str]]:
+    def choices(self, book: Book) -> list[tuple[str, str]]:
         """The army's units; or each of its upgrades once, with the first unit that takes it."""
         if self.picks == "unit":
-            return super().choices()
+            return super().choices(book)
         found: dict[str, str] = {}
-        for unit in sorted(self.book.units.values(), key=lambda unit: unit.name):
+        for unit in sorted(book.units.values(), key=lambda unit: unit.name):
             for option_id, (section, option) in unit.options.items():
                 found.setdefault(option_id, f"{option.label} ({unit.name}: {section.label})")
         return sorted(found.items(), key=lambda pair: pair[1])
@@ -462,16 +466,17 @@ def edit_forms(data: Any, *, pack: EventPack, view: event_selectors.PackView, ar
     books = view.armies or sorted(view.books.values(), key=lambda book: book.name)
     wanted = data.get("faction") if rule in ("ban-unit", "ban-option", "cap") else army
     book = view.books.get(wanted or "") or (books[0] if books else None)
-    common = {"pack": pack, "view": view}
     return EditForms(
-        basics=BasicsForm(bound("basics"), **common),
-        limits=[LimitForm(bound("limit", limit.code), limit=limit, **common) for limit in view.ruleset.limits],
-        add_limit=AddLimitForm(bound("add-limit"), **common),
-        armies=ArmiesForm(bound("armies"), **common),
-        ban_unit=BanForm(bound("ban-unit"), picks="unit", book=book, **common),
-        ban_option=BanForm(bound("ban-option"), picks="option", book=book, **common),
-        cap=CapForm(bound("cap"), book=book, **common),
-        remove=RemoveForm(bound("remove"), **common),
+        basics=BasicsForm(bound("basics"), pack=pack, view=view),
+        limits=[
+            LimitForm(bound("limit", limit.code), limit=limit, pack=pack, view=view) for limit in view.ruleset.limits
+        ],
+        add_limit=AddLimitForm(bound("add-limit"), pack=pack, view=view),
+        armies=ArmiesForm(bound("armies"), pack=pack, view=view),
+        ban_unit=BanForm(bound("ban-unit"), picks="unit", book=book, pack=pack, view=view),
+        ban_option=BanForm(bound("ban-option"), picks="option", book=book, pack=pack, view=view),
+        cap=CapForm(bound("cap"), book=book, pack=pack, view=view),
+        remove=RemoveForm(bound("remove"), pack=pack, view=view),
         army_books=books,
     )
 

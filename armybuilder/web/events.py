@@ -25,6 +25,7 @@ from armybuilder.lists import services as list_services
 from armybuilder.lists import submissions as list_submissions
 from armybuilder.lists.services import VersionConflict
 from armybuilder.web import builder, event_forms, forms, fragments
+from armybuilder.web.accounts import SignedInRequest
 
 CHANGED_MEANWHILE = (
     "The {what} was changed by someone else while you saved: nothing was written. Look at it and make the change again."
@@ -62,7 +63,7 @@ def pack_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def pack_new(request: HttpRequest) -> HttpResponse:
+def pack_new(request: SignedInRequest) -> HttpResponse:
     form = event_forms.PackForm(request.POST or None)
     if form.is_valid():
         try:
