@@ -95,6 +95,27 @@ def pytest_sessionfinish(session, exitstatus):
         session.exitstatus = 1
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
+    """On SQLite the test database is a file (one per worker), not memory: the live
+    server's request threads then each have a connection of their own, as on a real
+    server. An in-memory database is one connection shared by every thread, so requests
+    arriving together (the browser tests' quick clicks) would break each other's
+    transactions. Writes take the lock when their transaction begins (as two requests
+    writing at once on a real SQLite server should), and nothing waits for the disk."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if not database["ENGINE"].endswith("sqlite3"):
+        return
+    folder = Path("/dev/shm") if Path("/dev/shm").is_dir() else tmp_path_factory.getbasetemp()
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    database.setdefault("TEST", {})["NAME"] = str(folder / f"armybuilder-test-{os.getpid()}-{worker}.sqlite3")
+    database.setdefault("OPTIONS", {}).update(
+        {"transaction_mode": "IMMEDIATE", "timeout": 20, "init_command": "PRAGMA synchronous=OFF"}
+    )
+
+
 Book = dict[str, Any]
 
 
