@@ -18,9 +18,11 @@ without that is not there) is a warning. Each names the path in the document, e.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -198,7 +200,31 @@ def _validator() -> Draft202012Validator:
     return _BookValidator(schema)
 
 
+# Digests of the last documents that passed the schema: the same document again (a
+# re-import, the tests' bundled books in every test) is not walked again. repr tells
+# apart every value JSON can hold (1, 1.0, "1", True), and a document that failed is
+# always checked afresh.
+_PASSED: OrderedDict[bytes, None] = OrderedDict()
+_PASSED_KEPT = 256
+_PASSED_LOCK = threading.Lock()
+
+
 def check_schema(data: Any) -> list[Problem]:
+    digest = hashlib.sha256(repr(data).encode("utf-8", "surrogatepass")).digest()
+    with _PASSED_LOCK:
+        if digest in _PASSED:
+            _PASSED.move_to_end(digest)
+            return []
+    problems = _schema_problems(data)
+    if not problems:
+        with _PASSED_LOCK:
+            _PASSED[digest] = None
+            if len(_PASSED) > _PASSED_KEPT:
+                _PASSED.popitem(last=False)
+    return problems
+
+
+def _schema_problems(data: Any) -> list[Problem]:
     errors = sorted(_validator().iter_errors(data), key=lambda e: _path_key(e.absolute_path))
     problems = []
     for error in errors:

@@ -67,7 +67,8 @@ class ArmyForgeStandIn:
         handler = type("Handler", (_Handler,), {"standin": self})
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        # Checks for shutdown every 20 ms (the default half second was most of a test's end).
+        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.02,), daemon=True)
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
 
     def __enter__(self) -> ArmyForgeStandIn:
