@@ -102,7 +102,8 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
     server. An in-memory database is one connection shared by every thread, so requests
     arriving together (the browser tests' quick clicks) would break each other's
     transactions. Writes take the lock when their transaction begins (as two requests
-    writing at once on a real SQLite server should), and nothing waits for the disk."""
+    writing at once on a real SQLite server should), and nothing waits for the disk (the
+    file and its journal are in memory)."""
     from django.conf import settings
 
     database = settings.DATABASES["default"]
@@ -112,7 +113,11 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
     database.setdefault("TEST", {})["NAME"] = str(folder / f"armybuilder-test-{os.getpid()}-{worker}.sqlite3")
     database.setdefault("OPTIONS", {}).update(
-        {"transaction_mode": "IMMEDIATE", "timeout": 20, "init_command": "PRAGMA synchronous=OFF"}
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA synchronous=OFF; PRAGMA journal_mode=MEMORY",
+        }
     )
 
 
