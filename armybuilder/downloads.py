@@ -3,7 +3,7 @@ the renderers in armybuilder/exports/ draw (a list's PDFs, JSON, text and Army F
 files; an event's combined roster and submissions CSV; a ruleset's quick reference),
 named for the player, and the cache of the PDFs.
 
-Everything a PDF shows is loaded first (`pdf_data.printout_get`); the renderers only
+Everything a PDF shows is loaded first (`printouts.printout_get`); the renderers only
 draw. PDFs are cached (Django's cache) under a key holding the list's version, its share
 key, the content stamps of its army book and ruleset and a stamp of the code that draws
 them, so a second download of an unchanged list does not render again.
@@ -34,13 +34,13 @@ from armybuilder.events.models import EventPack, Submission
 from armybuilder.events.rules import pack_stamp
 from armybuilder.exports import pdf
 from armybuilder.exports.event_csv import submissions_csv
-from armybuilder.exports.pdf_data import event_printout_get, printout_get
 from armybuilder.exports.pdf_event import EventRosterPdf
 from armybuilder.exports.pdf_reference import RulesReferencePdf
 from armybuilder.lists import submissions as list_submissions
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.selectors import event_pack_get
 from armybuilder.lists.submissions import SubmissionRow
+from armybuilder.printouts import event_printout_get, printout_get
 from armybuilder.stamps import VALIDATION, source_hash
 from factions.models import Ruleset
 from factions.selectors import book_handle_get

@@ -39,11 +39,11 @@ from armybuilder.downloads import list_pdf_response, share_url  # noqa: E402
 from armybuilder.events import selectors as event_selectors  # noqa: E402
 from armybuilder.events import services as event_services  # noqa: E402
 from armybuilder.exports import pdf, pdf_style  # noqa: E402
-from armybuilder.exports.pdf_data import event_printout_get, printout_get  # noqa: E402
 from armybuilder.exports.pdf_event import EventRosterPdf  # noqa: E402
 from armybuilder.lists import submissions as list_submissions  # noqa: E402
 from armybuilder.lists.format import MAX_ENTRIES, parse_list_body  # noqa: E402
 from armybuilder.lists.services import army_list_create  # noqa: E402
+from armybuilder.printouts import event_printout_get, printout_get  # noqa: E402
 from factions.selectors import book_handle_get, engine_book_get, engine_cache_clear  # noqa: E402
 
 SYSTEM, FACTION = "aof", "human-empire"

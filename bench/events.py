@@ -36,11 +36,11 @@ from pypdf import PdfReader  # noqa: E402
 from armybuilder import downloads  # noqa: E402
 from armybuilder.events import selectors as event_selectors  # noqa: E402
 from armybuilder.events import services as event_services  # noqa: E402
-from armybuilder.exports.pdf_data import event_printout_get  # noqa: E402
 from armybuilder.exports.pdf_event import EventRosterPdf  # noqa: E402
 from armybuilder.lists import services  # noqa: E402
 from armybuilder.lists import submissions as list_submissions  # noqa: E402
 from armybuilder.lists.format import parse_list_body  # noqa: E402
+from armybuilder.printouts import event_printout_get  # noqa: E402
 from factions.selectors import engine_book_get  # noqa: E402
 
 SYSTEM = "aof"

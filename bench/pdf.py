@@ -29,9 +29,9 @@ from pypdf import PdfReader  # noqa: E402
 
 from armybuilder import downloads  # noqa: E402
 from armybuilder.exports import pdf  # noqa: E402
-from armybuilder.exports.pdf_data import printout_get  # noqa: E402
 from armybuilder.lists.format import parse_list_body  # noqa: E402
 from armybuilder.lists.services import army_list_create  # noqa: E402
+from armybuilder.printouts import printout_get  # noqa: E402
 from factions.selectors import book_handle_get, engine_book_get  # noqa: E402
 
 SYSTEM, FACTION = "aof", "human-empire"

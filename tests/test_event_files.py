@@ -25,12 +25,12 @@ from armybuilder.events import services as event_services
 from armybuilder.events.models import Submission
 from armybuilder.exports import pdf_event
 from armybuilder.exports.event_csv import HEADER
-from armybuilder.exports.pdf_data import event_printout_get
 from armybuilder.exports.pdf_event import EventRosterPdf
 from armybuilder.exports.pdf_style import ERROR, OK, TITLE_MIN
 from armybuilder.lists import services
 from armybuilder.lists import submissions as list_submissions
 from armybuilder.lists.format import parse_list_body
+from armybuilder.printouts import event_printout_get
 from factions.models import Faction
 from factions.services import armybook_import
 from tests.pdf_glyphs import drawn_characters

@@ -15,11 +15,12 @@ from pypdf import PdfReader
 from armybuilder import downloads
 from armybuilder.exports import pdf, pdf_roster
 from armybuilder.exports.pdf_cards import card_grid
-from armybuilder.exports.pdf_data import printout_get, rules_used
+from armybuilder.exports.pdf_data import rules_used
 from armybuilder.exports.pdf_quickref import QUICK_REFERENCES
 from armybuilder.lists import selectors
 from armybuilder.lists.format import parse_list_body
 from armybuilder.lists.services import army_list_create, army_list_update
+from armybuilder.printouts import printout_get
 from factions.models import Faction
 from factions.selectors import book_handle_get
 from factions.services import armybook_import

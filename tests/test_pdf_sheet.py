@@ -14,10 +14,10 @@ import pytest
 from pypdf import PdfReader
 from reportlab.lib.pagesizes import A4, LETTER
 
-from armybuilder.exports.pdf_data import printout_get
 from armybuilder.exports.pdf_roster import MARGIN
 from armybuilder.exports.pdf_sheet import ArmySheetPdf
 from armybuilder.lists import selectors
+from armybuilder.printouts import printout_get
 from factions.services import armybook_import
 from tests.pdf_legibility import unreadable
 from tests.pdf_pixels import page_images, seen

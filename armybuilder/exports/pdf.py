@@ -1,5 +1,5 @@
 """PDF exports of a list — unit cards, roster sheet, rules reference —, drawn from its
-printout (`pdf_data.printout_get` loads everything a PDF shows; the renderers in the
+printout (`printouts.printout_get` loads everything a PDF shows; the renderers in the
 `pdf_*` modules only draw), and the printing options of a query string. The files'
 responses and their cache are armybuilder/downloads.py's.
 

@@ -1,9 +1,6 @@
-"""What the list PDFs show, loaded in one go before any drawing starts.
-
-`printout_get` runs every query (a fixed handful, whatever the size of the list); the
-renderers only read the plain `Printout` it returns. An event's combined roster is an
-`EventPrintout` (`event_printout_get`): a printout of each submission's frozen copy,
-in a fixed number of queries however many there are.
+"""What the list PDFs show, as plain data: a list's `Printout` and an event's
+`EventPrintout`, which armybuilder/printouts.py loads in one go before any drawing
+starts, and what the renderers work out from them. No queries here.
 
 What a player typed is printed at most so long (`NAME_CHARS`, `ISSUE_CHARS`), cut short
 with "…": the work of drawing a list is bounded by its number of entries.
@@ -17,20 +14,10 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import lru_cache
 
-from django.utils import timezone
-
-from armybuilder.accounts.services import display_name
 from armybuilder.engine import Validation
 from armybuilder.engine.book import Rule
-from armybuilder.events.models import EventPack, Submission
-from armybuilder.events.rules import BOOKS_WORDS
-from armybuilder.lists import selectors
-from armybuilder.lists import submissions as list_submissions
-from armybuilder.lists.models import ArmyList
 from armybuilder.lists.selectors import ListState
 from factions.armyforge import MISSING_RULE_NOTE, NEWER_RULE_NOTE
-from factions.models import CoreRule
-from factions.selectors import BookHandle, BookKey
 
 SPELL_RULES = ("Caster", "Wizard")  # units with these rules cast the faction's spells
 # What a printout says of a rule whose text is in neither the army book nor our rulebook.
@@ -75,24 +62,6 @@ class Printout:
     @property
     def book_changed(self) -> bool:
         return self.current_book_version is not None and self.current_book_version != self.book_version
-
-
-def printout_get(*, army_list: ArmyList, share_url: str, handle: BookHandle | None) -> Printout:
-    """Load the list's printout: its validation, the book's spells and rules and the
-    ruleset's core rules. `handle` is the list's book handle (None: the book is gone)."""
-    state = selectors.army_list_load(army_list, handle=handle)
-    return printout_of(state, core_rules=core_rules_get(systems={army_list.system}), share_url=share_url)
-
-
-def core_rules_get(*, systems: set[str]) -> dict[str, list[CoreRuleRow]]:
-    """The core rules of these rulesets, {slug: [(name, rated, section, summary)]}, in one query."""
-    rows = CoreRule.objects.filter(ruleset__slug__in=systems).values_list(
-        "ruleset__slug", "name", "rated", "section", "summary"
-    )
-    found: dict[str, list[CoreRuleRow]] = {system: [] for system in systems}
-    for system, name, rated, section, summary in rows:
-        found[system].append((name, rated, section, summary))
-    return found
 
 
 def printout_of(state: ListState, *, core_rules: dict[str, list[CoreRuleRow]], share_url: str) -> Printout:
@@ -175,38 +144,6 @@ class EventPrintout:
     deadline: datetime  # in the site's time zone
     books_rule: str  # which versions of their army books the lists may use, in words
     submissions: tuple[SubmittedRoster, ...]
-
-
-def event_printout_get(
-    *, pack: EventPack, submissions: Sequence[Submission], handles: dict[BookKey, BookHandle]
-) -> EventPrintout:
-    """Load the combined roster of an event: each submission's frozen copy checked
-    against the pack's rules now (load the submissions with their players, and `handles`
-    with list_submissions.submission_handles). One query for the core rules, and a fixed handful
-    for each book not yet in the cache; none per submission."""
-    states = [
-        list_submissions.submission_state(
-            submission=submission, handle=handles.get(list_submissions.book_of(submission)), pack=pack
-        )
-        for submission in submissions
-    ]
-    core = core_rules_get(systems={state.army_list.system for state in states})
-    return EventPrintout(
-        name=pack.name,
-        ruleset_title=pack.ruleset.title,
-        uses_points=pack.ruleset.uses_points,
-        points_limit=pack.points_limit,
-        deadline=timezone.localtime(pack.deadline),
-        books_rule=BOOKS_WORDS[pack.books],
-        submissions=tuple(
-            SubmittedRoster(
-                shortened(display_name(submission.player), NAME_CHARS),
-                timezone.localtime(submission.submitted_at),
-                printout_of(state, core_rules=core, share_url=""),  # a frozen copy: no share link
-            )
-            for submission, state in zip(submissions, states, strict=True)
-        ),
-    )
 
 
 def rules_used(validation: Validation) -> dict[str, list[str]]:
