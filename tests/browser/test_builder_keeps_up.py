@@ -49,6 +49,7 @@ def start(page: Page, *units: str) -> ArmyList:
     page.fill("#points", "2000")
     page.get_by_role("button", name="Create list").click()
     expect(page).to_have_url(re.compile(r"/lists/\d+/"))
+    page.wait_for_load_state("load")  # the builder's script has taken over its forms
     for unit in units:
         count = page.locator("article.entry").count()
         if page.locator("#show-units").is_visible():  # on a phone the units fold away while upgrades are open

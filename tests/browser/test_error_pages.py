@@ -19,6 +19,9 @@ def start(page: Page) -> ArmyList:
     page.fill("#points", "2000")
     page.get_by_role("button", name="Create list").click()
     expect(page).to_have_url(re.compile(r"/lists/\d+/"))
+    # The builder's script has taken over its forms (else a click is a plain form post,
+    # which a busy machine showed: the 502 page itself, not the builder's message).
+    page.wait_for_load_state("load")
     return ArmyList.objects.get(pk=int(re.search(r"/lists/(\d+)/", page.url).group(1)))
 
 
