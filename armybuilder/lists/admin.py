@@ -1,13 +1,6 @@
-"""The admin of the rows players write too: their lists (event packs: events/admin.py;
-display names: accounts/admin.py; the three on armybuilder/admin_forms.py's VersionedAdmin).
-
-Staff edit them through the checks and the services the site's own pages use, so an
-edit here is refused for what the site would refuse, every problem named by its field.
-And a save never undoes a player's: the change form carries the row's version as read
-when the page was opened (`based_on`, hidden), and the service writes only while the row
-is still at that version (compare-and-swap); a form sent after the player saved is
-refused, with nothing written.
-"""
+"""The admin of the lists players write: checked as the API checks a list, and saved
+with a compare-and-swap on the version read (armybuilder/admin_forms.py says how; event
+packs are events/admin.py, display names accounts/admin.py)."""
 
 from typing import Any
 
