@@ -32,13 +32,13 @@ from django.http.request import split_domain_port, validate_host
 from armybuilder.accounts.services import display_name
 from armybuilder.events.models import EventPack, Submission
 from armybuilder.events.rules import pack_stamp
+from armybuilder.events.selectors import event_pack_get
 from armybuilder.exports import pdf
 from armybuilder.exports.event_csv import submissions_csv
 from armybuilder.exports.pdf_event import EventRosterPdf
 from armybuilder.exports.pdf_reference import RulesReferencePdf
 from armybuilder.lists import submissions as list_submissions
 from armybuilder.lists.models import ArmyList
-from armybuilder.lists.selectors import event_pack_get
 from armybuilder.lists.submissions import SubmissionRow
 from armybuilder.printouts import event_printout_get, printout_get
 from armybuilder.stamps import VALIDATION, source_hash

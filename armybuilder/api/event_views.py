@@ -35,6 +35,7 @@ from armybuilder.api.list_views import (
 from armybuilder.api.lists import ArmyListSerializer
 from armybuilder.api.schema import FIELD_ERRORS, SIGNED_IN_OR_VISITOR, error
 from armybuilder.api.serializers import ClosedSerializer, ConflictSerializer, IssueSerializer, ValidationSerializer
+from armybuilder.conflicts import VersionConflict
 from armybuilder.events import format as pack_format
 from armybuilder.events import selectors as event_selectors
 from armybuilder.events import services as event_services
@@ -43,9 +44,8 @@ from armybuilder.events.rules import BOOKS_RULES, RULE_FIELDS
 from armybuilder.events.selectors import event_pack_get
 from armybuilder.lists import services as list_services
 from armybuilder.lists import submissions as list_submissions
-from armybuilder.lists.format import MAX_POINTS
-from armybuilder.lists.services import VersionConflict
 from factions.limits import ADDABLE_KINDS
+from factions.ruleset_format import MAX_POINTS
 
 # The OpenAPI security requirement of organising and submitting (see SIGNED_IN_OR_VISITOR in
 # api/schema.py on why it is typed Any).

@@ -16,6 +16,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from armybuilder.accounts import services as accounts
+from armybuilder.conflicts import VersionConflict
 from armybuilder.events import format as pack_format
 from armybuilder.events import selectors as event_selectors
 from armybuilder.events import services as event_services
@@ -23,7 +24,6 @@ from armybuilder.events.models import EventPack
 from armybuilder.lists import selectors as list_selectors
 from armybuilder.lists import services as list_services
 from armybuilder.lists import submissions as list_submissions
-from armybuilder.lists.services import VersionConflict
 from armybuilder.web import builder, event_forms, forms, fragments
 from armybuilder.web.accounts import SignedInRequest
 
