@@ -11,6 +11,7 @@
 // - After each swap the focus goes back to the same control (or the one that took its place), at the same height on
 //   screen, so the page does not jump. Each change is said in one polite sentence (#announce).
 // - A swap waits while a button is held down: between a press and its release it would take the button (and the click).
+// - While a change is on its way the workspace carries aria-busy="true".
 // (form.getAttribute("action"): the forms have a field named "action", which hides form.action.)
 (function () {
   "use strict";
@@ -128,8 +129,17 @@
   for (const type of ["pointerup", "pointercancel", "keyup"]) document.addEventListener(type, letGo, true);
   window.addEventListener("blur", letGo);
 
+  // While changes are on their way the workspace says so (aria-busy), and stops saying it once the last is shown.
+  let pending = 0;
+  function busy(more) {
+    pending += more;
+    if (pending) workspace.setAttribute("aria-busy", "true");
+    else workspace.removeAttribute("aria-busy");
+  }
+
   // One request after another; `build` makes the body in its turn, to carry the version the previous answer left.
   function enqueue(url, build, after) {
+    busy(1);
     queue = queue.then(() => {
       const mark = focusMark();
       const body = build && build();
@@ -145,7 +155,7 @@
           swap(JSON.parse(text), focusMark() || mark);
           if (after) after();
         });
-    }).catch(() => window.location.reload());
+    }).catch(() => window.location.reload()).finally(() => busy(-1));
     return queue;
   }
 

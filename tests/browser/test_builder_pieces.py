@@ -77,6 +77,27 @@ def test_after_each_action_the_page_is_what_a_fresh_load_draws(open_page):
     expect(page.locator("#entries-title")).to_have_text("Renamed")
 
 
+def test_the_workspace_is_busy_while_a_change_is_on_its_way(open_page):
+    """aria-busy from the click until the answer is drawn: assistive technology (and a
+    script driving the page) can tell a change still coming from one already shown."""
+    page = open_page(DESKTOP)
+    army_list = start(page, "Pike Levy")
+    workspace = page.locator("#workspace")
+    expect(workspace).not_to_have_attribute("aria-busy", "true")
+    held = []
+    page.route("**/act/", lambda route: held.append(route))  # the request waits here until let go
+    page.locator("#add-longbowmen").click()
+    expect(workspace).to_have_attribute("aria-busy", "true")
+    expect(page.locator("article.entry")).to_have_count(1)
+    page.wait_for_timeout(100)  # the routed request is caught while Playwright waits
+    assert len(held) == 1
+    held[0].continue_()
+    page.unroute("**/act/")
+    expect(workspace).not_to_have_attribute("aria-busy", "true")
+    expect(page.locator("article.entry")).to_have_count(2)
+    assert settled(page, army_list, army_list.version + 1).entries[1]["unit"]
+
+
 def press(page: Page, selector: str, hold_ms: int = 50) -> None:
     """A click as a finger or a mouse makes it: pressed, held a moment, released."""
     button, box = page.locator(selector), None

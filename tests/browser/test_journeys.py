@@ -11,6 +11,8 @@ def act(page: Page, click) -> None:
     with page.expect_response(lambda r: "/act/" in r.url and r.request.method == "POST"):
         click()
     page.wait_for_load_state()
+    # The script swaps the answer in a moment after it arrives; until then the workspace is busy.
+    expect(page.locator("#workspace")).not_to_have_attribute("aria-busy", "true")
     expect(page.locator("#points")).to_be_visible()
 
 
