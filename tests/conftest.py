@@ -44,16 +44,27 @@ def slow_group(item) -> str | None:
     return None
 
 
-@pytest.hookimpl(tryfirst=True)  # before `-m` selects by them
+# The order tests start in: the slow groups first, the browser tests before the others
+# (each takes seconds), so that at the end the workers share out quick tests and none is
+# left alone with a long one.
+START_ORDER = {"browser": 0, "fuzz": 1, "property": 1}
+
+
+@pytest.hookimpl(wrapper=True)
 def pytest_collection_modifyitems(config, items):
-    """Marks the slow groups. Tests that only PostgreSQL can run (several connections at
-    once, killed connections, lock timeouts) are left out on SQLite, and the summary says
-    how many: CI runs them on its PostgreSQL leg."""
+    """Marks the slow groups (before `-m` selects by them). Tests that only PostgreSQL can
+    run (several connections at once, killed connections, lock timeouts) are left out on
+    SQLite, and the summary says how many: CI runs them on its PostgreSQL leg. Then (after
+    pytest-django has put the transactional tests last) the slowest go first: the database
+    is as the migrations left it after every test (`baseline_after_flush`), so the order
+    is free."""
     for item in items:
         group = slow_group(item)
         if group:
             item.add_marker(group)
             item.add_marker("slow")
+    yield
+    items.sort(key=lambda item: START_ORDER.get(slow_group(item) or "", 2))
     if ON_POSTGRES:
         return
     left = [item for item in items if item.get_closest_marker("postgres")]
@@ -93,6 +104,39 @@ def pytest_sessionfinish(session, exitstatus):
     skipped = reporter.stats.get("skipped", []) if reporter else []
     if os.environ.get("ARMYBUILDER_NO_SKIPS") == "1" and skipped and session.exitstatus == 0:
         session.exitstatus = 1
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """The test database as pytest-django makes it, and what the migrations wrote in it
+    kept (tests/baseline.py)."""
+    from tests import baseline
+
+    with django_db_blocker.unblock():
+        baseline.keep()
+
+
+TRANSACTIONAL = {"transactional_db", "live_server", "django_db_reset_sequences"}
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """After a transactional test has emptied every table (its fixtures are torn down
+    within), what the migrations wrote is written back, so that the next test on this
+    worker, of any kind, finds it."""
+    try:
+        return (yield)
+    finally:
+        marker = item.get_closest_marker("django_db")
+        marked = marker is not None and (marker.kwargs.get("transaction") or marker.kwargs.get("reset_sequences"))
+        # (After the worker's last test the database is already gone.)
+        if nextitem is not None and (marked or TRANSACTIONAL & set(getattr(item, "fixturenames", ()))):
+            from pytest_django.plugin import blocking_manager_key
+
+            from tests import baseline
+
+            with item.config.stash[blocking_manager_key].unblock():
+                baseline.write_back()
 
 
 @pytest.fixture(scope="session")

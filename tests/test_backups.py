@@ -40,6 +40,7 @@ from factions.services import (
     ruleset_variant_create,
     sync_rulesets,
 )
+from tests import baseline
 from tests.conftest import SHARED, aof_book, require_shared
 
 LISTS = Path(__file__).resolve().parents[1] / "factions" / "data" / "lists"
@@ -118,7 +119,7 @@ def post_list(client: Client, data: dict) -> dict:
 @pytest.fixture
 def books(db):
     engine_cache_clear()
-    bundled_books_load()
+    baseline.bundled_books()
 
 
 @pytest.fixture

@@ -54,12 +54,12 @@ def chromium_browser():
 
 @pytest.fixture
 def books(transactional_db):
+    """The bundled books, written back as they were first loaded on this worker."""
     from factions.selectors import engine_cache_clear
-    from factions.services import bundled_books_load, sync_rulesets
+    from tests import baseline
 
-    sync_rulesets()  # a transactional test empties the tables the migrations filled
     engine_cache_clear()
-    bundled_books_load()
+    baseline.bundled_books()
 
 
 @pytest.fixture(params=[True, False], ids=["js", "no-js"])
