@@ -3,7 +3,10 @@ after a transactional test's flush, and the bundled books written back from what
 are the books a real load makes."""
 
 import pytest
+from django.contrib.contenttypes.models import ContentType
 from django.core.management import call_command
+from django.core.management.color import no_style
+from django.db import connection
 
 from factions.models import BookVersion, Faction, Ruleset
 from factions.services import bundled_book_paths, bundled_books_load
@@ -22,6 +25,15 @@ def test_after_a_flush_the_database_is_as_the_migrations_left_it():
     assert not Ruleset.objects.exists()
     baseline.write_back()
     assert {model: baseline._rows(model) for model in baseline._as_made} == baseline._as_made
+
+
+@pytest.mark.django_db(transaction=True)
+def test_after_a_flush_that_set_the_ids_back_new_rows_get_new_ids():
+    tables = connection.introspection.django_table_names(only_existing=True, include_views=False)
+    connection.ops.execute_sql_flush(connection.ops.sql_flush(no_style(), tables, reset_sequences=True))
+    baseline.write_back()
+    largest = ContentType.objects.order_by("-pk").first().pk
+    assert ContentType.objects.create(app_label="tests", model="baseline").pk > largest
 
 
 @pytest.mark.django_db
