@@ -114,6 +114,19 @@ def django_db_setup(django_db_setup, django_db_blocker):
 
     with django_db_blocker.unblock():
         baseline.keep()
+    yield
+    # Before the database is dropped: a connection opened in another context of this worker
+    # (Playwright's sync API runs in greenlets, each with its own connections) and never
+    # closed would make PostgreSQL refuse to drop it, and leave it behind.
+    from django.db import connection
+
+    with django_db_blocker.unblock():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
 
 
 TRANSACTIONAL = {"transactional_db", "live_server", "django_db_reset_sequences"}

@@ -4,6 +4,8 @@ ARMYBUILDER_REQUIRE_BROWSER=1 (set by .ci/run) a missing browser is a failure.""
 
 import os
 import shutil
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -60,6 +62,20 @@ def books(transactional_db):
 
     engine_cache_clear()
     baseline.bundled_books()
+    yield
+    requests_done()
+
+
+def requests_done(timeout: float = 10.0) -> None:
+    """Wait (after the test's browsers are closed, before its tables are emptied) until the
+    live server has answered every request it took: one still running would write into
+    the next test's database (a list the browser asked for as the test ended)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        running = [t for t in threading.enumerate() if t.name.endswith("(process_request_thread)")]
+        if not running:
+            return
+        running[0].join(deadline - time.monotonic())
 
 
 @pytest.fixture(params=[True, False], ids=["js", "no-js"])
