@@ -3,8 +3,10 @@ core rules, content types, permissions), kept once per test database and written
 after every transactional test.
 
 A transactional test (the browser tests, anything with `transactional_db` or
-`live_server`) ends by emptying every table; Django then makes the content types and
-permissions anew, with new ids, and nothing more. pytest-django therefore runs those
+`live_server`) ends by emptying every table (Django's flush); Django then makes the
+content types and permissions anew, with new ids, and nothing more. The signal it sends
+for that (post_migrate) marks the database as emptied, and conftest.py writes it back
+after the test. pytest-django therefore runs those
 tests after all the others. Written back, the database is as the migrations left it
 after every test, so the tests may run in any order: the scheduler starts the slowest
 first (conftest.py), and no worker is left with them at the end.
@@ -19,12 +21,19 @@ from django.apps import apps
 from django.contrib.contenttypes.models import ContentType
 from django.core.management.color import no_style
 from django.db import connection, models, transaction
+from django.db.models.signals import post_migrate
 
 Rows = list[tuple[type[models.Model], list[models.Model]]]
 _kept: Rows = []
 _books: Rows = []  # the tables bundled_books_load() wrote in a database as the migrations left it
 _as_made: dict[type[models.Model], list[tuple]] = {}  # every table's rows, as values
 _before_books: dict[type[models.Model], int] = {}  # how many rows those tables had before
+_emptied = False  # a flush (or a migration) has run since the rows were last written back
+
+
+def _mark_emptied(**kwargs) -> None:
+    global _emptied
+    _emptied = True
 
 
 def _tables() -> list[type[models.Model]]:
@@ -44,12 +53,21 @@ def keep() -> None:
         _as_made[model] = _rows(model)
         if _as_made[model]:
             _kept.append((model, list(model._base_manager.all())))
+    post_migrate.connect(_mark_emptied, dispatch_uid="tests.baseline")
+
+
+def emptied() -> bool:
+    """Whether the tables were emptied (a flush) since they were last as the migrations
+    left them."""
+    return _emptied
 
 
 def write_back() -> None:
     """After a transactional test's flush: the tables the flush's signal refilled
     (content types, permissions) emptied, and every kept row written back."""
+    global _emptied
     _write(_kept)
+    _emptied = False
 
 
 def _write(kept: Rows) -> None:
@@ -84,13 +102,12 @@ def bundled_books() -> None:
     if _books and _counts(_before_books) == _before_books:
         _write(_books)
         return
-    if _books or any(_rows(model) != rows for model, rows in _as_made.items()):
-        bundled_books_load()
-        return
+    as_made = not _books and all(_rows(model) == rows for model, rows in _as_made.items())
     bundled_books_load()
-    changed = [model for model, rows in _as_made.items() if _rows(model) != rows]
-    _books[:] = [(model, list(model._base_manager.all())) for model in changed]
-    _before_books.update({model: len(_as_made[model]) for model in changed})
+    if as_made:
+        changed = [model for model, rows in _as_made.items() if _rows(model) != rows]
+        _books[:] = [(model, list(model._base_manager.all())) for model in changed]
+        _before_books.update({model: len(_as_made[model]) for model in changed})
 
 
 def _rows(model: type[models.Model]) -> list[tuple]:

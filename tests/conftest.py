@@ -56,8 +56,8 @@ def pytest_collection_modifyitems(config, items):
     run (several connections at once, killed connections, lock timeouts) are left out on
     SQLite, and the summary says how many: CI runs them on its PostgreSQL leg. Then (after
     pytest-django has put the transactional tests last) the slowest go first: the database
-    is as the migrations left it after every test (`baseline_after_flush`), so the order
-    is free."""
+    is as the migrations left it after every test (`pytest_runtest_teardown`), so the
+    order is free."""
     for item in items:
         group = slow_group(item)
         if group:
@@ -129,24 +129,19 @@ def django_db_setup(django_db_setup, django_db_blocker):
                 )
 
 
-TRANSACTIONAL = {"transactional_db", "live_server", "django_db_reset_sequences"}
-
-
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_teardown(item, nextitem):
-    """After a transactional test has emptied every table (its fixtures are torn down
-    within), what the migrations wrote is written back, so that the next test on this
+    """After a test that emptied every table (a transactional test's flush, within its
+    teardown), what the migrations wrote is written back, so that the next test on this
     worker, of any kind, finds it."""
     try:
         return (yield)
     finally:
-        marker = item.get_closest_marker("django_db")
-        marked = marker is not None and (marker.kwargs.get("transaction") or marker.kwargs.get("reset_sequences"))
-        # (After the worker's last test the database is already gone.)
-        if nextitem is not None and (marked or TRANSACTIONAL & set(getattr(item, "fixturenames", ()))):
-            from pytest_django.plugin import blocking_manager_key
+        from tests import baseline
 
-            from tests import baseline
+        # (After the worker's last test the database is already gone.)
+        if nextitem is not None and baseline.emptied():
+            from pytest_django.plugin import blocking_manager_key
 
             with item.config.stash[blocking_manager_key].unblock():
                 baseline.write_back()

@@ -55,7 +55,7 @@ def chromium_browser():
 
 
 @pytest.fixture
-def books(transactional_db):
+def books(transactional_db, live_server):
     """The bundled books, written back as they were first loaded on this worker."""
     from factions.selectors import engine_cache_clear
     from tests import baseline
@@ -63,16 +63,18 @@ def books(transactional_db):
     engine_cache_clear()
     baseline.bundled_books()
     yield
-    requests_done()
+    requests_done(live_server.thread.httpd)
 
 
-def requests_done(timeout: float = 10.0) -> None:
+def requests_done(server, timeout: float = 10.0) -> None:
     """Wait (after the test's browsers are closed, before its tables are emptied) until the
     live server has answered every request it took: one still running would write into
-    the next test's database (a list the browser asked for as the test ended)."""
+    the next test's database (a list the browser asked for as the test ended). Its request
+    threads are those running its `process_request_thread` (a thread's `_target`); the
+    Army Forge stand-in's, which may be sleeping out a hang, are not waited for."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        running = [t for t in threading.enumerate() if t.name.endswith("(process_request_thread)")]
+        running = [t for t in threading.enumerate() if getattr(getattr(t, "_target", None), "__self__", None) is server]
         if not running:
             return
         running[0].join(deadline - time.monotonic())
