@@ -176,6 +176,14 @@ class Faction(models.Model):
         blank=True,
         help_text="What the last import brought in but needs a reader's eye (one sentence each, with its path)",
     )
+    armyforge_rules = models.CharField(
+        "Army Forge core rules",
+        max_length=48,
+        blank=True,
+        default="",
+        help_text="The version of Army Forge's core rules the book was imported with (ArmyForgeRules), whose "
+        "texts explain the core rules it names; empty for a book not from Army Forge",
+    )
 
     class Meta:
         ordering = ["name"]
@@ -228,6 +236,14 @@ class BookVersion(models.Model):
     imported_at = models.DateTimeField()
     units = models.PositiveIntegerField(default=0)
     content_hash = models.CharField(max_length=32, help_text="Stamp of the document (factions/stamps.py)")
+    armyforge_modified_at = models.CharField(
+        "modified at Army Forge",
+        max_length=40,
+        blank=True,
+        default="",
+        help_text="Army Forge's modifiedAt of the book when this version was read from it: a book re-published "
+        "under the same version is told apart by it",
+    )
     document = JSONDocument(
         null=True,
         blank=True,
@@ -265,6 +281,31 @@ class ArmyForgeSync(models.Model):
         return f"{self.name or self.armyforge_id} ({self.system}): {self.outcome}"
 
 
+class ArmyForgeRules(models.Model):
+    """One version of Army Forge's core rules for a ruleset (`GET {ARMYFORGE_URL}/api/rules/
+    common/{game system id}`): the rules its official books name without describing them
+    (Thrust, Bane, …). Army Forge gives them no version name: a version is named by the
+    day its content was first read ("2026-11-29", "+2" for other content the same day), and
+    a new one is kept only when the content differs. A book imported from Army Forge
+    records the version current then (Faction.armyforge_rules, the document's
+    `armyforge_rules`) and carries the texts of those it names."""
+
+    ruleset = models.ForeignKey(Ruleset, on_delete=models.CASCADE, related_name="armyforge_rules")
+    version = models.CharField(max_length=48, help_text="The day its content was first read, e.g. 2026-11-29")
+    fetched_at = models.DateTimeField(help_text="When this content was first read")
+    rules = models.JSONField(default=list, help_text='[{"name": "Thrust", "text": "…"}], in Army Forge\'s order')
+    content_hash = models.CharField(max_length=32, help_text="Stamp of the rules (armybuilder/stamps.py)")
+
+    class Meta:
+        ordering = ["ruleset", "-fetched_at", "-id"]
+        verbose_name = "Army Forge core rules"
+        verbose_name_plural = "Army Forge core rules"
+        constraints = [models.UniqueConstraint(fields=["ruleset", "version"], name="armyforge_rules_unique_version")]
+
+    def __str__(self) -> str:
+        return f"Army Forge core rules of {self.ruleset.slug}, {self.version}"
+
+
 class BookPart(models.Model):
     """A row of an army book, kept in the order the book lists it."""
 
@@ -280,12 +321,18 @@ class BookPart(models.Model):
 
 class FactionRule(BookPart):
     """A rule of the faction's own; one named like a core rule overrides it for this
-    faction (a rated Fear(X) where the ruleset's Fear has no value)."""
+    faction (a rated Fear(X) where the ruleset's Fear has no value). With `core`, a core
+    rule of the rules an Army Forge book is written for, which the book names: its text is
+    the book's wording of it or Army Forge's (empty when neither was read), and it
+    overrides nothing."""
 
     faction = models.ForeignKey(Faction, on_delete=models.CASCADE, related_name="rules")
     name = models.CharField(max_length=80)
     rated = models.BooleanField(default=False)
-    text = models.TextField()
+    text = models.TextField(blank=True)
+    core = models.BooleanField(
+        default=False, help_text="A core rule of Army Forge's that the book names (not the faction's own)"
+    )
 
     class Meta(BookPart.Meta):
         constraints = [models.UniqueConstraint(fields=["faction", "name"], name="faction_rule_unique_name")]

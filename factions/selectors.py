@@ -18,6 +18,7 @@ from armybuilder.stamps import source_hash
 from factions.armybook import RulesetInfo
 from factions.catalogue import CORE_RULE_FIELDS, LIMIT_FIELDS, RULESET_FIELDS
 from factions.models import (
+    ArmyForgeRules,
     BookVersion,
     CompositionCard,
     CoreRule,
@@ -82,6 +83,16 @@ def ruleset_document(*, ruleset: Ruleset) -> dict[str, Any]:
         **{key: record[key] for key in own},
         **{k: record[k] for k in ("limits", "core_rules")},
     }
+
+
+def armyforge_rules_get(*, system: str, version: str | None = None) -> ArmyForgeRules | None:
+    """A version of Army Forge's core rules held for the ruleset `system` (a variant reads
+    its base's): `version`, or without it the current one (read last); None when it holds
+    no such version."""
+    rows = ArmyForgeRules.objects.filter(ruleset__slug=ruleset_family(system))
+    if version is not None:
+        rows = rows.filter(version=version)
+    return rows.order_by("-fetched_at", "-id").first()
 
 
 def core_rule_summaries(*, system: str) -> dict[str, str]:
@@ -216,7 +227,12 @@ def faction_book(*, faction: Faction) -> dict[str, Any]:
         book["description"] = faction.description
     if faction.armyforge_id:
         book["armyforge_id"] = faction.armyforge_id
-    book["rules"] = [{"name": r.name, "rated": r.rated, "text": r.text} for r in faction.rules.all()]
+    if faction.armyforge_rules:
+        book["armyforge_rules"] = faction.armyforge_rules
+    book["rules"] = [
+        {"name": r.name, "rated": r.rated, "text": r.text, **({"core": True} if r.core else {})}
+        for r in faction.rules.all()
+    ]
     book["spells"] = [{"name": s.name, "cost": s.cost, "text": s.text} for s in faction.spells.all()]
     book["units"] = [_unit(u, ruleset.stat_fields) for u in faction.units.all()]
     book["packages"] = [

@@ -394,11 +394,14 @@ def _write_book(faction: Faction, book: dict[str, Any], warnings: list[Problem])
     faction.version = book["version"]
     faction.description = book.get("description")
     faction.armyforge_id = book.get("armyforge_id", "")
+    faction.armyforge_rules = book.get("armyforge_rules", "")
     faction.import_warnings = [str(w) for w in warnings]
     faction.save()
 
     FactionRule.objects.bulk_create(
-        FactionRule(faction=faction, name=r["name"], rated=r["rated"], text=r["text"], order=i)
+        FactionRule(
+            faction=faction, name=r["name"], rated=r["rated"], text=r["text"], core=r.get("core", False), order=i
+        )
         for i, r in enumerate(book["rules"])
     )
     Spell.objects.bulk_create(
