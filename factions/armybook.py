@@ -405,7 +405,7 @@ class _BookChecker:
 
     def problems(self) -> Iterator[Problem]:
         yield from self._duplicates()
-        yield from self._faction_rules()
+        self._faction_rules()
         for i, unit in self.units_list:
             yield from self._unit(f"units[{i}]", unit)
         for i, package in self.packages_list:
@@ -438,17 +438,18 @@ class _BookChecker:
             [(f"spells[{i}].name", s["name"]) for i, s in _items(self.book, "spells", self.broken)], "spell"
         )
 
-    def _faction_rules(self) -> Iterator[Problem]:
+    def _faction_rules(self) -> None:
         for i, rule in self.rules:
             core = self.ruleset.core_rules.get(rule["name"])
             if rule.get("core"):
-                # A core rule of Army Forge's the book names: it explains, never overrides.
+                # A core rule of Army Forge's the book names: it explains ours, and overrides
+                # it only where Army Forge's takes a value and ours does not (or the other way).
                 if core is not None and core != rule["rated"]:
-                    takes = "takes a value" if core else "takes no value"
-                    yield Problem(
+                    how = "with a value" if rule["rated"] else "without a value"
+                    self.warn(
                         f"rules[{i}].rated",
-                        f'"{rule["name"]}" is a core rule of {self.ruleset.slug} that {takes}; a rule marked core '
-                        'explains it and must agree (leave out "core" to define the book\'s own)',
+                        f'"{rule["name"]}" is a core rule of {self.ruleset.slug}; the core rules this book is written '
+                        f"for use it {how}, which is used for this faction",
                     )
             elif core is not None:
                 how = (

@@ -21,7 +21,9 @@ from typing import Any
 
 from django.utils.text import slugify
 
-from armybuilder.engine.book import name_forms
+from armybuilder.engine.book import name_forms, split_rule
+from armybuilder.engine.labels import item_label, label_parts, weapon_label
+from armybuilder.engine.meanings import LEGACY_NOTES
 from factions.armybook import ArmyBookError, Problem, RulesetInfo, check_size, gained_names
 
 
@@ -32,14 +34,15 @@ class ArmyForgeGame:
     slug: str  # `gameSystemSlug`, and in its book index's address
     id: int  # in `enabledGameSystems` / `gameSystemId`, and in its book's address
     code: str  # the short code in its list files
+    title: str  # what Army Forge calls it
 
 
 # The one table of Army Forge's game systems: our ruleset -> Army Forge's game. The
 # converter, the sync and the Army Forge list export read it.
 ARMYFORGE_GAMES = {
-    "aof": ArmyForgeGame("age-of-fantasy", 4, "aof"),
-    "aof-skirmish": ArmyForgeGame("age-of-fantasy-skirmish", 5, "aofs"),
-    "aof-regiments": ArmyForgeGame("age-of-fantasy-regiments", 6, "aofr"),
+    "aof": ArmyForgeGame("age-of-fantasy", 4, "aof", "Age of Fantasy"),
+    "aof-skirmish": ArmyForgeGame("age-of-fantasy-skirmish", 5, "aofs", "Age of Fantasy: Skirmish"),
+    "aof-regiments": ArmyForgeGame("age-of-fantasy-regiments", 6, "aofr", "Age of Fantasy: Regiments"),
 }
 GAME_SYSTEM_IDS = {game.id: ours for ours, game in ARMYFORGE_GAMES.items()}
 # Any name Army Forge or a list file gives a game (or ours) -> our ruleset.
@@ -64,21 +67,62 @@ COMMAND_RULES = {
     "Battle Standard": "banner",
     "Musician / Battle Standard": "musician",
 }
-# Words of a unit's Army Forge `genericName` that name one of our unit types.
-TYPE_WORDS = {
-    "monster": "monster",
-    "monsters": "monster",
-    "chariot": "chariot",
-    "chariots": "chariot",
-    "artillery": "artillery",
-    "cavalry": "cavalry",
-    "knights": "cavalry",  # Army Forge called mounted knights "Knights" before 3.5.2, "Cavalry" since
+# Words of a unit's Army Forge `genericName` that say its type in every era of Army Forge's
+# names ("Chariot" in 3.5.2 is "Combat Wheel" in 3.5.3, but no chariot is called anything
+# else): the rest of a unit's type is read from what it is (unit_type_of).
+TYPE_WORDS = {"chariot": "chariot", "chariots": "chariot", "artillery": "artillery"}
+BIG_TOUGH = 6  # Tough(6) or more: a single large model (a monster, a chariot)
+BIG_BASE = 100  # mm: a base this long on a side (or a round one of 60) holds a large model
+# The fields of each kind of thing in an Army Forge book that the importer knows, read
+# or not (`bases` and `genericName` for a unit's type, `label` to check what was read,
+# `valid`, `hint` and the like are Army Forge's editor's own). Any other field is named in
+# a warning: Army Forge may have given a meaning the site does not carry over.
+KNOWN_FIELDS = {
+    "unit": frozenset(
+        "id cost name size bases items rules valid defense quality weapons upgrades genericName hasCustomRule "
+        "disabledSections hasBalanceInvalid disabledUpgradeSections type isNarrative key".split()
+    ),
+    "weapon": frozenset(
+        "id name type range attacks weaponId specialRules attacksMultiplier label count originalCount".split()
+    ),
+    "rule": frozenset("type id name rating label count additional modify".split()),
+    "item": frozenset("id name type bases content count label".split()),
+    "package": frozenset("uid hint sections calcErrors".split()),
+    "section": frozenset(
+        "id uid label options parentPackageUid type variant targets select model affects isHeroUpgrade "
+        "isLowPrio".split()
+    ),
+    "option": frozenset("uid id cost type costs gains label parentPackageUid parentSectionUid parentSectionId".split()),
+    "special rule": frozenset("id name aliasedRuleId description hasRating coreType targetType".split()),
+    "spell": frozenset("id cost name type effect threshold generation costFormula spellbookId effectSkirmish".split()),
+    "cost": frozenset("unitId cost exactCost".split()),
 }
+_COUNT_LABEL_RE = re.compile(r"\d{1,4}x ")  # "2x Heavy Fist (A3)": two a model
 SECTION_VARIANTS = ("replace", "upgrade", "attachment")
 COUNT_TYPES = {"exactly": "exactly", "upto": "up to", "all": "all", "any": "any"}
 MAX_DESCRIPTION = 5000
 _ID_RE = re.compile(r"^[A-Za-z0-9]")
 SlugLookup = Callable[[str, str], str | None]  # (ruleset, Army Forge book uid) -> slug
+
+
+@dataclass(frozen=True)
+class CoreRules:
+    """Army Forge's core rules as the site holds them for a ruleset: the version (the day
+    they were read) and each rule's text by name."""
+
+    version: str
+    texts: Mapping[str, str]
+
+
+CoreLookup = Callable[[str], CoreRules | None]  # ruleset -> the core rules held now, if any
+
+
+def core_rules_source(system: str, version: str) -> str:
+    """Where a player reads the core rules of Army Forge's a book of `system` was read
+    with, as Army Forge names them: "Age of Fantasy core rules (Army Forge, 2026-11-29)"."""
+    game = ARMYFORGE_GAMES.get(system)
+    name = f"{game.title} core rules" if game else "Core rules"
+    return f"{name} (Army Forge, {version})" if version else f"{name} (Army Forge)"
 
 
 def is_armyforge_book(data: Any) -> bool:
@@ -111,25 +155,19 @@ def our_id(armyforge_id: str) -> str:
     return armyforge_id if _ID_RE.match(armyforge_id) else f"af.{armyforge_id}"
 
 
-# Rules of newer One Page Rules rulebooks than ours that Army Forge books use as if they
-# were core: each becomes a rule of the book (the book's own text when it has one).
-NEWER_CORE_RULES = {
-    "aof": ("Thrust", "Bane", "Artillery", "Takedown", "Unstoppable"),
-    "aof-skirmish": (
-        "Thrust",
-        "Bane",
-        "Artillery",
-        "Takedown",
-        "Unstoppable",
-        "Counter",
-        "Reliable",
-        "Limited",
-        "Relentless",
-    ),
-}
-NEWER_RULE_NOTE = "{name}: a rule from a newer rulebook than this site's; its text is not in this book."
-MISSING_RULE_NOTE = "{name}: this Army Forge book uses the rule but does not describe it."
+# What books imported before Army Forge's core rules were read wrote in place of the text
+# of a rule they name but do not describe; documents kept since still carry them, which
+# engine/meanings.py reads as no text.
+NEWER_RULE_NOTE, MISSING_RULE_NOTE = LEGACY_NOTES
 MAX_RULE_TEXT = 2000
+CORE_TYPE = 1  # a rule's `coreType` when it is one of Army Forge's core rules
+# A rule for building lists, by what it says: Unique's "may only be taken once per army",
+# and anything else of that kind (which is shown but not enforced, with a warning).
+ONCE_PER_ARMY_RE = re.compile(r"\bmay (only )?be (taken|included|fielded) (only )?once (per|in an?|in your) army\b")
+LIST_RULE_RE = re.compile(
+    r"\b(per army|in (an|your|the) army( list)?|army (may|can) (only )?(take|include)"
+    r"|may (only )?be (taken|included|fielded))\b"
+)
 MAX_NAME = 120  # unit, weapon and item names (what the database holds)
 MAX_LABEL = 200  # section and option labels
 MAX_SPELL_NAME = 80
@@ -158,13 +196,16 @@ def armybook_from_armyforge(
     rulesets: Mapping[str, RulesetInfo],
     system: str | None = None,
     existing_slug: SlugLookup | None = None,
+    core_rules: CoreLookup | None = None,
 ) -> Conversion:
     """The Army Forge book `data` as an armybook/1 dict for `system` (needed when the
     book is enabled for several of our rulesets and names none). `existing_slug(system,
     uid)` gives the slug of a faction already imported from this book, so a renamed book
-    replaces it. Raises ArmyBookError when the book cannot be read at all (no ruleset,
-    no units); otherwise every problem found comes back in the Conversion."""
-    return _BookConverter(data, rulesets, system, existing_slug).convert()
+    replaces it; `core_rules(system)` the core rules of Army Forge's held for the ruleset,
+    whose texts explain the rules the book names without describing them (the book
+    records their version). Raises ArmyBookError when the book cannot be read at all (no
+    ruleset, no units); otherwise every problem found comes back in the Conversion."""
+    return _BookConverter(data, rulesets, system, existing_slug, core_rules).convert()
 
 
 class _BookConverter:
@@ -174,20 +215,51 @@ class _BookConverter:
         rulesets: Mapping[str, RulesetInfo],
         system: str | None,
         existing_slug: SlugLookup | None,
+        core_rules: CoreLookup | None = None,
     ):
         self.data = data
         self.rulesets = rulesets
         self.requested = system
         self.existing_slug = existing_slug
+        self.core_lookup = core_rules
+        self.core: CoreRules | None = None
         self.problems: list[Problem] = []
         self.warnings: list[Problem] = []
         self.used_rules: dict[str, dict[str, Any]] = {}  # name -> {rated, unrated, path}
+        self.unknown: dict[tuple[str, str], list[str]] = {}  # (kind, field) -> paths where given
 
     def problem(self, path: str, message: str) -> None:
         self.problems.append(Problem(path, message))
 
     def warn(self, path: str, message: str) -> None:
         self.warnings.append(Problem(path, message))
+
+    def fields(self, path: str, kind: str, thing: dict[str, Any]) -> None:
+        """Note the fields of `thing` (a `kind` of KNOWN_FIELDS) the importer does not know."""
+        known = KNOWN_FIELDS[kind]
+        for key in thing:
+            if key not in known:
+                self.unknown.setdefault((kind, str(key)[:80]), []).append(f"{path}.{str(key)[:80]}")
+
+    def _unknown_fields(self) -> None:
+        """One warning per field the importer does not know, with where it first is."""
+        for (kind, key), paths in self.unknown.items():
+            more = f" (and {len(paths) - 1} more)" if len(paths) > 1 else ""
+            self.warn(
+                paths[0],
+                f'Army Forge gives {kind}s a field "{key}"{more}, which the importer does not know: it is left out, '
+                "so what it says is not carried over",
+            )
+
+    def check_label(self, path: str, what: str, label: Any, ours: str) -> None:
+        """Warn when what was read is not what Army Forge's own label says: the label is
+        what a player checks a card against."""
+        if not isinstance(label, str) or not label.strip():
+            return
+        theirs = _COUNT_LABEL_RE.sub("", " ".join(label.split()), count=1)
+        mine = _COUNT_LABEL_RE.sub("", ours, count=1)
+        if theirs != mine and _unordered(theirs) != _unordered(mine):
+            self.warn(f"{path}.label", f'Army Forge labels {what} "{_cut(theirs, 200)}"; it reads here as "{mine}"')
 
     def _is_object(self, path: str, thing: Any, what: str) -> bool:
         """Whether `thing` (`what`: "a rule", "an item") is an object; if not, a warning
@@ -232,6 +304,7 @@ class _BookConverter:
             if source not in self.ruleset.core_rules and target in self.ruleset.core_rules
         }
         self.hero_is_core = "Hero" in self.ruleset.core_rules
+        self.core = self.core_lookup(system) if self.core_lookup is not None else None
         self.section_uids = self._section_index(packages)
         self.users = self._package_users(units)
         self.emitted_sections: set[str] = set()
@@ -247,14 +320,20 @@ class _BookConverter:
         if isinstance(description, str) and description.strip():
             book["description"] = _cut(description.strip(), MAX_DESCRIPTION)
         book["armyforge_id"] = uid
+        if self.core is not None:
+            book["armyforge_rules"] = self.core.version
         book["spells"] = [s for i, spell in enumerate(spells) if (s := self._spell(f"spells[{i}]", spell))]
         # Packages before units: a unit leaves out only sections that were imported.
         book["packages"] = [p for i, pkg in enumerate(packages) if (p := self._package(f"upgradePackages[{i}]", pkg))]
         book["units"] = [u for i, unit in enumerate(units) if (u := self._unit(f"units[{i}]", unit))]
         # Rules last: which the book needs is known once every unit and option is read.
         book["rules"] = self._faction_rules(special_rules)
+        self._unknown_fields()
         _resolve_targets(book)
-        order = ("format", "system", "slug", "name", "version", "description", "armyforge_id", "rules", "spells")
+        order = (
+            *("format", "system", "slug", "name", "version", "description"),
+            *("armyforge_id", "armyforge_rules", "rules", "spells"),
+        )
         book = {key: book[key] for key in (*order, "units", "packages") if key in book}
         return Conversion(book, self.problems, self.warnings)
 
@@ -358,29 +437,40 @@ class _BookConverter:
     def _rule_name(self, name: str) -> str:
         return self.aliases.get(name, name)
 
+    def _as_written(self, rules: Iterable[str]) -> list[str]:
+        """Rules as Army Forge names them (our aliases undone: Wizard(2) is its Caster(2)),
+        to hold what was read against its labels."""
+        written = {ours: theirs for theirs, ours in self.aliases.items()}
+        out = []
+        for text in rules:
+            name, param = split_rule(text)
+            name = written.get(name, name)
+            out.append(f"{name}({param})" if param is not None else name)
+        return out
+
     def _faction_rules(self, special_rules: list[Any]) -> list[dict[str, Any]]:
-        """The book's rules: its `specialRules` that are not core rules here, any core
-        rule it uses with a value where ours has none (it overrides ours for this book),
-        and every rule it uses but does not describe (with a note and a warning)."""
-        core = self.ruleset.core_rules
+        """The book's rules: its own (`specialRules` that are neither core rules here nor
+        Army Forge's), and the core rules of Army Forge's it names (`core`), each with the
+        book's wording of it, else Army Forge's (the core rules held for the ruleset, read
+        by `sync_armyforge`), else none. A core rule of ours the book neither describes nor
+        finds in Army Forge's is left to our rulebook. A rule that limits a list (Unique) is
+        recognised by what it says and carries its limit (`per_army`)."""
+        ours = self.ruleset.core_rules
+        theirs = self.core.texts if self.core is not None else {}
         rules: dict[str, dict[str, Any]] = {}
         for i, rule in enumerate(special_rules):
             path = f"specialRules[{i}]"
             name = self._name(path, rule, "a rule")
             if name is None:
                 continue
+            self.fields(path, "special rule", rule)
             name = name.strip()
             # An alias or Hero (a unit type here) maps onto one of ours.
             if name in self.aliases or (name == "Hero" and not self.hero_is_core) or name in rules:
                 continue
             used = self.used_rules.get(name, {})
-            if name in core and not (used.get("rated") and not core[name]):
-                continue  # the ruleset's own rule
             description = rule.get("description")
             text = description.strip() if isinstance(description, str) else ""
-            if not text:
-                text = MISSING_RULE_NOTE.format(name=name)
-                self.warn(f"{path}.description", f'rule "{name}" has no description: imported with a note saying so')
             rated = bool(rule.get("hasRating")) or bool(used.get("rated"))
             if used.get("rated") and not rule.get("hasRating"):
                 self.warn(
@@ -388,35 +478,59 @@ class _BookConverter:
                     f'rule "{name}" is described as taking no value but is used with one '
                     f"(at {used['rated']}): imported as taking a value",
                 )
-            rules[name] = {"name": name, "rated": rated, "text": self._rule_text_cut(path, name, text)}
-        for name, used in self.used_rules.items():
-            if name in rules or (name in core and not (used.get("rated") and not core[name])):
-                continue
-            if name == "Hero" and not self.hero_is_core:
-                continue  # a unit type here
-            if name in core:
-                note = MISSING_RULE_NOTE.format(name=name)
-                self.warn(
-                    used["rated"],
-                    f'"{name}" is used with a value, but the core {name} of {self.system} takes none and this book '
-                    "does not describe its own: imported as the book's rule, with a note",
-                )
-            elif name in NEWER_CORE_RULES.get(self.system, ()):
-                note = NEWER_RULE_NOTE.format(name=name)
-                self.warn(
-                    used["path"],
-                    f'"{name}" is a rule from a newer rulebook and this book does not describe it: '
-                    "imported as the book's rule, with a note saying so",
-                )
+            out: dict[str, Any] = {"name": name, "rated": rated}
+            core = rule.get("coreType") == CORE_TYPE or name in theirs or name in ours
+            limit = self._list_rule(path, name, text)
+            if core and limit is None:
+                out["text"] = self._rule_text_cut(path, name, text or theirs.get(name, ""))
+                out["core"] = True
+            elif text:
+                out["text"] = self._rule_text_cut(path, name, text)
             else:
-                note = MISSING_RULE_NOTE.format(name=name)
-                self.warn(
-                    used["path"],
-                    f'"{name}" is not a core rule of {self.system} and this book does not describe it: '
-                    "imported as the book's rule, with a note saying so",
-                )
-            rules[name] = {"name": name, "rated": bool(used.get("rated")), "text": note}
+                out.update(text="", core=True)  # named, not described: read as a core rule
+                self.warn(f"{path}.description", f'rule "{name}" has no description: {self._no_text(name)}')
+            if limit is not None:
+                out["per_army"] = limit
+            rules[name] = out
+        for name, used in self.used_rules.items():
+            if name in rules or (name == "Hero" and not self.hero_is_core):
+                continue  # described above, or a unit type here
+            rated = bool(used.get("rated"))
+            if name in theirs:
+                rules[name] = {"name": name, "rated": rated, "text": _cut(theirs[name], MAX_RULE_TEXT), "core": True}
+            elif name in ours and not (rated and not ours[name]):
+                continue  # ours explains it
+            else:
+                rules[name] = {"name": name, "rated": rated, "text": "", "core": True}
+                self.warn(used["path"], f'"{name}" is not described by this book: {self._no_text(name)}')
+            if name == "Unique":  # named, never described: Army Forge's rule of that name
+                rules[name]["per_army"] = 1
         return list(rules.values())
+
+    def _no_text(self, name: str) -> str:
+        """Why a rule the book names is left without a text, and what would give it one."""
+        if self.core is None:
+            return (
+                f"no core rules of Army Forge's are held for {self.system} to explain it (sync_armyforge reads them); "
+                "it is shown without a text until a book read with them"
+            )
+        return f"Army Forge's core rules for {self.system} ({self.core.version}) have no rule of that name either"
+
+    def _list_rule(self, path: str, name: str, text: str) -> int | None:
+        """How many times per army a unit with this rule may be taken, when the rule is
+        one for building lists that is enforced here (Unique: "may only be taken once per
+        army"); None for any other rule. A rule that reads like one for building lists
+        but says something else is a warning: it is shown, not enforced."""
+        plain = " ".join(text.lower().split())
+        if ONCE_PER_ARMY_RE.search(plain) or (name == "Unique" and not plain):
+            return 1
+        if LIST_RULE_RE.search(plain):
+            self.warn(
+                f"{path}.description",
+                f'"{name}" reads like a rule for building lists ("{_cut(text, 120)}"), which is not one this site '
+                "enforces: shown on the cards, not checked",
+            )
+        return None
 
     def _rule_text_cut(self, path: str, name: str, text: str) -> str:
         if len(text) > MAX_RULE_TEXT:
@@ -429,7 +543,12 @@ class _BookConverter:
         name = self._name(path, rule, "a rule")
         if name is None:
             return None
-        name = self._rule_name(" ".join(name.split()).replace("(", "[").replace(")", "]"))
+        self.fields(path, "rule", rule)
+        for key, ignored in (("additional", False), ("modify", None), ("count", 1)):
+            if rule.get(key) not in (ignored, None, False) and not (key == "modify" and rule.get(key) is True):
+                self.warn(f"{path}.{key}", f'rule "{name}" has {key} {rule.get(key)!r}, which is not read: ignored')
+        written = " ".join(name.split())
+        name = self._rule_name(written.replace("(", "[").replace(")", "]"))
         rating = rule.get("rating")
         if isinstance(rating, float) and rating.is_integer():
             rating = int(rating)
@@ -446,7 +565,10 @@ class _BookConverter:
         if used["rated"] is None:
             used["rated"] = path
         # Parentheses inside a text parameter would end it early: written as brackets.
-        return f"{name}({text.replace('(', '[').replace(')', ']')})"
+        ours = f"{name}({text.replace('(', '[').replace(')', ']')})"
+        if name == written and "(" not in text:  # not renamed here: Army Forge's label says the same
+            self.check_label(path, f'rule "{name}"', rule.get("label"), ours)
+        return ours
 
     def _rules(self, path: str, rules: Iterable[Any]) -> list[str]:
         texts: dict[str, None] = {}  # each once, in the order given
@@ -460,6 +582,7 @@ class _BookConverter:
     def _spell(self, path: str, spell: Any) -> dict[str, Any] | None:
         if not self._is_object(path, spell, "a spell"):
             return None
+        self.fields(path, "spell", spell)
         name = spell.get("name")
         cost = _whole(spell.get("threshold"))
         effect = spell.get("effect")
@@ -479,6 +602,7 @@ class _BookConverter:
             self.problem(path, "should be an object")
             return None
         before = len(self.problems)
+        self.fields(path, "unit", unit)
         unit_id = self._string(unit, "id", f"{path}.id")
         name = self._string(unit, "name", f"{path}.name")
         size = self._integer(unit, "size", f"{path}.size")
@@ -503,10 +627,19 @@ class _BookConverter:
         if is_hero and not self.hero_is_core:
             rules.remove("Hero")  # a hero is a unit type in this ruleset, not a rule
         equipment = [w for i, weapon in enumerate(weapons) if (w := self._weapon(f"{path}.weapons[{i}]", weapon, size))]
+        starting = [g for i, item in enumerate(items) if (g := self._item(f"{path}.items[{i}]", item))]
+        generic = unit.get("genericName")
+        unit_type = unit_type_of(
+            hero=is_hero,
+            rules=[*rules, *(rule for item in starting for rule in item["rules"])],
+            bases=unit.get("bases"),
+            generic=generic if isinstance(generic, str) else "",
+            types=self.ruleset.unit_types,
+        )
         out: dict[str, Any] = {
             "id": our_id(unit_id),
             "name": _cut(name, MAX_NAME),
-            "type": self._unit_type(unit, is_hero),
+            "type": unit_type,
             "size": size,
             "cost": cost,
             "stats": {"quality": quality, "defense": defense},
@@ -515,7 +648,6 @@ class _BookConverter:
         }
         # Items it starts with (a mount, a relic): their rules and weapons are the unit's
         # while it carries them, and a replace section may swap them.
-        starting = [g for i, item in enumerate(items) if (g := self._item(f"{path}.items[{i}]", item))]
         if starting:
             out["items"] = [{k: v for k, v in g.items() if k != "kind"} for g in starting]
         out["upgrades"] = self._unit_upgrades(path, unit, name, upgrades)
@@ -545,25 +677,13 @@ class _BookConverter:
                     )
         return [{"package": our_id(p), "without": without[p]} if without.get(p) else our_id(p) for p in packages]
 
-    def _unit_type(self, unit: dict[str, Any], is_hero: bool) -> str:
-        """Army Forge has no unit type: a unit with the Hero rule is a hero; otherwise a
-        type named in its `genericName` ("Large Monster", "Chariot") when the ruleset has
-        it; otherwise infantry."""
-        if is_hero:
-            return "hero"
-        generic = unit.get("genericName")
-        for word in re.findall(r"[a-z]+", generic.lower() if isinstance(generic, str) else ""):
-            unit_type = TYPE_WORDS.get(word)
-            if unit_type in self.ruleset.unit_types:
-                return unit_type
-        return "infantry"
-
     def _weapon(self, path: str, weapon: Any, default_count: int | None) -> dict[str, Any] | None:
         """A weapon a unit starts with (`default_count` = models) or that an option or
         item gives (`count` per model or item covered)."""
         name = self._name(path, weapon, "a weapon")
         if name is None:
             return None
+        self.fields(path, "weapon", weapon)
         name = _cut(" ".join(name.split()), MAX_NAME)
         attacks = weapon.get("attacks")
         if isinstance(attacks, str) and attacks.strip().isdigit():
@@ -576,21 +696,9 @@ class _BookConverter:
         elif isinstance(attacks, str) and not re.fullmatch(r"\d*D\d+([+-]\d+)?", attacks):
             self.warn(f"{path}.attacks", f'weapon "{name}" has attacks {attacks!r}, which is not a number: 0 is used')
             attacks = 0
-        multiplier = _whole(weapon.get("attacksMultiplier"))
-        if multiplier not in (None, 1):
-            if isinstance(attacks, int) and multiplier is not None and multiplier > 0:
-                self.warn(
-                    f"{path}.attacksMultiplier",
-                    f'weapon "{name}" multiplies its {attacks} attacks by {multiplier}: '
-                    f"shown as {attacks * multiplier}",
-                )
-                attacks *= multiplier
-            else:
-                self.warn(
-                    f"{path}.attacksMultiplier",
-                    f'weapon "{name}" multiplies its attacks ({attacks}) by {weapon.get("attacksMultiplier")!r}, '
-                    "which cannot be shown: the attacks are kept as they are",
-                )
+        # `attacksMultiplier` says how Army Forge's editor made `attacks` (the attacks of
+        # several crew or heads added up): `attacks` is already the total, as the weapon's
+        # label says ("Crew Attacks (A9)" with a multiplier of 3). Nothing to multiply.
         count = _whole(weapon.get("count"))
         if weapon.get("count") is not None and (count is None or count < 1):
             self.warn(f"{path}.count", f'weapon "{name}" has count {weapon.get("count")!r}: 1 is used')
@@ -608,7 +716,11 @@ class _BookConverter:
         elif weapon.get("range") not in (None, 0, "", "0") and range_ is None:
             self.warn(f"{path}.range", f'weapon "{name}" has range {weapon.get("range")!r}: read as melee')
         out["attacks"] = attacks
-        out["rules"] = self._rules(f"{path}.specialRules", _as_list(weapon.get("specialRules")))
+        out["rules"] = _in_label_order(
+            self._rules(f"{path}.specialRules", _as_list(weapon.get("specialRules"))), weapon.get("label")
+        )
+        label = weapon_label(name, range=out.get("range"), attacks=attacks, rules=self._as_written(out["rules"]))
+        self.check_label(path, f'weapon "{name}"', weapon.get("label"), label)
         return out
 
     def _item(self, path: str, item: Any) -> dict[str, Any] | None:
@@ -616,10 +728,17 @@ class _BookConverter:
         name = self._name(path, item, "an item")
         if name is None:
             return None
+        self.fields(path, "item", item)
         name = _cut(" ".join(name.split()), MAX_NAME)
         rules: dict[str, None] = {}  # each once, in the order given
         equipment: list[dict[str, Any]] = []
         self._item_content(path, name, _as_list(item.get("content")), rules, equipment)
+        weapons = [
+            weapon_label(w["name"], range=w.get("range"), attacks=w["attacks"], rules=self._as_written(w["rules"]))
+            for w in equipment
+        ]
+        label = item_label(name, weapons=weapons, rules=self._as_written(rules))
+        self.check_label(path, f'item "{name}"', item.get("label"), label)
         gain: dict[str, Any] = {"kind": "item", "name": name, "rules": list(rules)}
         if equipment:
             gain["equipment"] = equipment
@@ -650,6 +769,7 @@ class _BookConverter:
         if not isinstance(package, dict):
             self.problem(path, "should be an object")
             return None
+        self.fields(path, "package", package)
         uid = self._string(package, "uid", f"{path}.uid")
         if not uid:
             return None
@@ -664,6 +784,7 @@ class _BookConverter:
         if not isinstance(section, dict):
             self.problem(path, "should be an object")
             return None
+        self.fields(path, "section", section)
         section_id = _uid(section)
         if section_id is None:
             self.problem(f"{path}.uid", "a section needs its uid")
@@ -732,6 +853,7 @@ class _BookConverter:
     ) -> dict[str, Any] | None:
         if not self._is_object(path, option, "an option"):
             return None
+        self.fields(path, "option", option)
         option_id = _uid(option)
         if option_id is None:
             self.problem(f"{path}.uid", "an option needs its uid")
@@ -801,6 +923,7 @@ class _BookConverter:
         elif isinstance(costs, list):
             for i, entry in enumerate(costs):
                 if isinstance(entry, dict) and isinstance(entry.get("unitId"), str):
+                    self.fields(f"{path}[{i}]", "cost", entry)
                     pairs.append((entry["unitId"], entry.get("cost")))
                 else:
                     self.warn(f"{path}[{i}]", 'not a per-unit cost {"unitId": …, "cost": …}: ignored')
@@ -936,6 +1059,57 @@ def _first_same(name: str, indexes: Iterable[dict[str, str]]) -> str:
     return min(found, default=name)
 
 
+def unit_type_of(*, hero: bool, rules: Iterable[str], bases: Any, generic: str, types: Iterable[str]) -> str:
+    """A unit's type, from what Army Forge says the unit is rather than what it calls it
+    (its `genericName` changed for most units in 3.5.3: "Cavalry" became "Knights",
+    "Monster" "Great Rat Beast"), so that one unit has one type in every version:
+
+    - a hero has the Hero rule;
+    - artillery has the Artillery rule (or is called so);
+    - a single large model (Tough(6) or more, or a base of 100 mm, or 60 mm round, as the
+      Age of Fantasy rulebook's monsters stand on) is a chariot when it is called one or
+      rides in with Fast and Impact but does not fly, else a monster;
+    - a mounted unit (Impact, or Fast on a long cavalry base) is cavalry;
+    - anything else is infantry.
+
+    `rules` are the unit's and its starting items' (a mount's); a type the ruleset does
+    not have falls back to infantry, as its rulebook counts such units."""
+    have = set(types)
+    parsed = [split_rule(text) for text in rules]
+    names = {name for name, _ in parsed}
+    words = {TYPE_WORDS[word] for word in re.findall(r"[a-z]+", generic.lower()) if word in TYPE_WORDS}
+    tough = max(
+        (int(value) for name, value in parsed if name == "Tough" and value and value.isdigit() and len(value) <= 4),
+        default=0,
+    )
+    sides = _base_sides(bases)
+    large = tough >= BIG_TOUGH or any(max(pair) >= BIG_BASE or pair == (60, 60) for pair in sides)
+    if hero:
+        found = "hero"
+    elif "Artillery" in names or "artillery" in words:
+        found = "artillery"
+    elif large:
+        rides = "Fast" in names and "Impact" in names and "Flying" not in names
+        found = "chariot" if "chariot" in words or rides else "monster"
+    elif "Impact" in names or ("Fast" in names and any(a != b for a, b in sides)):
+        found = "cavalry"
+    else:
+        found = "infantry"
+    return found if found in have else "infantry"
+
+
+def _base_sides(bases: Any) -> list[tuple[int, int]]:
+    """Army Forge's base sizes ({"round": "60x35", "square": "50x25"}) as (long, short) in
+    mm: a single figure is a round or square base of that size."""
+    sides = []
+    for value in bases.values() if isinstance(bases, dict) else ():
+        figures = [int(f) for f in re.findall(r"\d{1,4}", value)][:2] if isinstance(value, str) else []
+        if figures:
+            long, short = max(figures), min(figures)
+            sides.append((long, short if len(figures) > 1 else long))
+    return sides
+
+
 def range_inches(text: str) -> int | None:
     """A range written as text ("24", '24"', "24 in"), in inches; None if it is not one.
     Spaces made single first: a pattern that took any run of them would try every split
@@ -952,6 +1126,28 @@ def _target(name: str) -> str | dict[str, Any]:
     if match and int(match[1]) > 1:
         return {"name": _cut(match[2], MAX_NAME), "count": min(int(match[1]), 100)}
     return _cut(match[2] if match else name, MAX_NAME)
+
+
+def _unordered(label: str, depth: int = 0) -> tuple[str, tuple[Any, ...]]:
+    """A label's name and its parts, each read the same way, in order of their text: what
+    it says whatever the order (Army Forge lists an item's weapons and rules in the order
+    they were entered, the site weapons first). A label holds a weapon's in an item's at
+    most: deeper brackets are read as text."""
+    name, parts = label_parts(label)
+    if depth >= 2:
+        return name, parts
+    return name, tuple(sorted((_unordered(part, depth + 1) for part in parts), key=repr))
+
+
+def _in_label_order(rules: list[str], label: Any) -> list[str]:
+    """A weapon's rules in the order its Army Forge label gives them, which is the order
+    Army Forge prints them in ("Heavy Halberd (A3, AP(1), Rending)" for a weapon whose
+    rules are listed Rending, AP); as given when the label names other rules."""
+    if not isinstance(label, str) or len(rules) < 2:
+        return rules
+    parts = label_parts(_COUNT_LABEL_RE.sub("", " ".join(label.split()), count=1))[1]
+    ordered = [part for part in parts if part in set(rules)]
+    return ordered if sorted(ordered) == sorted(rules) else rules
 
 
 def _whole(value: Any) -> int | None:

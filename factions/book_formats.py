@@ -8,7 +8,7 @@ from typing import Any
 
 from factions import armyforge
 from factions.armybook import ArmyBookError, Problem
-from factions.selectors import faction_by_armyforge_id, ruleset_infos
+from factions.selectors import armyforge_rules_get, faction_by_armyforge_id, ruleset_infos
 
 
 @dataclass
@@ -33,8 +33,14 @@ def to_armybook(data: Any, *, system: str | None = None) -> Converted:
             faction = faction_by_armyforge_id(system=ruleset, armyforge_id=uid)
             return faction.slug if faction else None
 
+        def core_rules(ruleset: str) -> armyforge.CoreRules | None:
+            held = armyforge_rules_get(system=ruleset)
+            if held is None:
+                return None
+            return armyforge.CoreRules(held.version, {rule["name"]: rule["text"] for rule in held.rules})
+
         result = armyforge.armybook_from_armyforge(
-            data, rulesets=ruleset_infos(), system=system, existing_slug=existing_slug
+            data, rulesets=ruleset_infos(), system=system, existing_slug=existing_slug, core_rules=core_rules
         )
         return Converted(result.book, result.errors, result.warnings)
     if system is not None and isinstance(data, dict) and "system" in data and data["system"] != system:

@@ -333,6 +333,12 @@ class FactionRule(BookPart):
     core = models.BooleanField(
         default=False, help_text="A core rule of Army Forge's that the book names (not the faction's own)"
     )
+    per_army = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="A rule for building lists: a unit with it may be taken at most this many times per army "
+        "(Unique: 1; a combined unit counts once)",
+    )
 
     class Meta(BookPart.Meta):
         constraints = [models.UniqueConstraint(fields=["faction", "name"], name="faction_rule_unique_name")]

@@ -95,9 +95,16 @@ def armyforge_rules_get(*, system: str, version: str | None = None) -> ArmyForge
     return rows.order_by("-fetched_at", "-id").first()
 
 
-def core_rule_summaries(*, system: str) -> dict[str, str]:
-    """{core rule name: our summary of it} for a ruleset."""
-    return dict(CoreRule.objects.filter(ruleset__slug=system).values_list("name", "summary"))
+def core_rule_meanings(*, system: str) -> dict[str, tuple[bool, str, str]]:
+    """A ruleset's core rules as the pages explain them (engine/meanings.py): {name: (rated,
+    our summary of it, where to read it: "Age of Fantasy 3.2.0 — Special Rules")}."""
+    rows = CoreRule.objects.filter(ruleset__slug=system).values_list(
+        "name", "rated", "summary", "section", "ruleset__name", "ruleset__version"
+    )
+    return {
+        name: (rated, summary, f"{f'{title} {version}'.strip()} — {section}")
+        for name, rated, summary, section, title, version in rows
+    }
 
 
 # One lookup per resource: every view and service finds a ruleset or a book by slug
@@ -230,7 +237,13 @@ def faction_book(*, faction: Faction) -> dict[str, Any]:
     if faction.armyforge_rules:
         book["armyforge_rules"] = faction.armyforge_rules
     book["rules"] = [
-        {"name": r.name, "rated": r.rated, "text": r.text, **({"core": True} if r.core else {})}
+        {
+            "name": r.name,
+            "rated": r.rated,
+            "text": r.text,
+            **({"core": True} if r.core else {}),
+            **({"per_army": r.per_army} if r.per_army is not None else {}),
+        }
         for r in faction.rules.all()
     ]
     book["spells"] = [{"name": s.name, "cost": s.cost, "text": s.text} for s in faction.spells.all()]

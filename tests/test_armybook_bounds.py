@@ -61,7 +61,9 @@ COLUMNS: dict[tuple[type[models.Model], str], str] = {
     (catalogue.Faction, "name"): "name",
     (catalogue.Faction, "version"): "version",
     (catalogue.Faction, "armyforge_id"): "armyforge_id",
+    (catalogue.Faction, "armyforge_rules"): "armyforge_rules",
     (catalogue.FactionRule, "name"): "rules[].name",
+    (catalogue.FactionRule, "per_army"): "rules[].per_army",
     (catalogue.Spell, "name"): "spells[].name",
     (catalogue.Spell, "cost"): "spells[].cost",
     (catalogue.Package, "uid"): "packages[].id",
@@ -107,6 +109,7 @@ RULESET_MODELS = {
     catalogue.CoreRule,
     catalogue.BookVersion,
     catalogue.ArmyForgeSync,
+    catalogue.ArmyForgeRules,  # Army Forge's core rules, read by the sync (its own checks)
 }
 
 

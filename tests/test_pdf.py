@@ -284,18 +284,20 @@ def bold_headings(data: bytes, size: float = 8.5) -> list[str]:
 def test_the_reference_has_exactly_the_rules_and_spells_the_list_uses(user, make_aof_book):
     army_list = wardens_list(user, make_aof_book)
     headings = bold_headings(render(army_list, "reference.pdf"))
-    rules = ["Caster(1)", "Counter", "Fast", "Hero", "Impact(1)", "Sergeant", "Shieldbrothers", "Tough(3)"]
+    # The army's own rules first, then the core rules, each group alphabetical.
+    rules = ["Shieldbrothers", "Caster(1)", "Counter", "Fast", "Hero", "Impact(1)", "Sergeant", "Tough(3)"]
     assert headings == [*rules, "Spark (1)"]
     text = flat(" ".join(pages(render(army_list, "reference.pdf"))))
     assert "Test rule text." in text and "Test spell text." in text
-    assert "Test Wardens 1.0.0 army book" in text  # where a faction rule is explained, in which version
+    assert "Army rules · Test Wardens 1.0.0" in text  # where a faction rule is explained, in which version
+    assert "Core rules · Age of Fantasy 3.2.0" in text
     assert "Age of Fantasy 3.2.0 — Special Rules" in text  # where a core rule is
 
 
 def test_a_list_without_casters_prints_no_spells(user, make_aof_book):
     army_list = wardens_list(user, make_aof_book, entries=[{"id": "w", "unit": "wardens"}])
     # Impact too: the summary of Counter names it.
-    assert bold_headings(render(army_list, "reference.pdf")) == ["Counter", "Impact", "Shieldbrothers"]
+    assert bold_headings(render(army_list, "reference.pdf")) == ["Shieldbrothers", "Counter", "Impact"]
 
 
 def test_a_rated_rule_is_listed_once_with_every_rating_used(user):

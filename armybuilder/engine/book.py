@@ -278,6 +278,13 @@ class Book:
     spells: tuple[tuple[str, int, str], ...]  # (name, cost, text)
     composition: Composition | None = None
     armyforge_id: str = ""  # the Army Forge book it was made from, if any
+    # Of `rules`, those that are core rules of Army Forge's the book names (their text is
+    # the book's wording or Army Forge's: engine/meanings.py), and the version of Army
+    # Forge's core rules the book was read with ("" when none).
+    armyforge_core: frozenset[str] = frozenset()
+    armyforge_rules: str = ""
+    # Rules for building lists: a unit with one may be taken at most so many times (Unique: 1).
+    per_army: Mapping[str, int] = field(default_factory=dict)
     # Loadouts already worked out for this book, keyed by unit, picks and copies: a
     # builder re-validates the whole list on every change, and most entries are unchanged.
     # The values are `loadout.Loadout`s, which this module cannot name: loadout.py imports it.
@@ -441,6 +448,9 @@ def book_from_dict(data: Mapping[str, Any]) -> Book:
         spells=tuple((s["name"], s["cost"], s["text"]) for s in data["spells"]),
         composition=composition,
         armyforge_id=data.get("armyforge_id") or "",
+        armyforge_core=frozenset(r["name"] for r in data["rules"] if r.get("core")),
+        armyforge_rules=data.get("armyforge_rules") or "",
+        per_army={r["name"]: r["per_army"] for r in data["rules"] if r.get("per_army")},
     )
 
 

@@ -44,6 +44,25 @@ class WeaponLine:
 
 
 @dataclass(frozen=True, slots=True)
+class SomeModels:
+    """Rules that only some of a unit's models have: `models` of them, through `source`
+    (the item that gives them, "" for a pick that gives them itself). Decided here, once,
+    for every page and printout: what a pick gives goes to the whole unit when its
+    section covers the whole unit ("Upgrade with:", "Upgrade all models with:") or every
+    model ends up with it, and to the models it covers otherwise ("Upgrade one model
+    with:", "Replace one Hand Weapon with:")."""
+
+    models: int
+    source: str
+    rules: tuple[Rule, ...]
+
+    def __str__(self) -> str:
+        """ "1 model (Weapon Team): Tough(3)", "2 models: Sergeant"."""
+        who = f"{self.models} model{'s' if self.models != 1 else ''}"
+        return f"{who}{f' ({self.source})' if self.source else ''}: {', '.join(str(r) for r in self.rules)}"
+
+
+@dataclass(frozen=True, slots=True)
 class Problem:
     code: str
     message: str
@@ -93,7 +112,7 @@ class Loadout:
     copy_sizes: tuple[int, ...]
     cost: int
     weapons: tuple[WeaponLine, ...]
-    rules: tuple[Rule, ...]
+    rules: tuple[Rule, ...]  # what every model has: the unit's rules
     items: tuple[str, ...]
     upgrades: tuple[tuple[str, int], ...]  # (option label, picks)
     command: Mapping[str, int]  # command-group upgrade -> picks
@@ -102,6 +121,14 @@ class Loadout:
     allowances: Mapping[str, Allowance] = field(default_factory=lambda: MappingProxyType({}))  # section id -> limit
     added_models: int = 0
     added_per_copy: int | None = None  # most models one copy can add (None: no limit)
+    some: tuple[SomeModels, ...] = ()  # rules only some models have
+
+    @property
+    def every_rule(self) -> tuple[Rule, ...]:
+        """Every rule any model has, the unit's first: what the list names (a glossary, who
+        casts spells)."""
+        extra = [rule for group in self.some for rule in group.rules if rule not in self.rules]
+        return (*self.rules, *dict.fromkeys(extra))
 
     def rating(self, name: str) -> int | None:
         for rule in self.rules:
@@ -135,6 +162,7 @@ class _HeldItem:
     rules: tuple[Rule, ...]
     mount: bool
     weapons: tuple[Weapon, ...]
+    whole: bool = False  # given to the whole unit by its section, whatever its count
 
 
 class _Carried:
@@ -149,9 +177,16 @@ class _Carried:
             self.add_item(item.name, item.count * copies, item.rules, item.mount, item.weapons)
 
     def add_item(
-        self, name: str, count: int, rules: tuple[Rule, ...], mount: bool, weapons: tuple[Weapon, ...]
+        self,
+        name: str,
+        count: int,
+        rules: tuple[Rule, ...],
+        mount: bool,
+        weapons: tuple[Weapon, ...],
+        *,
+        whole: bool = False,
     ) -> None:
-        self.items.append(_HeldItem(name, count, rules, mount, weapons))
+        self.items.append(_HeldItem(name, count, rules, mount, weapons, whole))
         for weapon in weapons:
             self.weapons.append(_HeldWeapon(weapon, (weapon.count or 1) * count, name))
 
@@ -228,6 +263,7 @@ def unit_loadout(
     models = unit.size * copies + added_models
     stock = _Carried(unit, copies)
     rule_sources: list[tuple[Rule, bool]] = [(r, False) for r in unit.rules]
+    some: list[SomeModels] = []
     upgrades: list[tuple[str, int]] = []
     command: dict[str, int] = {}
     allowances: dict[str, Allowance] = {}
@@ -251,7 +287,7 @@ def unit_loadout(
             if option.command:
                 command[option.command] = command.get(option.command, 0) + picks
             # Past its limit the section is reported once, not again for each shortfall.
-            _apply(unit, section, option, picks, copies, models, stock, rule_sources, [] if over else problems)
+            _apply(unit, section, option, picks, copies, models, stock, rule_sources, some, [] if over else problems)
 
     sources = plain_rule_sources(unit, (option for _section, option in picked))
     for section, option in picked:
@@ -262,10 +298,14 @@ def unit_loadout(
     items = []
     for held in stock.items:
         name, count, rules, mount = held.name, held.count, held.rules, held.mount
-        if count > 0:
+        if count <= 0:
+            continue
+        if held.whole or count >= models:
             mounted = mounted or mount
             rule_sources.extend((r, mount) for r in rules)
-            items.append(name if count == 1 else f"{count}x {name}")
+        elif rules:
+            some.append(SomeModels(count, name, rules))
+        items.append(name if count == 1 else f"{count}x {name}")
     implied = implied_rules(unit, mounted)
     if implied:
         rule_sources = [(r, False) for r in implied] + rule_sources
@@ -289,7 +329,17 @@ def unit_loadout(
         allowances=MappingProxyType(allowances),
         added_models=added_models,
         added_per_copy=added_per_copy,
+        some=_merged(some),
     )
+
+
+def _merged(some: list[SomeModels]) -> tuple[SomeModels, ...]:
+    """Groups of the same source and rules counted together (two picks of one option)."""
+    models: dict[tuple[str, tuple[Rule, ...]], int] = {}
+    for group in some:
+        key = (group.source, group.rules)
+        models[key] = models.get(key, 0) + group.models
+    return tuple(SomeModels(count, source, rules) for (source, rules), count in models.items())
 
 
 def plain_rule_sources(unit: Unit, picked: Iterable[Option]) -> Counter[str]:
@@ -529,9 +579,11 @@ def _apply(
     models: int,
     stock: _Carried,
     rule_sources: list[tuple[Rule, bool]],
+    some: list[SomeModels],
     problems: list[Problem],
 ) -> None:
-    """Apply `picks` of `option`: what they take away and what they give."""
+    """Apply `picks` of `option`: what they take away and what they give (to the whole
+    unit, or to the models the picks cover: SomeModels)."""
     whole = section.whole_unit
     # How many models or target items the picks cover; gains are given per covered one.
     covered = section.per_pick * picks
@@ -579,23 +631,34 @@ def _apply(
         # unit as one (each copy of a combined unit).
         covered = picks * (models if section.affects is not None else copies)
 
+    every = whole or covered >= models  # each model gets what the picks give
     for gain in option.gains:
-        _gain(gain, picks if gain.kind == "model" else covered, stock, rule_sources)
+        _gain(gain, picks if gain.kind == "model" else covered, stock, rule_sources, some if not every else None)
 
 
-def _gain(gain: Gain, covered: int, stock: _Carried, rule_sources: list[tuple[Rule, bool]]) -> None:
+def _gain(
+    gain: Gain,
+    covered: int,
+    stock: _Carried,
+    rule_sources: list[tuple[Rule, bool]],
+    some: list[SomeModels] | None,
+) -> None:
+    """What one gain gives `covered` models or items: to the whole unit, or, with `some`,
+    to those models only."""
     kind = gain.kind
     if kind == "weapon":
         for weapon in gain.weapons:
             stock.weapons.append(_HeldWeapon(weapon, gain.count * covered, None))
     elif kind == "item":
-        stock.add_item(gain.name, gain.count * covered, gain.rules, gain.mount, gain.weapons)
+        stock.add_item(gain.name, gain.count * covered, gain.rules, gain.mount, gain.weapons, whole=some is None)
     elif kind == "model":
         for weapon in gain.weapons:
             stock.weapons.append(_HeldWeapon(weapon, (weapon.count or 1) * covered, None))
         # An added model shares the unit's profile: its rules are not a second helping.
         known = {rule.name for rule, _mount in rule_sources}
         rule_sources.extend((r, False) for r in gain.rules if r.name not in known)
+    elif some is not None:
+        some.append(SomeModels(covered, "", gain.rules))
     else:
         rule_sources.extend((r, False) for r in gain.rules)
 

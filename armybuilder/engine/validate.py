@@ -59,6 +59,7 @@ def validate_list(book: Book, ruleset: RulesetSpec, army: ArmyList) -> Validatio
                 entry=entry.id,
             )
 
+    _check_per_army(ctx)
     _check_combined(ctx, policy)
     _check_joins(ctx, policy)
     _check_points(ctx, policy)
@@ -81,6 +82,33 @@ def validate_list(book: Book, ruleset: RulesetSpec, army: ArmyList) -> Validatio
         entries=ctx.entries,
         issues=ctx.issues,
     )
+
+
+def _check_per_army(ctx: Context) -> None:
+    """The army book's rules for building lists (Unique: "may only be taken once per
+    army"): each unit with such a rule at most so many times, a combined unit once. The
+    issue cites the book, whose rule it is, on each entry past the limit."""
+    book = ctx.book
+    if not book.per_army:
+        return
+    taken: dict[tuple[str, str], list[KnownResult]] = {}  # (unit, rule) -> its entries with the rule
+    for result in ctx.known:
+        for rule in dict.fromkeys(r.name for r in result.loadout.rules if r.name in book.per_army):
+            taken.setdefault((result.unit.id, rule), []).append(result)
+    for (_unit, rule), results in taken.items():
+        most = book.per_army[rule]
+        allowed = "only one" if most == 1 else f"at most {most}"
+        for result in results[most:]:
+            ctx.issues.append(
+                Issue(
+                    "unique_unit",
+                    ERROR,
+                    f"{result.label}: {result.unit.name} is {rule}, so an army may take {allowed}, "
+                    f"and this list has {len(results)}",
+                    result.entry.id,
+                    f"{book.name} {book.version} army book — {rule}",
+                )
+            )
 
 
 def _check_combined(ctx: Context, policy: Policy) -> None:

@@ -18,7 +18,8 @@ from typing import Any
 from reportlab.lib.units import mm
 
 from armybuilder.engine.book import Rule
-from armybuilder.engine.loadout import WeaponLine
+from armybuilder.engine.loadout import SomeModels, WeaponLine
+from armybuilder.engine.meanings import NO_TEXT
 from armybuilder.engine.results import EntryResult
 from armybuilder.engine.rulesets import policy_for
 from armybuilder.exports.pdf_data import Printout, casts_spells, rules_reached
@@ -194,15 +195,12 @@ def _with_meanings(card: CardData, result: EntryResult, printout: Printout) -> C
     of every rule those lead to (an aura's rule, a rule a rule's text or a spell names)."""
     if result.loadout is None:
         return card
-    names = [rule.name for rule in result.loadout.rules]
+    names = [rule.name for rule in result.loadout.every_rule]
     names += [Rule.parse(text).name for weapon in result.loadout.weapons for text in weapon.rules]
     meanings = []
     for name in rules_reached(printout, names, spells=bool(card.spells)):
         rule = printout.rules.get(name)
-        if rule is not None and rule.text:
-            meanings.append((name, rule.text))
-        elif rule is None:
-            meanings.append((name, "neither the army book nor our rulebook explains it."))
+        meanings.append((name, rule.text if rule is not None and rule.text else NO_TEXT))
     return replace(card, meanings=tuple(meanings))
 
 
@@ -251,15 +249,14 @@ def _card(result: EntryResult, printout: Printout, labels: dict[str, str], *, tr
     if entry.combined:
         subtitle.append("combined unit (" + " + ".join(str(size) for size in loadout.copy_sizes) + " models)")
     joined = ("Joined to", labels[entry.joined_to]) if entry.joined_to in labels else None
-    caster = casts_spells(loadout.rules)
+    caster = casts_spells(loadout.every_rule)
     arena = "move" in unit.stats
     policy = policy_for(printout.family)
     weapons = list(loadout.weapons)
     if not any(not w.range for w in weapons) and (default := policy.default_melee(result.models)) is not None:
         weapons.append(default)  # what the rulebook says a unit with no melee weapon fights with
     notes = policy.type_notes(unit)
-    some = some_models(result)
-    everyone = unit_wide_rules(result, some)
+    some, everyone = loadout.some, list(loadout.rules)  # who has which rule: the engine's one answer
     return CardData(
         title=result.label,
         subtitle=" · ".join(subtitle),
@@ -276,18 +273,14 @@ def _card(result: EntryResult, printout: Printout, labels: dict[str, str], *, tr
         type_notes=f"{TYPE_NAMES.get(unit.type, unit.type.title())}: " + "; ".join(notes) if notes else "",
         upgrades=", ".join(
             label if picks == 1 else f"{label} ×{picks}"
-            for label, picks in _upgrade_labels(result, loadout.rules, printout.family)
+            for label, picks in _upgrade_labels(result, loadout.every_rule, printout.family)
         ),
         joined=joined,
         spell_rule=str(caster) if caster and printout.spells else "",
         spells=printout.spells if caster else (),
         problems=result.errors,
         footer=footer,
-        some_models=tuple(
-            f"{n} {'model' if n == 1 else 'models'}{f' ({source})' if source else ''}: "
-            + ", ".join(str(r) for r in rules)
-            for n, source, rules in some
-        ),
+        some_models=tuple(str(group) for group in some),
         trackers=card_trackers(result, everyone, some) if trackers else (),
     )
 
@@ -299,57 +292,6 @@ def card_footer(printout: Printout) -> str:
     if not any(ch.isdigit() for ch in rules):
         rules += " (rulebook version not stated)"
     return f"{printout.faction_name} {printout.book_version} · {rules}".replace("  ", " ")
-
-
-SomeModels = tuple[int, str, tuple[Rule, ...]]  # (models, what gives the rules, the rules)
-
-
-def some_models(result: EntryResult) -> list[SomeModels]:
-    """The rules that only some of the unit's models have: those of an item fewer models
-    carry than the unit has ("1 model (Weapon Team): Tough(3)"), and those a pick gives to
-    a few models ("1 model: Sergeant")."""
-    unit, loadout = result.unit, result.loadout
-    if unit is None or loadout is None or loadout.models <= 1:
-        return []
-    models = loadout.models
-    item_rules = {gain.name: gain.rules for gain in unit.items}
-    for _section, option in unit.options.values():
-        for gain in option.gains:
-            if gain.kind == "item" and gain.rules:
-                item_rules.setdefault(gain.name, gain.rules)
-    found: list[SomeModels] = []
-    for text in loadout.items:
-        count, name = _item_count(text)
-        rules = item_rules.get(name, ())
-        if rules and count < models:
-            found.append((count, name, tuple(rules)))
-    for option_id, picks in result.entry.options.items():
-        if not picks or option_id not in unit.options:
-            continue
-        section, option = unit.options[option_id]
-        if section.whole_unit or section.variant in ("attachment", "models"):
-            continue
-        covered = min(models, section.per_pick * picks)
-        rules = tuple(rule for gain in option.gains if gain.kind == "rule" for rule in gain.rules)
-        if rules and covered < models:
-            found.append((covered, "", rules))
-    return found
-
-
-def _item_count(text: str) -> tuple[int, str]:
-    """A loadout's item as it lists it: "Weapon Team" (one) or "2x Weapon Team"."""
-    count, _x, name = text.partition("x ")
-    return (int(count), name) if count.isdigit() and name else (1, text)
-
-
-def unit_wide_rules(result: EntryResult, some: list[SomeModels]) -> list[Rule]:
-    """The unit's rules less those only some models have (unless every model has them too)."""
-    loadout, unit = result.loadout, result.unit
-    if loadout is None or unit is None or not some:
-        return list(loadout.rules) if loadout else []
-    partial = {rule.name for _n, _source, rules in some for rule in rules}
-    own = {rule.name for rule in unit.rules}
-    return [rule for rule in loadout.rules if rule.name not in partial or rule.name in own]
 
 
 def _upgrade_labels(result: EntryResult, rules: Sequence[Rule], family: str) -> list[tuple[str, int]]:
@@ -380,7 +322,7 @@ def _upgrade_labels(result: EntryResult, rules: Sequence[Rule], family: str) -> 
     return labels
 
 
-def card_trackers(result: EntryResult, everyone: list[Rule], some: list[SomeModels]) -> tuple[Tracker, ...]:
+def card_trackers(result: EntryResult, everyone: list[Rule], some: Sequence[SomeModels]) -> tuple[Tracker, ...]:
     """Boxes to tick in play: a wound box per Tough point of each model (one for a model
     without Tough), spell tokens for a Caster (it holds at most 6, AoF "Caster(X)"),
     Shaken and Activated; Arena models their Health and Stamina."""
@@ -396,14 +338,14 @@ def card_trackers(result: EntryResult, everyone: list[Rule], some: list[SomeMode
         tough = _rating(everyone, "Tough") or 1
         wounds: list[int] = []
         rest = loadout.models
-        for count, _source, rules in some:
-            extra = _rating(list(rules), "Tough")
+        for group in some:
+            count, extra = group.models, _rating(list(group.rules), "Tough")
             if extra:
                 wounds += [extra] * min(count, rest)
                 rest -= min(count, rest)
         wounds = [tough] * rest + wounds
         trackers.append(Tracker("Wounds", tuple(wounds)))
-    caster = casts_spells(loadout.rules)
+    caster = casts_spells(loadout.every_rule)
     if caster is not None and caster.name == "Caster":
         trackers.append(Tracker(f"Spell tokens (+{caster.rating} a round, 6 at most)", (6,)))
     trackers.append(Tracker("Shaken", (1,)))

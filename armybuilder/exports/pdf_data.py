@@ -16,13 +16,11 @@ from functools import lru_cache
 
 from armybuilder.engine import Validation
 from armybuilder.engine.book import Rule
+from armybuilder.engine.meanings import NONE, rule_meaning
 from armybuilder.lists.selectors import ListState
-from factions.armyforge import MISSING_RULE_NOTE, NEWER_RULE_NOTE
+from factions.armyforge import core_rules_source
 
 SPELL_RULES = ("Caster", "Wizard")  # units with these rules cast the faction's spells
-# What a printout says of a rule whose text is in neither the army book nor our rulebook.
-NEWER_RULE = "a rule from a newer rulebook than this site's; neither the army book nor our rulebook has its text."
-MISSING_RULE = "the army book uses this rule but does not describe it, and our rulebook has no rule of that name."
 AURA = " Aura"  # "Hit & Run Shooter Aura" gives the unit Hit & Run Shooter
 NAME_CHARS = 80  # the longest name a printout shows (lists and entries take 200, players 150)
 ISSUE_CHARS = 240  # the longest issue message it shows (one naming an entry and an option id)
@@ -33,8 +31,9 @@ CoreRuleRow = tuple[str, bool, str, str]  # name, rated, section, summary
 class RuleText:
     name: str
     rated: bool
-    text: str
+    text: str  # "" when nothing explains it
     source: str  # where a player looks it up: "Age of Fantasy 3.2.0 — Special Rules"
+    origin: str = NONE  # engine/meanings.py: the army book's, Army Forge's core rules, the ruleset's, or none
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,20 +68,18 @@ def printout_of(state: ListState, *, core_rules: dict[str, list[CoreRuleRow]], s
     `core_rules` as core_rules_get gives them, for the list's ruleset at least. No queries."""
     army_list = state.army_list
     title, faction_name = state.ruleset.title, state.faction_name
-    core = core_rules.get(army_list.system, [])
-    rules = {name: RuleText(name, rated, summary, f"{title} — {section}") for name, rated, section, summary in core}
-    book_name = f"{faction_name} {army_list.book_version}".strip()
-    for name, (rated, text) in (state.book.rules if state.book else {}).items():
-        # The book's own text over the core rule's; a note the import left in place of a
-        # text says so once, and never hides the core rule of that name.
-        if text == NEWER_RULE_NOTE.format(name=name):
-            if name not in rules:
-                rules[name] = RuleText(name, rated, NEWER_RULE, "")
-        elif text == MISSING_RULE_NOTE.format(name=name):
-            if name not in rules:
-                rules[name] = RuleText(name, rated, MISSING_RULE, "")
-        else:
-            rules[name] = RuleText(name, rated, text, f"{book_name} army book")
+    ours = {
+        name: (rated, summary, f"{title} — {section}")
+        for name, rated, section, summary in core_rules.get(army_list.system, [])
+    }
+    book = state.book
+    source = core_rules_source(book.system, book.armyforge_rules) if book else ""
+    # Every rule the list may name: the ruleset's, and the book's own and those it names.
+    names = dict.fromkeys([*ours, *(book.rules if book else ())])
+    rules = {}
+    for name in names:
+        meaning = rule_meaning(name, book, ours, armyforge_source=source)
+        rules[name] = RuleText(name, meaning.rated, meaning.text, meaning.source, meaning.origin)
     return Printout(
         list_name=shortened(army_list.name, NAME_CHARS),
         notes=army_list.notes,
@@ -153,7 +150,7 @@ def rules_used(validation: Validation) -> dict[str, list[str]]:
     for result in validation.entries:
         if result.loadout is None:
             continue
-        rules = list(result.loadout.rules)
+        rules = list(result.loadout.every_rule)
         rules.extend(Rule.parse(text) for weapon in result.loadout.weapons for text in weapon.rules)
         for rule in rules:
             ratings = used.setdefault(rule.name, set())
@@ -176,7 +173,7 @@ def casts_spells(rules: Sequence[Rule]) -> Rule | None:
 
 
 def uses_spells(validation: Validation) -> bool:
-    return any(result.loadout and casts_spells(result.loadout.rules) for result in validation.entries)
+    return any(result.loadout and casts_spells(result.loadout.every_rule) for result in validation.entries)
 
 
 def rules_named(printout: Printout) -> dict[str, list[str]]:

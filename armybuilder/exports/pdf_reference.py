@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 
+from armybuilder.engine.meanings import ARMYFORGE, BOOK, NO_TEXT, NONE, RULESET
 from armybuilder.exports.pdf_data import Printout, RuleText, casts_spells, rules_named
 from armybuilder.exports.pdf_layout import Flow
 from armybuilder.exports.pdf_quickref import QUICK_REFERENCES, Topic
@@ -57,6 +58,7 @@ class RulesReferencePdf:
         ruleset_slug: str,
         ruleset_title: str,
         rules: tuple[UsedRule, ...] = (),
+        book_title: str = "",
         spells: tuple[tuple[str, int, str], ...] = (),
         casters: tuple[str, ...] = (),
         paper: str = "a4",
@@ -67,6 +69,7 @@ class RulesReferencePdf:
         self.ruleset_slug = ruleset_slug
         self.ruleset_title = ruleset_title
         self.rules = rules
+        self.book_title = book_title
         self.spells = spells
         self.casters = casters
         self.page_size = PAPERS[paper]
@@ -81,7 +84,7 @@ class RulesReferencePdf:
         )
         casters = []
         for result in printout.validation.entries:
-            rule = casts_spells(result.loadout.rules) if result.loadout else None
+            rule = casts_spells(result.loadout.every_rule) if result.loadout else None
             if rule is not None:
                 casters.append(f"{result.label} ({rule})")
         return cls(
@@ -90,6 +93,7 @@ class RulesReferencePdf:
             ruleset_slug=printout.family,
             ruleset_title=printout.ruleset_title,
             rules=rules,
+            book_title=f"{printout.faction_name} {printout.book_version}".strip(),
             spells=tuple(sorted(printout.spells, key=lambda spell: (spell[1], spell[0].casefold()))) if casters else (),
             casters=tuple(casters),
             paper=paper,
@@ -177,18 +181,35 @@ class RulesReferencePdf:
         self.flow.text(text, HEADING, after=4)
 
     def _draw_rules(self, size: float = BODY.size) -> None:
+        """The list's rules, grouped by where a player reads them (engine/meanings.py): the
+        army book's own, the core rules of Army Forge's it is written for (named as Army
+        Forge names them), the ruleset's (each with its section), and any nothing explains."""
         body, source = BODY.sized(size), SOURCE.sized(max(TEXT_MIN, size - 1.5))
-        self._heading("Special rules", size)
         if not self.rules:
+            self._heading("Special rules", size)
             self.flow.text("No unit in this list has a special rule.", body)
-        for used in self.rules:
-            rule = used.rule
-            summary = rule.text if rule else "Not explained in the core rules or the army book."
-            self.flow.paragraph([(used.heading, BOLD), ("  " + summary, REGULAR)], body)
-            if rule is not None and rule.source:
-                self.flow.text(rule.source, source, after=5)
-            else:
-                self.flow.space(5)
+        for origin in (BOOK, ARMYFORGE, RULESET, NONE):
+            group = [used for used in self.rules if (used.rule.origin if used.rule else NONE) == origin]
+            if not group:
+                continue
+            self._heading(self._group_title(origin, group), size)
+            for used in group:
+                rule = used.rule
+                summary = rule.text if rule is not None and rule.text else NO_TEXT
+                self.flow.paragraph([(used.heading, BOLD), ("  " + summary, REGULAR)], body)
+                if origin == RULESET and rule is not None and rule.source:
+                    self.flow.text(rule.source, source, after=5)
+                else:
+                    self.flow.space(5)
+
+    def _group_title(self, origin: str, group: list[UsedRule]) -> str:
+        if origin == BOOK:
+            return f"Army rules · {self.book_title}" if self.book_title else "Army rules"
+        if origin == ARMYFORGE:
+            return next((used.rule.source for used in group if used.rule and used.rule.source), "Core rules")
+        if origin == RULESET:
+            return f"Core rules · {self.ruleset_title}"
+        return "Rules without a text"
 
     def _draw_spells(self, size: float = BODY.size) -> None:
         if not self.spells:

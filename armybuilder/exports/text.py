@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 from armybuilder.engine import Validation
+from armybuilder.engine.labels import weapon_label
 from armybuilder.engine.loadout import WeaponLine
 
 STAT_FORMAT = {"quality": "Q{}+", "defense": "D{}+"}
@@ -27,14 +28,9 @@ def weapon_text(weapon: WeaponLine, *, hexes: bool = False) -> str:
     """ "2x Bow (24", A1, AP(1))"; with `hexes` (Arena) the range is in hexes, and the
     weapon's accuracy, strength, damage and critical effects are said."""
     profile = []
-    if weapon.range:
-        if hexes:
-            profile.append("adjacent" if weapon.range == 1 else f"{weapon.range} hexes")
-        else:
-            profile.append(f'{weapon.range}"')
-    elif hexes:
-        profile.append("melee")
-    if weapon.attacks is not None:
+    if hexes:
+        profile.append(("adjacent" if weapon.range == 1 else f"{weapon.range} hexes") if weapon.range else "melee")
+    if weapon.attacks is not None and hexes:
         profile.append(f"A{weapon.attacks}")
     for key in ("accuracy", "strength", "damage"):
         if key in weapon.profile and isinstance(weapon.profile[key], int):
@@ -42,9 +38,14 @@ def weapon_text(weapon: WeaponLine, *, hexes: bool = False) -> str:
     critical = weapon.profile.get("critical")
     if critical:
         profile.append(f"critical: {critical}")
-    profile.extend(weapon.rules)
     count = f"{weapon.count}x " if weapon.count > 1 else ""
-    return f"{count}{weapon.name} ({', '.join(profile)})" if profile else f"{count}{weapon.name}"
+    return count + weapon_label(
+        weapon.name,
+        range=None if hexes else weapon.range,
+        attacks=None if hexes else weapon.attacks,
+        profile=profile,
+        rules=weapon.rules,
+    )
 
 
 def list_text(
@@ -72,6 +73,7 @@ def list_text(
         rules = ", ".join(str(rule) for rule in loadout.rules)
         if rules:
             parts.append(rules)
+        parts.extend(str(group) for group in loadout.some)  # "1 model (Weapon Team): Tough(3)"
         if entry.combined:
             parts.append("combined")
         if entry.joined_to:

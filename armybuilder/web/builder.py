@@ -29,7 +29,7 @@ from armybuilder.lists.visitors import list_owner, own_list, own_lists
 from armybuilder.web import forms, fragments, presenters, printing, undo
 from armybuilder.web.fragments import FORM_HEAD
 from factions.models import Faction, Ruleset
-from factions.selectors import core_rule_summaries, faction_list, ruleset_find, ruleset_get_or_404
+from factions.selectors import core_rule_meanings, faction_list, ruleset_find, ruleset_get_or_404
 
 
 def own_list_or_404(request: HttpRequest, pk: int) -> ArmyList:
@@ -162,7 +162,7 @@ def builder_context(request: HttpRequest, army_list: ArmyList, selected: str | N
     state = selectors.army_list_load(army_list)
     book, validation = state.book, state.validation
     engine_ruleset = _engine_ruleset(state)
-    core = core_rule_summaries(system=army_list.system)
+    core = core_rule_meanings(system=army_list.system)
     entries = presenters.entry_views(validation, book, engine_ruleset, core) if book and engine_ruleset else []
     context = {
         "army_list": army_list,

@@ -94,7 +94,7 @@ class Workspace:
 
 
 def workspace(
-    book: Book | None, ruleset: RulesetSpec | None, core: dict[str, str], context: dict[str, Any]
+    book: Book | None, ruleset: RulesetSpec | None, core: presenters.RulesetRules, context: dict[str, Any]
 ) -> Workspace:
     slots = {name: _piece(key, f"builder/_{name}.html", context, secret) for name, (key, secret) in SLOTS.items()}
     slots["units"] = units_piece(book, ruleset, core, context)
@@ -114,7 +114,9 @@ def _memo(book: Book | None) -> dict:
     return book.memo
 
 
-def units_piece(book: Book | None, ruleset: RulesetSpec | None, core: dict[str, str], context: dict[str, Any]) -> Piece:
+def units_piece(
+    book: Book | None, ruleset: RulesetSpec | None, core: presenters.RulesetRules, context: dict[str, Any]
+) -> Piece:
     """The "Add units" list with each unit's profile: the same for every list of a book
     (but for the form's address)."""
     army_list = context["army_list"]

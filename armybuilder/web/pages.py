@@ -21,7 +21,7 @@ from armybuilder.lists.models import ArmyList
 from armybuilder.stamps import VALIDATION, source_hash
 from armybuilder.web import presenters, printing
 from armybuilder.web.fragments import csrf_input
-from factions.selectors import core_rule_summaries
+from factions.selectors import core_rule_meanings
 
 # What turns a list into its share page: a change to any of it is a new key for the kept copies.
 SHARE_PAGE_SOURCES = ("templates", "armybuilder/web", *VALIDATION)
@@ -118,7 +118,7 @@ def _shared_body_context(army_list: ArmyList) -> dict[str, Any]:
     if book is None:
         return {**context, "units": [], "glossary": [], "spells": ()}
     assert isinstance(ruleset, RulesetSpec)  # with its book, a list is read against the whole ruleset
-    core = core_rule_summaries(system=army_list.system)
+    core = core_rule_meanings(system=army_list.system)
     return {
         **context,
         "units": presenters.shared_units(validation, book, ruleset, core),

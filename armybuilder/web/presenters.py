@@ -5,7 +5,7 @@ entry. No queries here: everything comes from the engine's objects."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
@@ -13,10 +13,12 @@ from armybuilder.engine import Book, Issue, RulesetSpec, Validation
 from armybuilder.engine.book import Option, Rule, Section, Unit
 from armybuilder.engine.choices import COUNT, EACH, ONE, section_choices
 from armybuilder.engine.loadout import Loadout, unit_loadout
+from armybuilder.engine.meanings import NO_TEXT, RULESET, rule_meaning
 from armybuilder.engine.results import EntryResult, KnownResult
 from armybuilder.engine.rulesets import policy_for
 from armybuilder.exports.pdf_data import casts_spells, rules_used, uses_spells
 from armybuilder.exports.text import weapon_text
+from factions.armyforge import core_rules_source
 
 TYPE_ORDER = ["hero", "infantry", "cavalry", "monster", "chariot", "artillery", "ordnance", "fighter"]
 TYPE_LABELS = {
@@ -40,6 +42,9 @@ STAT_LABELS = {
     "stamina": "Sta {}",
     "health": "HP {}",
 }
+
+# A ruleset's core rules as the pages explain them: name -> (rated, summary, where to read it).
+RulesetRules = Mapping[str, tuple[bool, str, str]]
 
 
 def stats_text(stats: dict[str, int]) -> str:
@@ -128,7 +133,7 @@ class UnitChoice:
 
 
 def unit_groups(
-    book: Book, ruleset: RulesetSpec | None = None, core_rules: dict[str, str] | None = None
+    book: Book, ruleset: RulesetSpec | None = None, core_rules: RulesetRules | None = None
 ) -> list[tuple[str, list[UnitChoice]]]:
     """The book's units by type; with the ruleset, each with its profile as it comes."""
     policy = policy_for(ruleset.family) if ruleset else None
@@ -145,9 +150,7 @@ def unit_groups(
     return [(TYPE_LABELS.get(kind, kind.title()), choices) for kind, choices in ordered]
 
 
-def entry_views(
-    validation: Validation, book: Book, ruleset: RulesetSpec, core_rules: dict[str, str]
-) -> list[EntryView]:
+def entry_views(validation: Validation, book: Book, ruleset: RulesetSpec, core_rules: RulesetRules) -> list[EntryView]:
     policy = policy_for(ruleset.family)
     by_entry: dict[str, list[Issue]] = {}
     for issue in validation.issues:
@@ -171,7 +174,7 @@ def entry_views(
         if _is_known(result):
             loadout = result.loadout
             view.stats = stats_text(dict(result.unit.stats))
-            view.rules = [_rule_link(str(rule), rule.name, book, core_rules) for rule in loadout.rules]
+            view.rules = _rule_links(loadout, book, core_rules)
             view.weapons = [_weapon_row(w, hexes=policy.range_in_hexes) for w in loadout.weapons]
             view.profile = _profile(result.unit, loadout, book, ruleset, core_rules)
             reason = policy.combine_problem(result.unit)
@@ -221,16 +224,30 @@ def _numbered(labels: Iterable[tuple[str, str]]) -> dict[str, str]:
     return numbered
 
 
-def _rule_link(text: str, name: str, book: Book, core_rules: dict[str, str]) -> RuleLink:
-    faction_rule = book.rules.get(name)
-    if faction_rule is not None:  # the book's own, even where it overrides a core rule
-        return RuleLink(text, None, faction_rule[1])
-    if name in core_rules:
-        return RuleLink(text, rule_anchor(name), core_rules[name])
-    return RuleLink(text, None, "")
+def _rule_link(text: str, name: str, book: Book, core_rules: RulesetRules) -> RuleLink:
+    """The rule as the page names it, with what it means (engine/meanings.py: the book's
+    own, else the core rules of Army Forge's it is written for, else the ruleset's) and,
+    for the ruleset's, its place on the ruleset's rules page."""
+    meaning = rule_meaning(name, book, core_rules, armyforge_source=armyforge_source(book))
+    return RuleLink(text, rule_anchor(name) if meaning.origin == RULESET else None, meaning.text)
 
 
-def _profile(unit: Unit, loadout: Loadout, book: Book, ruleset: RulesetSpec, core_rules: dict[str, str]) -> Profile:
+def _rule_links(loadout: Loadout, book: Book, core_rules: RulesetRules) -> list[RuleLink]:
+    """The unit's rules, then those only some of its models have ("1 model (Weapon Team):
+    Tough(3)"), as the engine decides who has what (loadout.SomeModels)."""
+    links = [_rule_link(str(rule), rule.name, book, core_rules) for rule in loadout.rules]
+    for group in loadout.some:
+        who = str(group).partition(": ")[0]
+        links.extend(_rule_link(f"{who}: {rule}", rule.name, book, core_rules) for rule in group.rules)
+    return links
+
+
+def armyforge_source(book: Book) -> str:
+    """Where the core rules of Army Forge's a book was read with are read."""
+    return core_rules_source(book.system, book.armyforge_rules)
+
+
+def _profile(unit: Unit, loadout: Loadout, book: Book, ruleset: RulesetSpec, core_rules: RulesetRules) -> Profile:
     policy = policy_for(ruleset.family)
     weapons = list(loadout.weapons)
     if all(w.range for w in weapons) and (default := policy.default_melee(loadout.models)) is not None:
@@ -242,9 +259,9 @@ def _profile(unit: Unit, loadout: Loadout, book: Book, ruleset: RulesetSpec, cor
         row["rules"] = ", ".join(texts)
         row["rule_links"] = [_rule_link(text, Rule.parse(text).name, book, core_rules) for text in texts]
         rows.append(row)
-    caster = casts_spells(loadout.rules)
+    caster = casts_spells(loadout.every_rule)
     return Profile(
-        rules=[_rule_link(str(rule), rule.name, book, core_rules) for rule in loadout.rules],
+        rules=_rule_links(loadout, book, core_rules),
         weapons=rows,
         items=list(loadout.items),
         upgrades=[label if picks == 1 else f"{label} ×{picks}" for label, picks in loadout.upgrades],
@@ -395,10 +412,11 @@ class GlossaryRule:
     summary: str
     used_as: list[str]  # "Tough(3)", "Tough(+1)": as the list's units and weapons have it
     core_anchor: str | None  # on the ruleset's rules page; None for the army book's own
+    source: str = ""  # where it is read: the army book, the core rules of Army Forge's; "" when nothing explains it
 
 
 def shared_units(
-    validation: Validation, book: Book, ruleset: RulesetSpec, core_rules: dict[str, str]
+    validation: Validation, book: Book, ruleset: RulesetSpec, core_rules: RulesetRules
 ) -> list[SharedUnit]:
     """The list's entries for the share page, each hero joined to a unit listed inside
     it (a hero joined to a unit that is itself joined stays on its own, saying so)."""
@@ -424,16 +442,17 @@ def shared_units(
 
 
 def _glossary_link(link: RuleLink) -> RuleLink:
-    """The rule linked to its meaning in the share page's glossary, where it has one."""
-    return RuleLink(link.text, rule_anchor(Rule.parse(link.text).name) if link.summary else None, link.summary)
+    """The rule linked to its meaning in the share page's glossary (every rule the page
+    names is there, saying so when nothing explains it)."""
+    return RuleLink(link.text, rule_anchor(Rule.parse(link.text).name), link.summary)
 
 
 def rule_glossary(
-    validation: Validation, book: Book, ruleset: RulesetSpec, core_rules: dict[str, str]
+    validation: Validation, book: Book, ruleset: RulesetSpec, core_rules: RulesetRules
 ) -> list[GlossaryRule]:
-    """What each special rule of the list's units and weapons does (the army book's
-    meaning where it overrides a core rule), sorted by name; rules with no summary in
-    the catalogue are left out."""
+    """What each special rule of the list's units and weapons does (engine/meanings.py:
+    the army book's, else the core rules it is written for, else the ruleset's), sorted
+    by name, with where it is read; a rule nothing explains says so."""
     policy = policy_for(ruleset.family)
     used = rules_used(validation)
     for result in validation.entries:  # One Page Fantasy: the rules a weapon's type gives
@@ -441,12 +460,14 @@ def rule_glossary(
             for text in policy.weapon_type_rules(weapon):
                 used.setdefault(Rule.parse(text).name, [])
     glossary = []
+    source = armyforge_source(book)
     for name in sorted(used, key=str.casefold):
-        link = _rule_link(name, name, book, core_rules)
-        if link.summary:
-            used_as = [f"{name}({rating})" for rating in used[name]]
-            title = f"{name}(X)" if used_as else name
-            glossary.append(GlossaryRule(title, rule_anchor(name), link.summary, used_as, link.anchor))
+        meaning = rule_meaning(name, book, core_rules, armyforge_source=source)
+        used_as = [f"{name}({rating})" for rating in used[name]]
+        title = f"{name}(X)" if used_as else name
+        summary = meaning.text if meaning.explained else f"{name}: {NO_TEXT}"
+        core_anchor = rule_anchor(name) if meaning.origin == RULESET else None
+        glossary.append(GlossaryRule(title, rule_anchor(name), summary, used_as, core_anchor, meaning.source))
     return glossary
 
 
