@@ -195,9 +195,10 @@ def test_the_rules_a_casters_spells_give_are_explained_from_the_book(user):
     rules = reference_rules(keep("ratmen-reference.pdf", render(army_list, "reference.pdf")))
     assert rules["Scurry Boost"].startswith(" If this model has Scurry")
     assert rules["Melee Slayer"].startswith(" This model's melee weapons")
-    assert "Melee Slayer This model's melee weapons" in reference_groups(
-        render(army_list, "reference.pdf")
-    )["Army rules · Ratmen 3.5.2"]
+    assert (
+        "Melee Slayer This model's melee weapons"
+        in reference_groups(render(army_list, "reference.pdf"))["Army rules · Ratmen 3.5.2"]
+    )
     cards = flat(" ".join(card_texts(render(army_list, "cards.pdf", rules=1))))
     assert cards.count("Melee Slayer: This model's melee weapons") == 1
 
