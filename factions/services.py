@@ -12,7 +12,6 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from armybuilder.stamps import content_hash
 from factions.armybook import (
     ArmyBookError,
     Problem,
@@ -60,6 +59,7 @@ from factions.versions import (
     free_slug,
     held_version_name,
     next_version_name,
+    same_content,
     version_key,
     versions_named,
 )
@@ -359,7 +359,7 @@ def _import_version(book: dict[str, Any], source: str, warnings: list[Problem]) 
             counts = _write_book(faction, book, warnings)
             document = faction_book(faction=factions_with_book().get(pk=faction.pk))
             for version in held:
-                if content_hash({**document, "version": version.version}) == version.content_hash:
+                if same_content(document, version):
                     raise _Unchanged(version.version)
     except _Unchanged as unchanged:
         faction.refresh_from_db()
@@ -400,7 +400,13 @@ def _write_book(faction: Faction, book: dict[str, Any], warnings: list[Problem])
 
     FactionRule.objects.bulk_create(
         FactionRule(
-            faction=faction, name=r["name"], rated=r["rated"], text=r["text"], core=r.get("core", False), order=i
+            faction=faction,
+            name=r["name"],
+            rated=r["rated"],
+            text=r["text"],
+            core=r.get("core", False),
+            per_army=r.get("per_army"),
+            order=i,
         )
         for i, r in enumerate(book["rules"])
     )

@@ -19,6 +19,7 @@ from typing import Any
 
 from django.db.models import Q
 
+from armybuilder.stamps import content_hash
 from factions.armybook import Problem
 from factions.models import BookSource, BookVersion, Faction, Ruleset
 
@@ -100,3 +101,22 @@ def version_key(version: str) -> tuple[int, ...]:
     """A version's numbers, to order versions: "3.5.2+2" -> (3, 5, 2)."""
     core = version.split("-", 1)[0].split("+", 1)[0]
     return tuple(int(part) for part in core.split(".") if part.isdigit())
+
+
+def same_content(document: dict[str, Any], held: BookVersion) -> bool:
+    """Whether `document` (armybook/1, as the tables now hold it) says what the version
+    `held` says. The core rules of Army Forge's a book names are the book's content, their
+    texts are not: they are the core rules read when it was imported (the book records
+    which), so a book imported again after Army Forge's core rules changed is the same
+    book, read with the core rules it was read with first."""
+    if content_hash({**document, "version": held.version}) == held.content_hash:
+        return True
+    return held.document is not None and _book_alone(document) == _book_alone(
+        {**held.document, "version": held.version}
+    )
+
+
+def _book_alone(document: dict[str, Any]) -> dict[str, Any]:
+    """The document without what it took from Army Forge's core rules: their version and texts."""
+    rules = [{**rule, "text": ""} if rule.get("core") else rule for rule in document.get("rules", ())]
+    return {**{k: v for k, v in document.items() if k != "armyforge_rules"}, "rules": rules, "version": ""}

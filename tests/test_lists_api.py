@@ -344,7 +344,7 @@ def test_text_export_has_a_line_per_unit_weapons_and_totals(owned_list, owner):
         "1x Warden Captain [1] Q4+ D4+ | 90 pts | Hero, Tough(3), Caster(1), Fast, Impact(1) | joined to Wardens",
         "    Hand Weapon (A3)",
         "    Warhorse",
-        "1x Wardens [10] Q4+ D5+ | 115 pts | Shieldbrothers, Sergeant",
+        "1x Wardens [10] Q4+ D5+ | 115 pts | Shieldbrothers | 1 model: Sergeant",  # one model of ten is the Sergeant
         '    10x Spear (A1, Counter), 10x Sling (12", A1)',
         "++ 2 units, 11 models | valid ++",
     ]

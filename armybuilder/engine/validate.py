@@ -103,8 +103,8 @@ def _check_per_army(ctx: Context) -> None:
                 Issue(
                     "unique_unit",
                     ERROR,
-                    f"{result.label}: {result.unit.name} is {rule}, so an army may take {allowed}, "
-                    f"and this list has {len(results)}",
+                    ("" if result.label == result.unit.name else f"{result.label}: ")
+                    + f"{result.unit.name} is {rule}: an army may take {allowed}, and this list has {len(results)}",
                     result.entry.id,
                     f"{book.name} {book.version} army book — {rule}",
                 )
