@@ -220,7 +220,7 @@ PAGES = {
     ),
     models.Spell: page(columns=["name", "cost", "faction"], filters=["faction__ruleset"], search=["name"]),
     models.FactionRule: page(
-        columns=["name", "rated", "faction"], filters=["faction__ruleset"], search=["name", "text"]
+        columns=["name", "rated", "core", "per_army", "faction"], filters=["faction__ruleset"], search=["name", "text"]
     ),
     models.Equipment: page(
         columns=["name", "unit", "count", "range", "attacks"],
@@ -321,10 +321,10 @@ class FactionAdmin(BookCommands, CatalogueAdmin):
     list_display = ["name", "ruleset", "slug", "version", "source", "version_count", "imported_at", "warning_count"]
     list_filter = ["ruleset", "source"]
     search_fields = ["name", "slug", "armyforge_id"]
-    readonly_fields = ["source", "import_slug", "last_sync", "import_warnings_list"]
+    readonly_fields = ["source", "import_slug", "armyforge_rules", "last_sync", "import_warnings_list"]
     exclude = ["import_warnings"]
     inlines = [
-        inline(models.FactionRule, ["order", "name", "rated", "text"]),
+        inline(models.FactionRule, ["order", "name", "rated", "text", "core", "per_army"]),
         inline(models.Spell, ["order", "name", "cost", "text"]),
         BookVersionInline,
     ]
