@@ -544,8 +544,10 @@ class _BookConverter:
         if name is None:
             return None
         self.fields(path, "rule", rule)
-        for key, ignored in (("additional", False), ("modify", None), ("count", 1)):
-            if rule.get(key) not in (ignored, None, False) and not (key == "modify" and rule.get(key) is True):
+        # Army Forge's rules carry `additional: false` and `count: 1` throughout; what
+        # another value would mean is not known (`modify`: an attachment's, read there).
+        for key, usual in (("additional", False), ("count", 1)):
+            if rule.get(key) not in (usual, None):
                 self.warn(f"{path}.{key}", f'rule "{name}" has {key} {rule.get(key)!r}, which is not read: ignored')
         written = " ".join(name.split())
         name = self._rule_name(written.replace("(", "[").replace(")", "]"))

@@ -229,7 +229,8 @@ def _rule_link(text: str, name: str, book: Book, core_rules: RulesetRules) -> Ru
     own, else the core rules of Army Forge's it is written for, else the ruleset's) and,
     for the ruleset's, its place on the ruleset's rules page."""
     meaning = rule_meaning(name, book, core_rules, armyforge_source=armyforge_source(book))
-    return RuleLink(text, rule_anchor(name) if meaning.origin == RULESET else None, meaning.text)
+    summary = meaning.text if meaning.explained else NO_TEXT[:1].upper() + NO_TEXT[1:]
+    return RuleLink(text, rule_anchor(name) if meaning.origin == RULESET else None, summary)
 
 
 def _rule_links(loadout: Loadout, book: Book, core_rules: RulesetRules) -> list[RuleLink]:
