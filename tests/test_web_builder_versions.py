@@ -20,7 +20,9 @@ from factions.services import armybook_import
 from tests.conftest import SHARED, require_shared
 
 ARMYFORGE = SHARED / "armyforge"
-BATTLE_MASTER, SCOUT_MASTER = "bl380Vc", "cByHKhW62Q"  # Scout Master: this option id is in 3.5.1 only
+BATTLE_MASTER = "bl380Vc"
+ASSASSIN = "31nsoKzC"  # in 3.5.1 only: 3.5.2 has a Master Assassin instead
+SCOUT_MASTER, SCOUT_MASTER_3_5_2 = "cByHKhW62Q", "tYrIhbQKOm"  # 3.5.2 gave it a new id, in the same section
 GIANT_BEETLE, GLADE_LEADER, TREEMEN = "j6eudp0", "2HF3Nnt", "pognt8d"
 
 
@@ -46,9 +48,9 @@ def player(client, user):
 
 @pytest.fixture
 def scouts(user) -> ArmyList:
-    """A Ratmen list built on 3.5.1 whose Battle Master takes Scout Master; then 3.5.2 comes out."""
+    """A Ratmen list built on 3.5.1 whose Battle Master takes an Assassin; then 3.5.2 comes out."""
     import_armyforge("aof--ratmen.json", "3.5.1")
-    made = make_list(user, "ratmen", [{"id": "boss", "unit": BATTLE_MASTER, "options": {SCOUT_MASTER: 1}}])
+    made = make_list(user, "ratmen", [{"id": "boss", "unit": BATTLE_MASTER, "options": {ASSASSIN: 1}}])
     import_armyforge("aof--ratmen.json")
     return made
 
@@ -86,9 +88,7 @@ def test_a_wood_elves_list_on_3_5_1_is_told_what_3_5_2_changes(player, user):
 def test_the_notice_of_the_ratmen_update_names_the_option_it_drops_with_a_real_minus(player, scouts):
     said = notice(player.get(f"/lists/{scouts.pk}/"))
     assert said.startswith("Ratmen 3.5.2 is out: your one unit changes cost, \u221215 pts.")
-    assert (
-        "Updating drops an upgrade 3.5.2 no longer offers: Scout Master (Scout, Stealth, Strider) from Battle Master."
-    ) in said
+    assert "Updating drops an upgrade 3.5.2 no longer offers: Assassin (Takedown Strike) from Battle Master." in said
 
 
 def test_a_list_on_the_current_version_has_no_notice(player, user):
@@ -115,7 +115,7 @@ def test_the_builder_of_a_pinned_list_runs_the_same_queries_for_1_and_20_units(
 ):
     counts = {}
     for total in (1, 20):
-        entries = [{"id": f"e{i}", "unit": BATTLE_MASTER, "options": {SCOUT_MASTER: 1}} for i in range(total)]
+        entries = [{"id": f"e{i}", "unit": BATTLE_MASTER, "options": {ASSASSIN: 1}} for i in range(total)]
         ArmyList.objects.filter(pk=scouts.pk).update(entries=entries)
         player.get(f"/lists/{scouts.pk}/")  # warm the two versions' books
         with CaptureQueriesContext(connection) as queries:
@@ -137,17 +137,14 @@ def test_the_review_lists_the_battle_master_dropping_scout_master_and_changes_no
     assert "Update “Scouts” to Ratmen 3.5.2" in text
     assert "Your one unit changes cost, \u221215 pts : 60 → 45 pts." in text
     assert "Battle Master 60 → 45 pts (\u221215)" in text
-    assert (
-        "Drops Scout Master (Scout, Stealth, Strider) : Ratmen 3.5.2 has no Scout Master (Scout, Stealth, Strider) "
-        "any more"
-    ) in text
+    assert "Drops Assassin (Takedown Strike) : Ratmen 3.5.2 has no Assassin (Takedown Strike) any more" in text
     assert "Total 60 → 45 pts (\u221215)" in text
     html = review.content.decode()
     assert 'name="csrfmiddlewaretoken"' in html
     assert f'<input type="hidden" name="version" value="{version}">' in html
     assert '<button type="submit" class="primary">Update to 3.5.2</button>' in html
     scouts.refresh_from_db()
-    assert (scouts.version, scouts.book_version, scouts.entries[0]["options"]) == (version, "3.5.1", {SCOUT_MASTER: 1})
+    assert (scouts.version, scouts.book_version, scouts.entries[0]["options"]) == (version, "3.5.1", {ASSASSIN: 1})
 
 
 def test_the_review_defaults_to_the_current_version_and_offers_every_version_held(player, scouts):
@@ -201,7 +198,7 @@ def test_a_stale_review_moves_nothing_and_says_the_list_changed_elsewhere(player
     assert f"This list was changed elsewhere (it is now at version {seen + 1}); it was not moved." in text
     assert "Update “Renamed in another tab” to Ratmen 3.5.2" in text  # the review, as the list is now
     scouts.refresh_from_db()
-    assert (scouts.version, scouts.book_version, scouts.entries[0]["options"]) == (seen + 1, "3.5.1", {SCOUT_MASTER: 1})
+    assert (scouts.version, scouts.book_version, scouts.entries[0]["options"]) == (seen + 1, "3.5.1", {ASSASSIN: 1})
 
 
 def test_a_move_without_the_version_it_was_based_on_is_refused(player, scouts):
@@ -232,11 +229,11 @@ def test_a_visitor_moves_their_own_list_on(client, db):
     made = ArmyList.objects.get()
     client.post(f"/lists/{made.pk}/act/", {"version": made.version, "action": "add", "unit": BATTLE_MASTER})
     made.refresh_from_db()
-    options = {"version": made.version, "action": "options", "entry": "e1", "partial": "1", "set": f"{SCOUT_MASTER}=1"}
+    options = {"version": made.version, "action": "options", "entry": "e1", "partial": "1", "set": f"{ASSASSIN}=1"}
     client.post(f"/lists/{made.pk}/act/", options)
     import_armyforge("aof--ratmen.json")
     made.refresh_from_db()
-    assert made.entries[0]["options"] == {SCOUT_MASTER: 1}
+    assert made.entries[0]["options"] == {ASSASSIN: 1}
     assert notice(client.get(f"/lists/{made.pk}/")).startswith("Ratmen 3.5.2 is out")
     response = client.post(f"/lists/{made.pk}/book/move/", {"to": "3.5.2", "version": made.version}, follow=True)
     assert "Moved to Ratmen 3.5.2: the list is now 45 pts (was 60)." in page_text(response)
@@ -287,4 +284,4 @@ def test_a_list_built_on_a_version_no_longer_kept_is_told_which_prices_it_shows(
     assert "Update “Scouts” to Ratmen 3.5.2" in review and "What changed in Ratmen" not in review
     # Its prices were 3.5.2's already; an option that version does not know is named by its id.
     assert "No unit changes cost : 45 → 45 pts." in review
-    assert f"Drops {SCOUT_MASTER} : Ratmen 3.5.2 has no {SCOUT_MASTER} any more" in review
+    assert f"Drops {ASSASSIN} : Ratmen 3.5.2 has no {ASSASSIN} any more" in review
