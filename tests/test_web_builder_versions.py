@@ -128,7 +128,69 @@ def test_the_builder_of_a_pinned_list_runs_the_same_queries_for_1_and_20_units(
         player.get(f"/lists/{scouts.pk}/")
 
 
+def test_the_notice_counts_a_removed_unit_apart_from_the_units_that_change_cost(player, user, make_aof_book):
+    armybook_import(data=make_aof_book())
+    entries = [{"id": "hero", "unit": "warden-captain"}, {"id": "troops", "unit": "wardens"}]
+    made = make_list(user, "test-wardens", entries)
+    newer = make_aof_book()
+    newer["version"] = "2.0.0"
+    newer["units"], newer["packages"] = newer["units"][:1], newer["packages"][:1]
+    armybook_import(data=newer)
+    said = notice(player.get(f"/lists/{made.pk}/"))
+    assert said.startswith("Test Wardens 2.0.0 is out: no unit changes cost; 1 unit removed.")
+    assert "Updating removes a unit 2.0.0 no longer has: Wardens." in said
+
+
+def test_the_notice_of_a_move_that_leaves_the_list_over_its_points_says_so(player, user):
+    made = ratmen_3_5_2_list(user, points=2155)
+    said = notice(player.get(f"/lists/{made.pk}/"))
+    assert said.startswith("Ratmen 3.5.3 is out: ")
+    assert "After the move: 2,350 of 2,155 pts, 195 over; 2 issues." in said
+
+
 # -- the review --------------------------------------------------------------------------------
+# God-Titan, Giant Blessed Beast, Blessed Platform, Militia, Giant Rats, Night Scouts: with the
+# heroes and machines of `ratmen_3_5_2_list`, a legal 2,155 pts list on 3.5.2, 2,350 pts on 3.5.3.
+BIG_UNITS = ("SthvnvH", "lNrKPTx", "bIbOg6H", "L63ELXt", "etbxZuh", "6vA1AhE")
+
+
+def ratmen_3_5_2_list(owner, points: int) -> ArmyList:
+    """A Ratmen 3.5.2 list whose Battle Master's Pet Giant Rat 3.5.3 moved to "Upgrade with
+    one" under a new id, whose Weapon Teams lose their Spotter Rat; then 3.5.3 comes out."""
+    import_armyforge("aof--ratmen.json")
+    entries = [
+        {"id": "boss", "unit": BATTLE_MASTER, "options": {"fNwHbYSW": 1}},
+        {"id": "champion", "unit": "IDU9HOb", "options": {"gXK-r3-Tei": 1}},
+        {"id": "roller", "unit": "nlL4SRE", "options": {"oFtD5yoJ": 1}},
+        {"id": "team", "unit": "wXtqtYK", "options": {"KYZ4pSrM": 1}},
+        *({"id": f"more-{i}", "unit": unit} for i, unit in enumerate(BIG_UNITS)),
+    ]
+    made = make_list(owner, "ratmen", entries)
+    ArmyList.objects.filter(pk=made.pk).update(points_limit=points)
+    import_armyforge("aof--ratmen.json", "3.5.3")
+    made.refresh_from_db()
+    return made
+
+
+def test_the_review_shows_the_options_kept_under_new_ids_and_what_the_moved_list_breaks(player, user):
+    made = ratmen_3_5_2_list(user, points=2155)
+    text = page_text(player.get(f"/lists/{made.pk}/book/?to=3.5.3"))
+    assert "Battle Master 55 → 65 pts (+10) Keeps Pet Giant Rat (Repel Ambushers) , now in “Upgrade with one”: " in text
+    assert "10 → 15 pts a pick" in text
+    assert "Champion 35 → 40 pts (+5) Keeps Pet Giant Rat (Repel Ambushers) : 10 → 15 pts a pick" in text
+    assert (
+        "Drops Spotter Rat (Defense Debuff) : Weapon Teams can no longer take Spotter Rat (Defense Debuff) in 3.5.3"
+    ) in text
+    assert "After the move: 2,350 of 2,155 pts, 195 over; 2 issues ." in text
+    assert "2350 pts is 195 over the 2155 pts limit" in text
+    assert "God-Titan costs 830 pts, but no unit may cost more than 754 pts (35% of 2155 pts)" in text
+
+
+def test_the_review_of_a_move_that_leaves_the_list_legal_says_so(player, scouts):
+    text = page_text(player.get(f"/lists/{scouts.pk}/book/?to=3.5.2"))
+    assert "After the move: 45 of 2,000 pts; no issues : the list is legal." in text
+
+
 def test_the_review_lists_the_battle_master_dropping_scout_master_and_changes_nothing(player, scouts):
     version = scouts.version
     review = player.get(f"/lists/{scouts.pk}/book/?to=3.5.2")
@@ -265,6 +327,32 @@ def report(*costs: tuple[int, int], dropped: int = 0, removed: int = 0) -> dict:
 )
 def test_the_notice_counts_the_units_that_change_cost_and_signs_the_points(costs, words):
     assert presenters.move_view(report(*costs), "Orcs").headline() == words
+
+
+def test_a_removed_unit_is_counted_apart_from_the_units_that_change_cost():
+    view = presenters.move_view(report((120, 0), (100, 90), (50, 50), removed=1), "Orcs")
+    assert view.headline() == "Orcs 2.0 is out: 1 of your 3 units changes cost, \u221210 pts; 1 unit removed."
+    only_removed = presenters.move_view(report((120, 0), (50, 50), removed=1), "Orcs")
+    assert only_removed.headline() == "Orcs 2.0 is out: no unit changes cost; 1 unit removed."
+    assert [row.changes_cost for row in view.rows] == [False, True, False]
+    assert [row.change for row in view.rows] == ["\u2212120", "\u221210", ""]
+
+
+@pytest.mark.parametrize(
+    ("validation", "words"),
+    [
+        (
+            {"valid": False, "total_points": 2405, "points_limit": 2000, "issues": [{}] * 3},
+            "2,405 of 2,000 pts, 405 over; 3 issues",
+        ),
+        ({"valid": True, "total_points": 1870, "points_limit": 2000, "issues": []}, "1,870 of 2,000 pts; no issues"),
+        ({"valid": False, "total_points": 300, "points_limit": None, "issues": [{}]}, "300 pts; 1 issue"),
+    ],
+)
+def test_what_the_moved_list_is_in_one_line(validation, words):
+    view = presenters.move_view({**report((100, 100)), "validation": validation}, "Orcs")
+    assert view.after_words() == f"After the move: {words}"
+    assert (f"After the move: {words}." in view.details()) is not validation["valid"]
 
 
 def test_the_notice_names_two_dropped_options_and_counts_the_rest():
