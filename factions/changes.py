@@ -3,7 +3,8 @@
 `book_changes(old, new)` compares two armybook/1 documents, plain dicts as
 `factions.selectors.faction_book` exports them or as the Army Forge converter makes them,
 and says what a player moving a list from `old` to `new` needs to know: units, options,
-the book's own rules and spells added, removed or changed, and only what differs of each.
+the book's own rules, the core rules it names and spells added, removed or changed, and
+only what differs of each.
 Plain Python on plain data: no queries, linear in the size of the two books.
 
 Things are matched by what lists refer to them by: units and options by `id`, rules and
@@ -23,7 +24,7 @@ Decisions the contract leaves open:
 - `sections.changed`: a section held by both books whose words or limits changed
   (`select` "up to 2" -> "up to 1"), which no option of it shows; limits in words, None
   where a side has none. Sections added or removed show through their options.
-- A unit's package ref `{"package": "G1", "without": ["S3"]}` reads "G1 (without S3)"; a
+- A unit's package ref `{"package": "G1", "without": ["S3"]}` is one package taken; a
   changed `without` is the old form removed and the new one added.
 - Only real price changes are price changes. A unit *takes* an option when the option is
   in a section of a package the unit takes (less the sections it does without). `costs`
@@ -36,7 +37,8 @@ Decisions the contract leaves open:
 - Packages have no label of their own: a package a unit takes (`upgrades`) and a
   section's `package` are named by the labels of their sections, as a player reads
   them ("Replace Hand Weapon, Upgrade with one"; for `{"package": "G1", "without":
-  [...]}` only the sections the unit takes), and by their id only when they have none.
+  [...]}` only the sections the unit takes), and by their id only when they have none
+  ("G1 (without S3)").
 - A book's rules are of two kinds: its own, and the core rules of Army Forge it names
   (`"core": true`; `text` may be "" when none was read). A rule whose text is the note
   the Army Forge converter wrote for a rule it had no text for, in books imported
