@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from factions.armyforge import armybook_from_armyforge, our_id
+from factions.armyforge import MISSING_RULE_NOTE, NEWER_RULE_NOTE, armybook_from_armyforge, our_id
 from factions.changes import book_changes, changes_summary
 from factions.selectors import faction_book, faction_get_with_book, ruleset_infos
 from factions.services import armybook_import
@@ -67,8 +67,10 @@ def test_the_same_book_has_no_changes():
         "from": "1.0.0",
         "to": "1.0.0",
         "units": EMPTY,
+        "armyforge_rules": {"from": None, "to": None},
         "options": EMPTY,
         "rules": EMPTY,
+        "core_rules": EMPTY,
         "spells": EMPTY,
         "sections": {"changed": []},
     }
@@ -192,24 +194,57 @@ def test_starting_items_are_listed_as_items():
     assert unit_changes(old, new) == {"warden-captain": {"items": {"added": ["Horse (Fast)"]}}}
 
 
-def test_a_package_a_unit_takes_or_no_longer_takes_is_listed_by_id():
+def test_a_package_a_unit_takes_or_no_longer_takes_is_named_by_its_sections_labels():
     old = aof_book()
     new = newer(old)
     unit(new, "warden-captain")["upgrades"] = ["HERO", "TROOPS"]
     unit(new, "wardens")["upgrades"] = []
     assert unit_changes(old, new) == {
-        "warden-captain": {"upgrades": {"added": ["TROOPS"]}},
-        "wardens": {"upgrades": {"removed": ["TROOPS"]}},
+        "warden-captain": {"upgrades": {"added": ["Upgrade one model with, Replace all Spears"]}},
+        "wardens": {"upgrades": {"removed": ["Upgrade one model with, Replace all Spears"]}},
     }
 
 
-def test_a_package_taken_without_other_sections_is_the_old_form_removed_and_the_new_added():
+def test_a_package_taken_without_other_sections_is_named_by_the_sections_taken():
     old = aof_book()
     unit(old, "wardens")["upgrades"] = [{"package": "TROOPS", "without": ["TROOPS-2"]}]
     new = newer(old)
     unit(new, "wardens")["upgrades"] = [{"package": "TROOPS", "without": ["TROOPS-1"]}]
     assert unit_changes(old, new) == {
-        "wardens": {"upgrades": {"added": ["TROOPS (without TROOPS-1)"], "removed": ["TROOPS (without TROOPS-2)"]}}
+        "wardens": {"upgrades": {"added": ["Replace all Spears"], "removed": ["Upgrade one model with"]}}
+    }
+
+
+def test_a_package_is_named_by_what_each_book_calls_its_sections_and_by_its_id_only_when_they_have_none():
+    old = aof_book()
+    old["packages"].append({"id": "EMPTY", "sections": []})
+    new = newer(old)
+    section(new, "TROOPS-2")["label"] = "Replace all Spears with"
+    unit(new, "wardens")["upgrades"] = ["EMPTY"]
+    assert unit_changes(old, new) == {
+        "wardens": {"upgrades": {"added": ["EMPTY"], "removed": ["Upgrade one model with, Replace all Spears"]}}
+    }
+    back = unit_changes(new, old)["wardens"]["upgrades"]
+    assert back == {"added": ["Upgrade one model with, Replace all Spears"], "removed": ["EMPTY"]}
+    unit(old, "warden-captain")["upgrades"] = ["TROOPS"]
+    assert unit_changes(old, new)["warden-captain"]["upgrades"] == {
+        "added": ["Replace Hand Weapon, Upgrade with one"],
+        "removed": ["Upgrade one model with, Replace all Spears"],
+    }
+
+
+def test_a_section_moved_to_another_package_names_both_packages_by_their_sections():
+    old = aof_book()
+    new = newer(old)
+    moved = section(new, "HERO-2")
+    new["packages"][0]["sections"].remove(moved)
+    new["packages"][1]["sections"].append(moved)
+    [changed] = book_changes(old, new)["sections"]["changed"]
+    assert changed["changes"] == {
+        "package": [
+            "Replace Hand Weapon, Upgrade with one",
+            "Upgrade one model with, Replace all Spears, Upgrade with one",
+        ]
     }
 
 
@@ -302,6 +337,62 @@ def test_an_own_price_equal_to_the_plain_cost_of_the_other_side_is_no_change():
     halberds["cost"] = 15
     del halberds["costs"]
     assert option_changes(old, new) == {"TROOPS-2a": {"cost": [10, 15]}}
+
+
+def test_a_unit_newly_taking_an_option_is_listed_as_added_to_it_with_its_price_never_as_a_price_change():
+    """The captain takes the troops' package now, and the Halberds have a price of their
+    own for it: the captain is added to each option of the package, at its price."""
+    old = aof_book()
+    new = newer(old)
+    unit(new, "warden-captain")["upgrades"] = ["HERO", "TROOPS"]
+    option(new, "TROOPS-2a")["costs"] = {"wardens": 15, "warden-captain": 30}
+    captain = {"id": "warden-captain", "name": "Warden Captain"}
+    assert option_changes(old, new) == {
+        "TROOPS-1a": {"units": {"added": [{**captain, "cost": 5}]}},
+        "TROOPS-1b": {"units": {"added": [{**captain, "cost": 5}]}},
+        "TROOPS-2a": {"units": {"added": [{**captain, "cost": 30}]}},
+    }
+
+
+def test_a_unit_no_longer_taking_an_option_is_listed_as_removed_from_it_with_its_old_price():
+    """The wardens lose the Halberds' section, and the Halberds their price for them: not a
+    price change from 15 to 10, the option is gone from the unit."""
+    old = aof_book()
+    new = newer(old)
+    unit(new, "wardens")["upgrades"] = [{"package": "TROOPS", "without": ["TROOPS-2"]}]
+    del option(new, "TROOPS-2a")["costs"]
+    assert option_changes(old, new) == {
+        "TROOPS-2a": {"units": {"removed": [{"id": "wardens", "name": "Wardens", "cost": 15}]}}
+    }
+
+
+def test_a_unit_new_to_the_book_or_gone_from_it_is_not_listed_on_its_options():
+    old = aof_book(units=3)
+    new = newer(old)
+    new["units"] = [u for u in new["units"] if u["id"] != "wardens-0"]
+    new["units"].append({**copy.deepcopy(unit(old, "wardens")), "id": "scouts", "name": "Scouts"})
+    changes = book_changes(old, new)
+    assert [u["id"] for u in changes["units"]["added"]] == ["scouts"]
+    assert [u["id"] for u in changes["units"]["removed"]] == ["wardens-0"]
+    assert changes["options"] == EMPTY
+
+
+def test_an_own_price_given_to_a_unit_that_takes_the_option_in_neither_book_is_no_change():
+    old = aof_book()
+    new = newer(old)
+    option(new, "HERO-2a")["costs"] = {"wardens": 50}
+    assert option_changes(old, new) == {}
+
+
+def test_a_unit_taking_an_option_in_both_books_still_shows_its_real_price_change_beside_units_added():
+    old = aof_book()
+    new = newer(old)
+    unit(new, "wardens-0")["upgrades"] = []
+    option(new, "TROOPS-2a")["costs"] = {"wardens": 20}
+    assert option_changes(old, new)["TROOPS-2a"] == {
+        "costs": {"wardens": [15, 20]},
+        "units": {"removed": [{"id": "wardens-0", "name": "Wardens Cohort 0", "cost": 10}]},
+    }
 
 
 def test_a_relabelled_option_lists_its_label():
@@ -445,6 +536,65 @@ def test_a_rule_that_now_takes_a_value_says_so():
     assert book_changes(old, new)["rules"]["changed"] == [{"name": "Shieldbrothers", "rated": [False, True]}]
 
 
+def core(name: str, text: str = "") -> dict[str, Any]:
+    return {"name": name, "rated": False, "text": text, "core": True}
+
+
+def test_core_rules_the_book_names_are_compared_apart_from_its_own_rules():
+    old = aof_book()
+    old["rules"] += [core("Bane", "Old words."), core("Thrust", "Charge words."), core("Rending")]
+    new = newer(old)
+    new["rules"] = [old["rules"][0], core("Bane", "New words."), core("Rending", "Army Forge's words."), core("Lance")]
+    changes = book_changes(old, new)
+    assert changes["rules"] == EMPTY
+    assert changes["core_rules"] == {
+        "added": [{"name": "Lance", "text": ""}],
+        "removed": [{"name": "Thrust", "text": "Charge words."}],
+        "changed": [{"name": "Bane", "text": ["Old words.", "New words."]}],
+    }
+
+
+@pytest.mark.parametrize("note", [NEWER_RULE_NOTE, MISSING_RULE_NOTE])
+def test_a_placeholder_on_one_side_and_a_core_rule_on_the_other_is_no_change(note):
+    old = aof_book()
+    old["rules"].append({"name": "Takedown", "rated": False, "text": note.format(name="Takedown")})
+    new = newer(old)
+    new["rules"][-1] = core("Takedown", "Pick any model of the target unit.")
+    assert (book_changes(old, new)["rules"], book_changes(old, new)["core_rules"]) == (EMPTY, EMPTY)
+    assert (book_changes(new, old)["rules"], book_changes(new, old)["core_rules"]) == (EMPTY, EMPTY)
+
+
+def test_a_book_rule_whose_text_became_a_placeholder_is_a_core_rule_added_keeping_the_book_text():
+    """Army Forge took the rule into its core rules: the book no longer describes it, and
+    the converter wrote its note for it. Not a rule changed to the note."""
+    old = aof_book()
+    old["rules"].append({"name": "Vanguard", "rated": False, "text": "Move up to 9 inches after deploying."})
+    new = newer(old)
+    new["rules"][-1] = {"name": "Vanguard", "rated": False, "text": MISSING_RULE_NOTE.format(name="Vanguard")}
+    changes = book_changes(old, new)
+    assert changes["rules"] == EMPTY
+    assert changes["core_rules"] == {
+        "added": [{"name": "Vanguard", "text": "", "book_text": "Move up to 9 inches after deploying."}],
+        "removed": [],
+        "changed": [],
+    }
+    back = book_changes(new, old)
+    assert back["rules"] == EMPTY
+    assert back["core_rules"]["removed"] == [
+        {"name": "Vanguard", "text": "", "book_text": "Move up to 9 inches after deploying."}
+    ]
+
+
+def test_a_rule_that_merely_reads_like_a_placeholder_of_another_name_is_the_books_own():
+    old = aof_book()
+    old["rules"].append({"name": "Oath", "rated": False, "text": NEWER_RULE_NOTE.format(name="Vow")})
+    new = newer(old)
+    new["rules"][-1] = {"name": "Oath", "rated": False, "text": "Sworn."}
+    assert book_changes(old, new)["rules"]["changed"] == [
+        {"name": "Oath", "text": [NEWER_RULE_NOTE.format(name="Vow"), "Sworn."]}
+    ]
+
+
 def test_spells_list_only_the_cost_or_text_that_changed():
     old = aof_book()
     old["spells"].append({"name": "Mist", "cost": 2, "text": "Test mist."})
@@ -475,12 +625,31 @@ def test_the_summary_counts_what_a_headline_says():
         "from": "1.0.0",
         "to": "1.1.0",
         "units": {"added": 0, "removed": 1, "changed": 3, "cost_changed": 2, "cost_up": 1, "cost_down": 1},
-        "options": {"added": 0, "removed": 0, "changed": 1},
+        "armyforge_rules": {"from": None, "to": None},
+        "options": {"added": 0, "removed": 0, "changed": 1, "units_added": 0, "units_removed": 0},
         "rules": {"added": 0, "removed": 0, "changed": 0},
+        "core_rules": {"added": 0, "removed": 0, "changed": 0},
         "spells": {"added": 0, "removed": 0, "changed": 1},
         "sections": {"changed": 0},
         "unchanged": False,
     }
+
+
+def test_the_summary_counts_core_rules_units_an_option_gained_and_the_core_rules_versions():
+    old = aof_book()
+    old["armyforge_rules"] = "2026-11-29"
+    new = newer(old)
+    new["armyforge_rules"] = "2026-12-20"
+    new["rules"].append({"name": "Bane", "rated": False, "text": "", "core": True})
+    unit(new, "warden-captain")["upgrades"] = ["HERO", "TROOPS"]
+    summary = changes_summary(book_changes(old, new))
+    assert summary["armyforge_rules"] == {"from": "2026-11-29", "to": "2026-12-20"}
+    assert summary["core_rules"] == {"added": 1, "removed": 0, "changed": 0}
+    assert summary["options"] == {"added": 0, "removed": 0, "changed": 3, "units_added": 3, "units_removed": 0}
+    assert summary["unchanged"] is False
+    only_core = newer(aof_book())
+    only_core["rules"].append({"name": "Bane", "rated": False, "text": "", "core": True})
+    assert changes_summary(book_changes(aof_book(), only_core))["unchanged"] is False
 
 
 # -- the official books, 3.5.1 → 3.5.2 ---------------------------------------------------
@@ -688,7 +857,7 @@ def test_going_back_a_version_swaps_added_and_removed(name):
     old, new = raw_pair(name)
     old_book, new_book = converted(old, name), converted(new, name)
     forward, back = book_changes(old_book, new_book), book_changes(new_book, old_book)
-    for kind in ("units", "options", "rules", "spells"):
+    for kind in ("units", "options", "rules", "core_rules", "spells"):
         assert (back[kind]["added"], back[kind]["removed"]) == (forward[kind]["removed"], forward[kind]["added"])
         assert {c.get("id", c.get("name")) for c in back[kind]["changed"]} == {
             c.get("id", c.get("name")) for c in forward[kind]["changed"]
@@ -771,6 +940,22 @@ def test_ratmen_options_replaced_relabelled_and_repriced():
     assert sections["hpnKLMu"]["changes"]["targets"] == [["Twin Gatling Guns"], ["Twin Gatling Guns", "Heavy Wheels"]]
     roller = by_id(changes["units"]["changed"])["nlL4SRE"]
     assert roller["changes"] == {"rules": {"removed": ["Impact(3)"]}, "items": {"added": ["Heavy Wheels (Impact(3))"]}}
+
+
+@pytest.mark.django_db
+def test_ratmen_3_5_3_describes_takedown_which_3_5_2_named_without_a_text():
+    """Ratmen 3.5.2 used Takedown without describing it (the converter wrote its note for a
+    rule from a newer rulebook); 3.5.3 describes it. No rule changed to or from the note."""
+    changes = book_changes(*(converted(data, "aof--ratmen.json") for data in ratmen_3_5_2_and_3_5_3()))
+    assert "Takedown" not in {r["name"] for kind in ("added", "removed", "changed") for r in changes["rules"][kind]}
+    [takedown] = changes["core_rules"]["removed"]
+    assert (takedown["name"], takedown["text"]) == ("Takedown", "")
+    assert takedown["book_text"].startswith("This model may pick any model in the target unit")
+    assert changes["core_rules"]["added"] == changes["core_rules"]["changed"] == []
+
+
+def ratmen_3_5_2_and_3_5_3() -> tuple[dict[str, Any], dict[str, Any]]:
+    return armyforge_file(ARMYFORGE / "aof--ratmen.json"), armyforge_file(ARMYFORGE / "3.5.3" / "aof--ratmen.json")
 
 
 @pytest.mark.django_db

@@ -1,7 +1,8 @@
 """Every version of a book is kept, each with its source; a book never takes a version
 from a book of another source; lists stay pinned to the version they were built on
-(shared/spec/book-versions.md). Real data: the official Army Forge books at 3.5.1 and
-3.5.2 in ../shared/armyforge/."""
+(shared/spec/book-versions.md); moving one on keeps the options a version regrouped
+under new ids. Real data: the official Army Forge books at 3.5.1, 3.5.2 and 3.5.3 in
+../shared/armyforge/."""
 
 import copy
 import json
@@ -9,8 +10,12 @@ import json
 import pytest
 from django.core.management import call_command
 
+from armybuilder.engine import book_from_dict
+from armybuilder.engine.versions import carry_entries
 from armybuilder.lists.models import ArmyList
+from factions.armyforge import armybook_from_armyforge
 from factions.models import BookVersion, Faction
+from factions.selectors import ruleset_infos
 from factions.services import BOOKS_DIR, armybook_import, bundled_books_load
 from tests.concurrency import at_once
 from tests.conftest import SHARED, require_shared
@@ -264,9 +269,12 @@ def test_changes_name_the_parameter_of_a_version_not_held(api_client):
 
 
 # -- moving a list on ------------------------------------------------------------------------------
+BATTLE_MASTER, CHAMPION, DEATH_ROLLER, WEAPON_TEAMS = "bl380Vc", "IDU9HOb", "nlL4SRE", "wXtqtYK"
+
+
 def battle_master_list(client) -> dict:
-    """A Ratmen list on 3.5.1 whose Battle Master takes Scout Master, an option 3.5.2 replaced."""
-    return saved_list(client, "ratmen", 1000, [{"id": "boss", "unit": "bl380Vc", "options": {"cByHKhW62Q": 1}}])
+    """A Ratmen list on 3.5.1 whose Battle Master takes an Assassin, an option 3.5.2 has no more."""
+    return saved_list(client, "ratmen", 1000, [{"id": "boss", "unit": BATTLE_MASTER, "options": {"31nsoKzC": 1}}])
 
 
 @pytest.mark.django_db
@@ -287,10 +295,14 @@ def test_upgrade_dry_run_reports_dropped_options_and_changes_nothing(user_client
         [before, before - 15],
         False,
     )
-    assert [(d["option"], d["label"]) for d in entry["dropped"]] == [
-        ("cByHKhW62Q", "Scout Master (Scout, Stealth, Strider)")
+    assert entry["dropped"] == [
+        {
+            "option": "31nsoKzC",
+            "label": "Assassin (Takedown Strike)",
+            "reason": "Ratmen 3.5.2 has no Assassin (Takedown Strike) any more",
+        }
     ]
-    assert "Ratmen 3.5.2 has no Scout Master" in entry["dropped"][0]["reason"]
+    assert entry["moved"] == []
     unchanged = user_client.get(f"/api/lists/{made['id']}/").json()
     assert (unchanged["version"], unchanged["book_version"], unchanged["entries"]) == (
         made["version"],
@@ -311,6 +323,197 @@ def test_upgrade_dry_run_reports_dropped_options_and_changes_nothing(user_client
     assert (stale.status_code, stale.json()["version"]) == (409, after["version"])
     back = user_client.post(url, {"book_version": "3.5.1"}, format="json").json()
     assert (back["list"]["book_version"], back["report"]["from"], back["report"]["to"]) == ("3.5.1", "3.5.2", "3.5.1")
+
+
+def move(client, made: dict, **body) -> dict:
+    response = client.post(f"/api/lists/{made['id']}/upgrade/", body, format="json")
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+@pytest.mark.django_db
+def test_scout_master_which_3_5_2_gave_a_new_id_is_kept_at_its_price(user_client):
+    import_armyforge("aof--ratmen.json", "3.5.1")
+    made = saved_list(
+        user_client, "ratmen", 1000, [{"id": "boss", "unit": BATTLE_MASTER, "options": {"cByHKhW62Q": 1}}]
+    )
+    import_armyforge("aof--ratmen.json")
+    moved = move(user_client, made)
+    [entry] = moved["report"]["entries"]
+    assert (entry["cost"], entry["dropped"]) == ([60, 60], [])
+    assert entry["moved"] == [
+        {
+            "option": "cByHKhW62Q",
+            "to": "tYrIhbQKOm",
+            "label": "Scout Master (Scout, Stealth, Strider)",
+            "to_label": "Scout Master (Scout, Stealth, Strider)",
+            "section": ["Upgrade with one", "Upgrade with one"],
+            "cost": [15, 15],
+            "picks": [1, 1],
+        }
+    ]
+    assert moved["list"]["entries"][0]["options"] == {"tYrIhbQKOm": 1}
+    assert moved["list"]["validation"]["total_points"] == 60
+
+
+def ratmen_3_5_2_list(client, points: int = 2000, more: tuple[str, ...] = ()) -> dict:
+    """A Ratmen 3.5.2 list of options 3.5.3 regrouped under new ids (the Pet Giant Rats moved
+    from "Upgrade with" to another section; the Great Death Roller's Spotter Rat), and a
+    Spotter Rat 3.5.3 took away from the Weapon Teams."""
+    import_armyforge("aof--ratmen.json")
+    entries = [
+        {"id": "boss", "unit": BATTLE_MASTER, "options": {"fNwHbYSW": 1}},
+        {"id": "champion", "unit": CHAMPION, "options": {"gXK-r3-Tei": 1}},
+        {"id": "roller", "unit": DEATH_ROLLER, "options": {"oFtD5yoJ": 1}},
+        {"id": "team", "unit": WEAPON_TEAMS, "options": {"KYZ4pSrM": 1}},
+        *({"id": f"more-{i}", "unit": unit} for i, unit in enumerate(more)),
+    ]
+    made = saved_list(client, "ratmen", points, entries)
+    import_armyforge("aof--ratmen.json", "3.5.3")
+    return made
+
+
+def pet_rat(old: str, new: str, section: str, cost: list[int]) -> dict:
+    label = "Pet Giant Rat (Repel Ambushers)"
+    return {
+        "option": old,
+        "to": new,
+        "label": label,
+        "to_label": label,
+        "section": ["Upgrade with", section],
+        "cost": cost,
+        "picks": [1, 1],
+    }
+
+
+@pytest.mark.django_db
+def test_ratmen_options_3_5_3_regrouped_are_kept_and_only_what_it_lacks_is_dropped(user_client):
+    made = ratmen_3_5_2_list(user_client)
+    moved = move(user_client, made)
+    entries = {entry["id"]: entry for entry in moved["report"]["entries"]}
+    assert entries["boss"]["moved"] == [pet_rat("fNwHbYSW", "LGVrWIluWC", "Upgrade with one", [10, 15])]
+    assert entries["champion"]["moved"] == [pet_rat("gXK-r3-Tei", "GUIVHSIk", "Upgrade with", [10, 15])]
+    assert [(m["option"], m["to"], m["cost"]) for m in entries["roller"]["moved"]] == [
+        ("oFtD5yoJ", "tcODNdiG", [40, 35])
+    ]
+    assert [entry["dropped"] for entry in entries.values()] == [
+        [],
+        [],
+        [],
+        [
+            {
+                "option": "KYZ4pSrM",
+                "label": "Spotter Rat (Defense Debuff)",
+                "reason": "Weapon Teams can no longer take Spotter Rat (Defense Debuff) in 3.5.3",
+            }
+        ],
+    ]
+    assert entries["team"]["moved"] == []
+    assert {entry["id"]: entry["options"] for entry in moved["list"]["entries"]} == {
+        "boss": {"LGVrWIluWC": 1},
+        "champion": {"GUIVHSIk": 1},
+        "roller": {"tcODNdiG": 1},
+        "team": {},
+    }
+    assert [entries[e]["cost"] for e in ("boss", "champion", "roller")] == [[55, 65], [35, 40], [175, 175]]
+
+
+@pytest.mark.django_db
+def test_a_regrouped_option_with_no_room_beside_one_kept_is_dropped_saying_why(user_client):
+    """3.5.3 put the Battle Master's Pet Giant Rat into the "Upgrade with one" that holds
+    its Scout Master: one pick, taken by the Scout Master, which keeps its id."""
+    import_armyforge("aof--ratmen.json")
+    options = {"tYrIhbQKOm": 1, "fNwHbYSW": 1}
+    made = saved_list(user_client, "ratmen", 2000, [{"id": "boss", "unit": BATTLE_MASTER, "options": options}])
+    import_armyforge("aof--ratmen.json", "3.5.3")
+    moved = move(user_client, made)
+    [entry] = moved["report"]["entries"]
+    assert entry["moved"] == []
+    assert entry["dropped"] == [
+        {
+            "option": "fNwHbYSW",
+            "label": "Pet Giant Rat (Repel Ambushers)",
+            "reason": 'Ratmen 3.5.3 moved it to "Upgrade with one", which has no room left for it: '
+            '"Upgrade with one" allows at most 1 pick, but has 2',
+        }
+    ]
+    assert moved["list"]["entries"][0]["options"] == {"tYrIhbQKOm": 1}
+    assert moved["report"]["validation"]["valid"] is True
+
+
+# God-Titan, Giant Blessed Beast, Blessed Platform, Militia, Giant Rats, Night Scouts
+BIG_UNITS = ("SthvnvH", "lNrKPTx", "bIbOg6H", "L63ELXt", "etbxZuh", "6vA1AhE")
+
+
+@pytest.mark.django_db
+def test_the_report_says_the_moved_list_will_be_over_its_points_and_illegal_before_it_moves(user_client):
+    """A legal 2,155 pts list on 3.5.2 is 2,350 pts on 3.5.3, and its God-Titan more than 35 %
+    of the limit: the dry run says so, in the words the moved list's validation uses."""
+    made = ratmen_3_5_2_list(user_client, points=2155, more=BIG_UNITS)
+    assert (made["validation"]["total_points"], made["validation"]["valid"]) == (2155, True)
+    dry = move(user_client, made, dry_run=True)["report"]
+    validation = dry["validation"]
+    assert dry["total_points"] == [2155, 2350]
+    assert (validation["valid"], validation["total_points"], validation["points_limit"]) == (False, 2350, 2155)
+    assert [(issue["code"], issue["entry"]) for issue in validation["issues"]] == [
+        ("points_over_limit", None),
+        ("unit_too_expensive", "more-0"),
+    ]
+    assert validation["issues"][0]["message"] == "2350 pts is 195 over the 2155 pts limit"
+    # What the list's own validation says once it has moved.
+    assert move(user_client, made)["list"]["validation"] == validation
+
+
+def engine_book(name: str, version: str):
+    system = name.split("--")[0]
+    converted = armybook_from_armyforge(armyforge_book(name, version), rulesets=ruleset_infos(), system=system)
+    return book_from_dict(converted.book)
+
+
+# Each move between versions of the official books held: (option-for-unit pairs whose
+# option id the new version does not offer the unit, of which kept under a new id).
+REGROUPED = {
+    ("aof--chivalrous-kingdoms.json", "3.5.1", "3.5.2"): (0, 0),
+    ("aof--giant-tribes.json", "3.5.1", "3.5.2"): (0, 0),
+    ("aof--ratmen.json", "3.5.1", "3.5.2"): (2, 1),  # Scout Master kept; the Assassin is gone
+    ("aof--wood-elves.json", "3.5.1", "3.5.2"): (0, 0),
+    ("aof-skirmish--dwarves.json", "3.5.1", "3.5.2"): (0, 0),
+    ("aof-skirmish--trade-federations.json", "3.5.1", "3.5.2"): (0, 0),
+    ("aof-skirmish--volcanic-dwarves.json", "3.5.1", "3.5.2"): (1, 1),  # Grudge Bearer
+    ("aof--ratmen.json", "3.5.2", "3.5.3"): (8, 3),  # two Pet Giant Rats, a Spotter Rat
+    ("aof--ratmen.json", "3.5.1", "3.5.3"): (10, 4),
+}
+
+
+@pytest.mark.django_db
+def test_options_the_official_books_regrouped_under_new_ids_are_kept_on_a_move():
+    """Every unit of each pair of versions held, with each option its old version offers it
+    under an id the new one does not: before moves kept options, all of these were dropped."""
+    counted = {}
+    for name, old_version, new_version in REGROUPED:
+        old, new = engine_book(name, old_version), engine_book(name, new_version)
+        dropped = kept = 0
+        for unit in old.units.values():
+            if unit.id not in new.units:
+                continue
+            for option_id in unit.options.keys() - new.units[unit.id].options.keys():
+                dropped += 1
+                _entries, [report] = carry_entries([{"id": "e", "unit": unit.id, "options": {option_id: 1}}], old, new)
+                kept += len(report.moved)
+                assert len(report.moved) + len(report.dropped) == 1
+        counted[(name, old_version, new_version)] = (dropped, kept)
+    assert counted == REGROUPED
+
+
+@pytest.mark.django_db
+def test_a_wood_elves_grove_champion_keeps_its_beast_companion_on_3_5_2(user_client):
+    import_armyforge("aof--wood-elves.json", "3.5.1")
+    made = saved_list(user_client, "wood-elves", 2000, [{"id": "champ", "unit": "DDfHPmh", "options": {"az4NX": 1}}])
+    import_armyforge("aof--wood-elves.json")
+    moved = move(user_client, made)
+    [entry] = moved["report"]["entries"]
+    assert (entry["dropped"], entry["moved"], entry["cost"][0] == entry["cost"][1]) == ([], [], True)
+    assert moved["list"]["entries"][0]["options"] == {"az4NX": 1}
 
 
 @pytest.mark.django_db

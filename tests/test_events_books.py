@@ -154,6 +154,19 @@ def test_a_list_moved_on_to_the_current_version_and_submitted_again_has_no_such_
     assert Submission.objects.filter(player=people["elder"]).count() == 1
 
 
+def test_the_review_of_a_move_checks_a_list_built_for_the_event_by_the_events_rules(moot, lists):
+    """Moving the sprout's list, built for Grove Moot, back to 3.5.1 would break the event's
+    rule on versions: the report's validation of the moved list says so, and moving it on
+    to the current version again says nothing of it."""
+    entered = services.army_list_enter(army_list=lists["new"], pack=moot)
+    back = services.army_list_upgrade(army_list=entered, book_version="3.5.1", dry_run=True).report
+    assert [issue["code"] for issue in back["validation"]["issues"]] == ["event_book_version"]
+    assert back["validation"]["valid"] is False
+    moved = services.army_list_upgrade(army_list=entered, book_version="3.5.1").army_list
+    forward = services.army_list_upgrade(army_list=moved, dry_run=True).report
+    assert (forward["validation"]["valid"], forward["validation"]["issues"]) == (True, [])
+
+
 def test_under_any_books_a_list_keeps_its_version_and_its_prices(moot, people, lists):
     relaxed = pack_of(people["organiser"], name="Open Glade", books="any")
     event_services.submission_submit(pack=relaxed, player=people["elder"], army_list=lists["old"])

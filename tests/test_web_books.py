@@ -64,3 +64,57 @@ def test_a_book_with_one_version_says_so(client, db):
     armybook_import(data=armyforge_book("aof--ratmen.json"), system="aof")
     page = text(client.get("/books/aof/ratmen/changes/"))
     assert "Ratmen holds only 3.5.2 here." in page
+
+
+def test_a_unit_newly_taking_options_and_a_package_are_named_as_a_player_reads_them(client, db, make_aof_book):
+    """The captain takes the troops' package in 2.0.0: the package is named by its sections,
+    and each of its options is added to the captain at its price, not a price change."""
+    armybook_import(data=make_aof_book())
+    newer = make_aof_book()
+    newer["version"] = "2.0.0"
+    newer["units"][0]["upgrades"] = ["HERO", "TROOPS"]
+    armybook_import(data=newer)
+    page = text(client.get("/books/aof/test-wardens/changes/"))
+    assert "Warden Captain Upgrades taken — Upgrade one model with, Replace all Spears" in page
+    assert "TROOPS" not in page
+    assert "Halberds (Replace all Spears) Added to Warden Captain — 10 pts" in page
+    assert "Cost for" not in page
+
+
+def test_core_rules_the_book_names_have_a_table_of_their_own(client, db, make_aof_book):
+    older = make_aof_book()
+    older["rules"] += [
+        {"name": "Thrust", "rated": False, "text": "Old thrust words.", "core": True},
+        {"name": "Vanguard", "rated": False, "text": "Move up to 9 inches after deploying."},
+    ]
+    armybook_import(data=older)
+    newer = make_aof_book()
+    newer["version"] = "2.0.0"
+    newer["rules"] += [
+        {"name": "Thrust", "rated": False, "text": "New thrust words.", "core": True},
+        {"name": "Vanguard", "rated": False, "text": "", "core": True},
+    ]
+    armybook_import(data=newer)
+    page = text(client.get("/books/aof/test-wardens/changes/"))
+    assert "2 core rules changed" in page
+    assert "Core rules the book names" in page
+    assert "Thrust Text Old thrust words. New thrust words." in page
+    assert (
+        "Vanguard Now a core rule (was the book's own) Move up to 9 inches after deploying. "
+        "Army Forge's core rule (its text is not in this book)"
+    ) in page
+    assert "No army rule changed." in page
+
+
+def test_ratmen_3_5_3_describing_takedown_is_no_army_rule_change(client, db):
+    armybook_import(data=armyforge_book("aof--ratmen.json"), system="aof")
+    armybook_import(data=armyforge_book("aof--ratmen.json", "3.5.3"), system="aof")
+    page = text(client.get("/books/aof/ratmen/changes/"))
+    rules = page[page.index("Army rules") : page.index("Core rules the book names")]
+    assert "Takedown Text" not in rules and "Takedown Strike Text" in rules
+    assert "a rule from a newer rulebook" not in page
+    core = page[page.index("Core rules the book names") :]
+    assert core.startswith(
+        "Core rules the book names Rule What 3.5.2 3.5.3 Takedown Now the book's own rule "
+        "Army Forge's core rule (its text is not in this book) This model may pick any model"
+    )

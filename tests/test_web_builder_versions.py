@@ -20,7 +20,9 @@ from factions.services import armybook_import
 from tests.conftest import SHARED, require_shared
 
 ARMYFORGE = SHARED / "armyforge"
-BATTLE_MASTER, SCOUT_MASTER = "bl380Vc", "cByHKhW62Q"  # Scout Master: this option id is in 3.5.1 only
+BATTLE_MASTER = "bl380Vc"
+ASSASSIN = "31nsoKzC"  # in 3.5.1 only: 3.5.2 has a Master Assassin instead
+SCOUT_MASTER, SCOUT_MASTER_3_5_2 = "cByHKhW62Q", "tYrIhbQKOm"  # 3.5.2 gave it a new id, in the same section
 GIANT_BEETLE, GLADE_LEADER, TREEMEN = "j6eudp0", "2HF3Nnt", "pognt8d"
 
 
@@ -46,9 +48,9 @@ def player(client, user):
 
 @pytest.fixture
 def scouts(user) -> ArmyList:
-    """A Ratmen list built on 3.5.1 whose Battle Master takes Scout Master; then 3.5.2 comes out."""
+    """A Ratmen list built on 3.5.1 whose Battle Master takes an Assassin; then 3.5.2 comes out."""
     import_armyforge("aof--ratmen.json", "3.5.1")
-    made = make_list(user, "ratmen", [{"id": "boss", "unit": BATTLE_MASTER, "options": {SCOUT_MASTER: 1}}])
+    made = make_list(user, "ratmen", [{"id": "boss", "unit": BATTLE_MASTER, "options": {ASSASSIN: 1}}])
     import_armyforge("aof--ratmen.json")
     return made
 
@@ -86,9 +88,7 @@ def test_a_wood_elves_list_on_3_5_1_is_told_what_3_5_2_changes(player, user):
 def test_the_notice_of_the_ratmen_update_names_the_option_it_drops_with_a_real_minus(player, scouts):
     said = notice(player.get(f"/lists/{scouts.pk}/"))
     assert said.startswith("Ratmen 3.5.2 is out: your one unit changes cost, \u221215 pts.")
-    assert (
-        "Updating drops an upgrade 3.5.2 no longer offers: Scout Master (Scout, Stealth, Strider) from Battle Master."
-    ) in said
+    assert "Updating drops an upgrade 3.5.2 no longer offers: Assassin (Takedown Strike) from Battle Master." in said
 
 
 def test_a_list_on_the_current_version_has_no_notice(player, user):
@@ -115,7 +115,7 @@ def test_the_builder_of_a_pinned_list_runs_the_same_queries_for_1_and_20_units(
 ):
     counts = {}
     for total in (1, 20):
-        entries = [{"id": f"e{i}", "unit": BATTLE_MASTER, "options": {SCOUT_MASTER: 1}} for i in range(total)]
+        entries = [{"id": f"e{i}", "unit": BATTLE_MASTER, "options": {ASSASSIN: 1}} for i in range(total)]
         ArmyList.objects.filter(pk=scouts.pk).update(entries=entries)
         player.get(f"/lists/{scouts.pk}/")  # warm the two versions' books
         with CaptureQueriesContext(connection) as queries:
@@ -128,7 +128,69 @@ def test_the_builder_of_a_pinned_list_runs_the_same_queries_for_1_and_20_units(
         player.get(f"/lists/{scouts.pk}/")
 
 
+def test_the_notice_counts_a_removed_unit_apart_from_the_units_that_change_cost(player, user, make_aof_book):
+    armybook_import(data=make_aof_book())
+    entries = [{"id": "hero", "unit": "warden-captain"}, {"id": "troops", "unit": "wardens"}]
+    made = make_list(user, "test-wardens", entries)
+    newer = make_aof_book()
+    newer["version"] = "2.0.0"
+    newer["units"], newer["packages"] = newer["units"][:1], newer["packages"][:1]
+    armybook_import(data=newer)
+    said = notice(player.get(f"/lists/{made.pk}/"))
+    assert said.startswith("Test Wardens 2.0.0 is out: no unit changes cost; 1 unit removed.")
+    assert "Updating removes a unit 2.0.0 no longer has: Wardens." in said
+
+
+def test_the_notice_of_a_move_that_leaves_the_list_over_its_points_says_so(player, user):
+    made = ratmen_3_5_2_list(user, points=2155)
+    said = notice(player.get(f"/lists/{made.pk}/"))
+    assert said.startswith("Ratmen 3.5.3 is out: ")
+    assert "After the move: 2,350 of 2,155 pts, 195 over; 2 issues." in said
+
+
 # -- the review --------------------------------------------------------------------------------
+# God-Titan, Giant Blessed Beast, Blessed Platform, Militia, Giant Rats, Night Scouts: with the
+# heroes and machines of `ratmen_3_5_2_list`, a legal 2,155 pts list on 3.5.2, 2,350 pts on 3.5.3.
+BIG_UNITS = ("SthvnvH", "lNrKPTx", "bIbOg6H", "L63ELXt", "etbxZuh", "6vA1AhE")
+
+
+def ratmen_3_5_2_list(owner, points: int) -> ArmyList:
+    """A Ratmen 3.5.2 list whose Battle Master's Pet Giant Rat 3.5.3 moved to "Upgrade with
+    one" under a new id, whose Weapon Teams lose their Spotter Rat; then 3.5.3 comes out."""
+    import_armyforge("aof--ratmen.json")
+    entries = [
+        {"id": "boss", "unit": BATTLE_MASTER, "options": {"fNwHbYSW": 1}},
+        {"id": "champion", "unit": "IDU9HOb", "options": {"gXK-r3-Tei": 1}},
+        {"id": "roller", "unit": "nlL4SRE", "options": {"oFtD5yoJ": 1}},
+        {"id": "team", "unit": "wXtqtYK", "options": {"KYZ4pSrM": 1}},
+        *({"id": f"more-{i}", "unit": unit} for i, unit in enumerate(BIG_UNITS)),
+    ]
+    made = make_list(owner, "ratmen", entries)
+    ArmyList.objects.filter(pk=made.pk).update(points_limit=points)
+    import_armyforge("aof--ratmen.json", "3.5.3")
+    made.refresh_from_db()
+    return made
+
+
+def test_the_review_shows_the_options_kept_under_new_ids_and_what_the_moved_list_breaks(player, user):
+    made = ratmen_3_5_2_list(user, points=2155)
+    text = page_text(player.get(f"/lists/{made.pk}/book/?to=3.5.3"))
+    assert "Battle Master 55 → 65 pts (+10) Keeps Pet Giant Rat (Repel Ambushers) , now in “Upgrade with one”: " in text
+    assert "10 → 15 pts a pick" in text
+    assert "Champion 35 → 40 pts (+5) Keeps Pet Giant Rat (Repel Ambushers) : 10 → 15 pts a pick" in text
+    assert (
+        "Drops Spotter Rat (Defense Debuff) : Weapon Teams can no longer take Spotter Rat (Defense Debuff) in 3.5.3"
+    ) in text
+    assert "After the move: 2,350 of 2,155 pts, 195 over; 2 issues ." in text
+    assert "2350 pts is 195 over the 2155 pts limit" in text
+    assert "God-Titan costs 830 pts, but no unit may cost more than 754 pts (35% of 2155 pts)" in text
+
+
+def test_the_review_of_a_move_that_leaves_the_list_legal_says_so(player, scouts):
+    text = page_text(player.get(f"/lists/{scouts.pk}/book/?to=3.5.2"))
+    assert "After the move: 45 of 2,000 pts; no issues : the list is legal." in text
+
+
 def test_the_review_lists_the_battle_master_dropping_scout_master_and_changes_nothing(player, scouts):
     version = scouts.version
     review = player.get(f"/lists/{scouts.pk}/book/?to=3.5.2")
@@ -137,17 +199,14 @@ def test_the_review_lists_the_battle_master_dropping_scout_master_and_changes_no
     assert "Update “Scouts” to Ratmen 3.5.2" in text
     assert "Your one unit changes cost, \u221215 pts : 60 → 45 pts." in text
     assert "Battle Master 60 → 45 pts (\u221215)" in text
-    assert (
-        "Drops Scout Master (Scout, Stealth, Strider) : Ratmen 3.5.2 has no Scout Master (Scout, Stealth, Strider) "
-        "any more"
-    ) in text
+    assert "Drops Assassin (Takedown Strike) : Ratmen 3.5.2 has no Assassin (Takedown Strike) any more" in text
     assert "Total 60 → 45 pts (\u221215)" in text
     html = review.content.decode()
     assert 'name="csrfmiddlewaretoken"' in html
     assert f'<input type="hidden" name="version" value="{version}">' in html
     assert '<button type="submit" class="primary">Update to 3.5.2</button>' in html
     scouts.refresh_from_db()
-    assert (scouts.version, scouts.book_version, scouts.entries[0]["options"]) == (version, "3.5.1", {SCOUT_MASTER: 1})
+    assert (scouts.version, scouts.book_version, scouts.entries[0]["options"]) == (version, "3.5.1", {ASSASSIN: 1})
 
 
 def test_the_review_defaults_to_the_current_version_and_offers_every_version_held(player, scouts):
@@ -201,7 +260,7 @@ def test_a_stale_review_moves_nothing_and_says_the_list_changed_elsewhere(player
     assert f"This list was changed elsewhere (it is now at version {seen + 1}); it was not moved." in text
     assert "Update “Renamed in another tab” to Ratmen 3.5.2" in text  # the review, as the list is now
     scouts.refresh_from_db()
-    assert (scouts.version, scouts.book_version, scouts.entries[0]["options"]) == (seen + 1, "3.5.1", {SCOUT_MASTER: 1})
+    assert (scouts.version, scouts.book_version, scouts.entries[0]["options"]) == (seen + 1, "3.5.1", {ASSASSIN: 1})
 
 
 def test_a_move_without_the_version_it_was_based_on_is_refused(player, scouts):
@@ -232,11 +291,11 @@ def test_a_visitor_moves_their_own_list_on(client, db):
     made = ArmyList.objects.get()
     client.post(f"/lists/{made.pk}/act/", {"version": made.version, "action": "add", "unit": BATTLE_MASTER})
     made.refresh_from_db()
-    options = {"version": made.version, "action": "options", "entry": "e1", "partial": "1", "set": f"{SCOUT_MASTER}=1"}
+    options = {"version": made.version, "action": "options", "entry": "e1", "partial": "1", "set": f"{ASSASSIN}=1"}
     client.post(f"/lists/{made.pk}/act/", options)
     import_armyforge("aof--ratmen.json")
     made.refresh_from_db()
-    assert made.entries[0]["options"] == {SCOUT_MASTER: 1}
+    assert made.entries[0]["options"] == {ASSASSIN: 1}
     assert notice(client.get(f"/lists/{made.pk}/")).startswith("Ratmen 3.5.2 is out")
     response = client.post(f"/lists/{made.pk}/book/move/", {"to": "3.5.2", "version": made.version}, follow=True)
     assert "Moved to Ratmen 3.5.2: the list is now 45 pts (was 60)." in page_text(response)
@@ -270,6 +329,32 @@ def test_the_notice_counts_the_units_that_change_cost_and_signs_the_points(costs
     assert presenters.move_view(report(*costs), "Orcs").headline() == words
 
 
+def test_a_removed_unit_is_counted_apart_from_the_units_that_change_cost():
+    view = presenters.move_view(report((120, 0), (100, 90), (50, 50), removed=1), "Orcs")
+    assert view.headline() == "Orcs 2.0 is out: 1 of your 3 units changes cost, \u221210 pts; 1 unit removed."
+    only_removed = presenters.move_view(report((120, 0), (50, 50), removed=1), "Orcs")
+    assert only_removed.headline() == "Orcs 2.0 is out: no unit changes cost; 1 unit removed."
+    assert [row.changes_cost for row in view.rows] == [False, True, False]
+    assert [row.change for row in view.rows] == ["\u2212120", "\u221210", ""]
+
+
+@pytest.mark.parametrize(
+    ("validation", "words"),
+    [
+        (
+            {"valid": False, "total_points": 2405, "points_limit": 2000, "issues": [{}] * 3},
+            "2,405 of 2,000 pts, 405 over; 3 issues",
+        ),
+        ({"valid": True, "total_points": 1870, "points_limit": 2000, "issues": []}, "1,870 of 2,000 pts; no issues"),
+        ({"valid": False, "total_points": 300, "points_limit": None, "issues": [{}]}, "300 pts; 1 issue"),
+    ],
+)
+def test_what_the_moved_list_is_in_one_line(validation, words):
+    view = presenters.move_view({**report((100, 100)), "validation": validation}, "Orcs")
+    assert view.after_words() == f"After the move: {words}"
+    assert (f"After the move: {words}." in view.details()) is not validation["valid"]
+
+
 def test_the_notice_names_two_dropped_options_and_counts_the_rest():
     view = presenters.move_view(report((100, 0), (50, 40), dropped=3, removed=1), "Orcs")
     assert view.details() == [
@@ -287,4 +372,4 @@ def test_a_list_built_on_a_version_no_longer_kept_is_told_which_prices_it_shows(
     assert "Update “Scouts” to Ratmen 3.5.2" in review and "What changed in Ratmen" not in review
     # Its prices were 3.5.2's already; an option that version does not know is named by its id.
     assert "No unit changes cost : 45 → 45 pts." in review
-    assert f"Drops {SCOUT_MASTER} : Ratmen 3.5.2 has no {SCOUT_MASTER} any more" in review
+    assert f"Drops {ASSASSIN} : Ratmen 3.5.2 has no {ASSASSIN} any more" in review

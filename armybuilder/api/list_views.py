@@ -372,11 +372,29 @@ class DroppedSerializer(serializers.Serializer):
     reason = serializers.CharField()
 
 
+class MovedSerializer(serializers.Serializer):
+    option = serializers.CharField(help_text="The option's id the list took")
+    to = serializers.CharField(help_text="Its id in the version moved to")
+    label = serializers.CharField()  # type: ignore[assignment]  # (a field: see api/serializers.py)
+    to_label = serializers.CharField(help_text="Its label in the version moved to")
+    section = serializers.ListField(
+        child=serializers.CharField(), help_text="The labels of its section, [before, after]"
+    )
+    cost = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Its price a pick for the unit, [before, after]"
+    )
+    picks = serializers.ListField(child=serializers.IntegerField(), help_text="Picks [before, after]")
+    cut = serializers.CharField(required=False, help_text="Why fewer picks were carried over, when some were cut")
+
+
 class UpgradeEntrySerializer(serializers.Serializer):
     id = serializers.CharField()
     unit = serializers.CharField(help_text="The unit's name")
     cost = serializers.ListField(child=serializers.IntegerField(), help_text="[before, after] (0 after when removed)")
     dropped = DroppedSerializer(many=True, help_text="Options the version no longer offers the unit")
+    moved = MovedSerializer(
+        many=True, help_text="Options the version offers the unit under another id (regrouped): kept, with their picks"
+    )
     removed = serializers.BooleanField(help_text="The version has no such unit: the entry is gone")
     reason = serializers.CharField(required=False, help_text="Why it was removed")
     notes = serializers.ListField(child=serializers.CharField(), required=False)
@@ -386,6 +404,7 @@ class UpgradeReportSerializer(serializers.Serializer):
     to = serializers.CharField()
     total_points = serializers.ListField(child=serializers.IntegerField(), help_text="[before, after]")
     entries = UpgradeEntrySerializer(many=True)
+    validation = ValidationSerializer(help_text="The moved list's validation, as POST /api/validate/ answers it")
 
     def get_fields(self):
         fields = super().get_fields()
@@ -408,8 +427,10 @@ class ListUpgradeView(APIView):
         request={"application/json": UpgradeSerializer},
         responses=changes_own_list(UpgradeOutSerializer, "nothing moved"),
         description="Moves the list, in one transaction, to `book_version` (a version the book holds; default the "
-        "current one): entries whose unit is gone are removed, options no longer offered are dropped, each named "
-        "with the reason in the report, with every entry's cost before and after. `dry_run` changes nothing.",
+        "current one): entries whose unit is gone are removed, options the version offers the unit under another "
+        "id are moved (kept, within the new section's limits), options no longer offered are dropped, each named "
+        "with the reason in the report, with every entry's cost before and after and the moved list's "
+        "`validation`. `dry_run` changes nothing.",
     )
     def post(self, request: Request, pk: int) -> Response:
         army_list = _own_list(request, pk)

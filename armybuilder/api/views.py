@@ -176,8 +176,10 @@ class FactionViewSet(viewsets.ViewSet):
             OpenApiParameter("to", str, description="The version to compare to (default: the current one)"),
         ],
         responses={200: OpenApiTypes.OBJECT, 400: FIELD_ERRORS, 404: NOT_FOUND},
-        description="What changed from one version of the book to another: units, options, rules and spells "
-        "added, removed and changed (only what differs). 400 naming the parameter for a version not held.",
+        description="What changed from one version of the book to another: units, options, the book's own rules, "
+        "the core rules it names (`core_rules`) and spells added, removed and changed (only what differs); an "
+        "option a unit newly takes or no longer takes is listed under the option's `units` (`added`, `removed`), "
+        "never as a price change. 400 naming the parameter for a version not held.",
     )
     def changes(self, request: Request, system: str, slug: str) -> Response:
         faction = _faction(system, slug)

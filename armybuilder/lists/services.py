@@ -117,8 +117,11 @@ def army_list_upgrade(
 ) -> Upgrade:
     """Move the list to `book_version` of its book (default: the current one; an older one
     held works the same way): entries whose unit that version has no more are removed,
+    options it offers the unit under another id are moved to it (engine/versions.py),
     options it no longer offers are dropped, each named in the report with the reason,
-    and every entry's cost before and after. `dry_run` reports and changes nothing.
+    with every entry's cost before and after and the validation of the moved list (for an
+    event's list, by the event's rules), so that a move which leaves the list over its
+    points or illegal says so before it is made. `dry_run` reports and changes nothing.
 
     One compare-and-swap on the list's version (`based_on`, else the version read):
     VersionConflict when the list changed meanwhile. ListFormatError for a version the
@@ -139,7 +142,10 @@ def army_list_upgrade(
     new_book = engine_book_get(system=system, slug=slug, handle=new)[0]
     entries, carried = carry_entries(data["entries"], old_book, new_book)
     before = army_list_validate(data=data, handle=old)
-    after = army_list_validate(data={**data, "entries": entries, "book_version": new.version}, handle=new)
+    moved = {**data, "entries": entries, "book_version": new.version}
+    if army_list.event_id:
+        moved["event"] = army_list.event_id
+    after = army_list_validate(data=moved, handle=new)
     report = _upgrade_report(army_list.book_version, new.version, before, after, carried)
     if not dry_run:
         written = ArmyList.objects.filter(pk=army_list.pk, version=based_on or army_list.version).update(
@@ -164,6 +170,7 @@ def _upgrade_report(
             "unit": entry.unit,
             "cost": [old_costs.get(entry.id, 0), new_costs.get(entry.id, 0)],
             "dropped": [dropped.as_dict() for dropped in entry.dropped],
+            "moved": [moved.as_dict() for moved in entry.moved],
             "removed": entry.removed,
         }
         if entry.reason:
@@ -171,7 +178,13 @@ def _upgrade_report(
         if entry.notes:
             row["notes"] = entry.notes
         entries.append(row)
-    return {"from": old, "to": new, "total_points": [before.total_points, after.total_points], "entries": entries}
+    return {
+        "from": old,
+        "to": new,
+        "total_points": [before.total_points, after.total_points],
+        "entries": entries,
+        "validation": after.as_dict(),
+    }
 
 
 @transaction.atomic

@@ -51,6 +51,7 @@ ASPECTS = {
 }
 SKIPPED = {"section_id"}  # named by `section` already
 NONE = "—"
+NO_TEXT = "Army Forge's core rule (its text is not in this book)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +96,8 @@ def changes_context(book: Faction, changes: Mapping[str, Any], old: str, new: st
         "units": list(_unit_rows(changes["units"])),
         "options": list(_option_rows(changes["options"], names)),
         "rules": list(_text_rows(changes["rules"])),
+        "core_rules": list(_core_rows(changes.get("core_rules") or {})),
+        "armyforge_rules": changes.get("armyforge_rules") or {},
         "spells": list(_spell_rows(changes["spells"])),
         "sections": list(_rows(changes.get("sections", {}).get("changed", []), "label", names)),
     }
@@ -117,10 +120,14 @@ def headline(summary: Mapping[str, Any]) -> str:
         parts.append(f"{_count(other, 'unit')} changed otherwise")
     if options["changed"]:
         parts.append(f"{_count(options['changed'], 'option')} changed")
-    for what in ("rules", "spells"):
-        count = sum(summary[what][kind] for kind in ("added", "removed", "changed"))
+    for what, one, many in (
+        ("rules", "rule", "rules"),
+        ("core_rules", "core rule", "core rules"),
+        ("spells", "spell", "spells"),
+    ):
+        count = sum(summary.get(what, {}).get(kind, 0) for kind in ("added", "removed", "changed"))
         if count:
-            parts.append(f"{count} {what[:-1] if count == 1 else what} changed")
+            parts.append(f"{count} {one if count == 1 else many} changed")
     if summary["sections"]["changed"]:
         parts.append(f"{_count(summary['sections']['changed'], 'upgrade section')} changed")
     return "; ".join(parts) + "."
@@ -171,6 +178,21 @@ def _text_rows(rules: Mapping[str, Any]) -> Iterator[Row]:
         yield Row(rule["name"], "Rule removed", rule["text"], NONE, kind="removed")
 
 
+def _core_rows(rules: Mapping[str, Any]) -> Iterator[Row]:
+    """The core rules the book names: a text changed, a rule newly named or no longer
+    named, and a rule that moved between the book's own rules and the core rules (its
+    `book_text` is what the book says of it on the other side)."""
+    yield from _rows(rules.get("changed", []), "name")
+    for rule in rules.get("added", []):
+        was_own = "book_text" in rule
+        what = "Now a core rule (was the book's own)" if was_own else "Core rule newly named"
+        yield Row(rule["name"], what, rule.get("book_text") or NONE, rule["text"] or NO_TEXT, kind="added")
+    for rule in rules.get("removed", []):
+        now_own = "book_text" in rule
+        what = "Now the book's own rule" if now_own else "Core rule no longer named"
+        yield Row(rule["name"], what, rule["text"] or NO_TEXT, rule.get("book_text") or NONE, kind="removed")
+
+
 def _spell_rows(spells: Mapping[str, Any]) -> Iterator[Row]:
     yield from _rows(spells["changed"], "name")
     for spell in spells["added"]:
@@ -198,6 +220,11 @@ def _aspect(aspect: str, change: Any, names: Mapping[str, str]) -> Iterator[tupl
     if aspect == "costs":  # per unit: {unit id: [old, new]}
         for unit, (old, new) in change.items():
             yield f"Cost for {names.get(unit, unit)}", _points(old), _points(new, old)
+    elif aspect == "units":  # the units that take an option in one version only
+        for unit in change.get("added", []):
+            yield f"Added to {unit['name']}", NONE, _points(unit["cost"])
+        for unit in change.get("removed", []):
+            yield f"Removed from {unit['name']}", _points(unit["cost"]), NONE
     elif isinstance(change, dict):  # {"added": [...], "removed": [...]}
         yield label, ", ".join(change.get("removed", [])) or NONE, ", ".join(change.get("added", [])) or NONE
     elif aspect == "cost":

@@ -500,14 +500,16 @@ class MoveRow:
     removed: bool
     reason: str
     notes: list[str]
+    moved: list[dict[str, Any]] = field(default_factory=list)  # {"option", "to", "label", "section", "cost", …}
 
     @property
     def changes_cost(self) -> bool:
-        return self.removed or self.cost[0] != self.cost[1]
+        """The entry stays and its price changes (a removed one is counted apart)."""
+        return not self.removed and self.cost[0] != self.cost[1]
 
     @property
     def change(self) -> str:
-        return signed_points(self.cost[1] - self.cost[0]) if self.changes_cost else ""
+        return signed_points(self.cost[1] - self.cost[0]) if self.removed or self.changes_cost else ""
 
 
 @dataclass(frozen=True)
@@ -520,6 +522,7 @@ class MoveView:
     new: str  # the version it would move to
     total: tuple[int, int]
     rows: list[MoveRow]
+    validation: dict[str, Any] = field(default_factory=dict)  # the moved list's (Validation.as_dict())
 
     @property
     def change(self) -> str:
@@ -531,37 +534,77 @@ class MoveView:
         return [(row.unit, dropped) for row in self.rows for dropped in row.dropped]
 
     @property
+    def cut(self) -> list[tuple[str, dict[str, Any]]]:
+        """(unit, moved option) of every option the move keeps with fewer picks."""
+        return [(row.unit, moved) for row in self.rows for moved in row.moved if moved.get("cut")]
+
+    @property
     def removed(self) -> list[MoveRow]:
         return [row for row in self.rows if row.removed]
 
+    @property
+    def valid(self) -> bool:
+        return bool(self.validation.get("valid", True))
+
+    @property
+    def issues(self) -> list[dict[str, Any]]:
+        """The moved list's issues ({"code", "severity", "message", "entry", "rule"})."""
+        return list(self.validation.get("issues", []))
+
     def cost_words(self) -> str:
-        """ "1 of your 3 units changes cost, −15 pts", or "no unit changes cost"."""
-        changed, units = sum(row.changes_cost for row in self.rows), len(self.rows)
+        """ "1 of your 3 units changes cost, −15 pts", or "no unit changes cost"; a unit the
+        move removes is not a change of cost (`removed_words` counts it)."""
+        changed = [row for row in self.rows if row.changes_cost]
         if not changed:
             return "no unit changes cost"
-        verb = "changes" if changed == 1 else "change"
-        who = "your one unit" if units == 1 else f"{changed} of your {units} units"
-        return f"{who} {verb} cost, {self.change} pts"
+        verb = "changes" if len(changed) == 1 else "change"
+        units = len(self.rows)
+        who = "your one unit" if units == 1 else f"{len(changed)} of your {units} units"
+        points = signed_points(sum(row.cost[1] - row.cost[0] for row in changed))
+        return f"{who} {verb} cost, {points} pts"
+
+    def removed_words(self) -> str:
+        """ "1 unit removed", "2 units removed", or "" when none is."""
+        count = len(self.removed)
+        return f"{count} unit removed" if count == 1 else f"{count} units removed" if count else ""
+
+    def after_words(self) -> str:
+        """The moved list in a line: "After the move: 2,405 of 2,000 pts, 405 over; 3 issues"."""
+        total, limit = self.validation.get("total_points", self.total[1]), self.validation.get("points_limit")
+        points = f"{total:,} pts" if limit is None else f"{total:,} of {limit:,} pts"
+        if limit is not None and total > limit:
+            points += f", {total - limit:,} over"
+        issues = len(self.validation.get("issues", []))
+        count = "no issues" if not issues else _counted(issues, "1 issue", "issues")
+        return f"After the move: {points}; {count}"
 
     def headline(self) -> str:
         """The builder's notice of a newer version: "Ratmen 3.5.2 is out: …"."""
-        return f"{self.book} {self.new} is out: {self.cost_words()}."
+        removed = self.removed_words()
+        return f"{self.book} {self.new} is out: {self.cost_words()}{'; ' + removed if removed else ''}."
 
     def done(self) -> str:
         """The message once the list has moved."""
         return f"Moved to {self.book} {self.new}: the list is now {self.total[1]} pts (was {self.total[0]})."
 
     def details(self) -> list[str]:
-        """What else the move does, briefly: the options it drops and the units it removes."""
+        """What else the move does, briefly: the options it drops or keeps fewer picks of,
+        the units it removes, and, when the moved list breaks the rules, how."""
         lines = []
         if self.dropped:
             named = [f"{option['label']} from {unit}" for unit, option in self.dropped]
             count = _counted(len(named), "an upgrade", "upgrades")
             lines.append(f"Updating drops {count} {self.new} no longer offers: {_first_few(named)}.")
+        if self.cut:
+            named = [f"{option['label']} of {unit}" for unit, option in self.cut]
+            count = _counted(len(named), "an upgrade", "upgrades")
+            lines.append(f"Updating keeps fewer picks of {count} {self.new} allows fewer of: {_first_few(named)}.")
         if self.removed:
             named = [row.unit for row in self.removed]
             count = _counted(len(named), "a unit", "units")
             lines.append(f"Updating removes {count} {self.new} no longer has: {_first_few(named)}.")
+        if not self.valid:
+            lines.append(f"{self.after_words()}.")
         return lines
 
 
@@ -595,11 +638,12 @@ def move_view(report: dict[str, Any], book: str) -> MoveView:
             entry["removed"],
             entry.get("reason", ""),
             entry.get("notes", []),
+            entry.get("moved", []),
         )
         for entry in report["entries"]
     ]
     old_total, new_total = report["total_points"]
-    return MoveView(book, report["from"], report["to"], (old_total, new_total), rows)
+    return MoveView(book, report["from"], report["to"], (old_total, new_total), rows, report.get("validation", {}))
 
 
 @dataclass(frozen=True)
