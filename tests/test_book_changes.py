@@ -948,10 +948,10 @@ def test_ratmen_3_5_3_describes_takedown_which_3_5_2_named_without_a_text():
     rule from a newer rulebook); 3.5.3 describes it. No rule changed to or from the note."""
     changes = book_changes(*(converted(data, "aof--ratmen.json") for data in ratmen_3_5_2_and_3_5_3()))
     assert "Takedown" not in {r["name"] for kind in ("added", "removed", "changed") for r in changes["rules"][kind]}
-    [takedown] = changes["core_rules"]["removed"]
-    assert (takedown["name"], takedown["text"]) == ("Takedown", "")
-    assert takedown["book_text"].startswith("This model may pick any model in the target unit")
-    assert changes["core_rules"]["added"] == changes["core_rules"]["changed"] == []
+    # Both read Takedown as a core rule of Army Forge's; 3.5.2 had no text for it: no change.
+    assert "Takedown" not in {
+        r["name"] for kind in ("added", "removed", "changed") for r in changes["core_rules"][kind]
+    }
 
 
 def ratmen_3_5_2_and_3_5_3() -> tuple[dict[str, Any], dict[str, Any]]:
