@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from factions import models
 from factions.armyforge import GAME_SYSTEM_IDS, GAME_SYSTEM_NAMES
 from factions.armyforge_client import USER_AGENT, ArmyForgeError, book_url, fetch_json, index_url
-from factions.sync import GAMES, armyforge_sync
+from factions.sync import GAMES, INDENT, armyforge_sync
 
 # The official books in ../shared/armyforge (3.5.2) and ../shared/armyforge/3.5.1.
 BOOKS = {
@@ -43,6 +43,16 @@ def sync(*args: str) -> tuple[list[str], CommandError | None]:
     return out.getvalue().splitlines(), None
 
 
+def outline(lines: list[str]) -> list[str]:
+    """The lines of a sync without the notes indented under them (a book's warnings)."""
+    return [line for line in lines if not line.startswith(INDENT)]
+
+
+def book_lines(lines: list[str]) -> list[str]:
+    """The books' lines of a sync: no core rules, notes or summary."""
+    return [line for line in outline(lines)[:-1] if "  core rules: " not in line]
+
+
 def held() -> dict[str, tuple[str, str, str]]:
     """Each Army Forge book held: (ruleset, version, content stamp) by uid."""
     return {
@@ -58,6 +68,7 @@ def catalogue() -> dict[str, list]:
         "versions": list(models.BookVersion.objects.order_by("pk").values()),
         "units": list(models.Unit.objects.order_by("pk").values_list("pk", "faction_id", "uid", "cost")),
         "syncs": list(models.ArmyForgeSync.objects.order_by("pk").values()),
+        "core rules": list(models.ArmyForgeRules.objects.order_by("pk").values()),
     }
 
 
@@ -179,10 +190,10 @@ def test_a_first_sync_imports_the_seven_official_books(armyforge, db):
     lines, failure = sync()
 
     assert failure is None
-    assert [line.split(":")[0] for line in lines[:-1]] == [
+    assert [line.split(":")[0] for line in book_lines(lines)] == [
         f"{ruleset}  {name}  3.5.2" for ruleset, name, _ in BOOKS.values()
     ]
-    assert all(line.split(": ", 1)[1].startswith("new book") for line in lines[:-1])
+    assert all(line.split(": ", 1)[1].startswith("new book") for line in book_lines(lines))
     assert lines[-1] == "7 new books, 0 new versions, 0 unchanged, 0 failed"
     assert {uid: (ruleset, version) for uid, (ruleset, version, _) in held().items()} == {
         uid: (ruleset, "3.5.2") for ruleset, _, uid in BOOKS.values()
@@ -205,8 +216,14 @@ def test_a_sync_with_nothing_new_writes_nothing_and_fetches_no_book(armyforge, d
         lines, failure = sync()
 
     assert failure is None
-    assert lines == [f"{ruleset}  {name}  3.5.2: unchanged" for ruleset, name, _ in BOOKS.values()] + [
-        "0 new books, 0 new versions, 7 unchanged, 0 failed"
+    day = models.ArmyForgeRules.objects.get(ruleset__slug="aof").version
+    assert lines == [
+        f"aof  core rules: unchanged ({day})",
+        *(f"aof  {name}  3.5.2: unchanged" for ruleset, name, _ in BOOKS.values() if ruleset == "aof"),
+        f"aof-skirmish  core rules: unchanged ({day})",
+        *(f"aof-skirmish  {name}  3.5.2: unchanged" for ruleset, name, _ in BOOKS.values() if ruleset != "aof"),
+        f"aof-regiments  core rules: unchanged ({day})",
+        "0 new books, 0 new versions, 7 unchanged, 0 failed",
     ]
     assert catalogue() == before
     assert [q["sql"] for q in queries if not q["sql"].lstrip().upper().startswith("SELECT")] == []
@@ -221,8 +238,8 @@ def test_a_new_version_of_each_book_is_imported_over_the_last(synced_3_5_1):
     lines, failure = sync()
 
     assert failure is None
-    assert [line.split(": ", 1)[0] for line in lines[:-1]] == [f"{r}  {n}  3.5.2" for r, n, _ in BOOKS.values()]
-    assert all(line.split(": ", 1)[1].startswith("new version (was 3.5.1") for line in lines[:-1])
+    assert [line.split(": ", 1)[0] for line in book_lines(lines)] == [f"{r}  {n}  3.5.2" for r, n, _ in BOOKS.values()]
+    assert all(line.split(": ", 1)[1].startswith("new version (was 3.5.1") for line in book_lines(lines))
     assert lines[-1] == "0 new books, 7 new versions, 0 unchanged, 0 failed"
     after = held()
     assert {uid: version for uid, (_, version, _) in after.items()} == {uid: "3.5.2" for uid in before}
@@ -240,7 +257,7 @@ def test_the_sync_answers_each_books_outcome_and_the_counts(synced_3_5_1):
 
     result = armyforge_sync(systems=["aof-skirmish"], report=lines.append)
 
-    assert lines == [book.line() for book in result.books]
+    assert lines == [*result.core_rules[0].lines(), *(line for book in result.books for line in book.lines())]
     assert [(b.system, b.armyforge_id, b.name, b.version, b.outcome, b.stored, b.previous) for b in result.books] == [
         ("aof-skirmish", uid, name, "3.5.2", "new version", "3.5.2", "3.5.1")
         for ruleset, name, uid in BOOKS.values()
@@ -321,8 +338,8 @@ def test_a_dry_run_writes_nothing(synced_3_5_1):
     lines, failure = sync("--dry-run")
 
     assert failure is None
-    assert all(line.endswith(", not written: dry run)") for line in lines[:-1])
-    assert all(": new version (was 3.5.1" in line for line in lines[:-1])
+    assert all(line.endswith(", not written: dry run)") for line in book_lines(lines))
+    assert all(": new version (was 3.5.1" in line for line in book_lines(lines))
     assert lines[-1] == "0 new books, 7 new versions, 0 unchanged, 0 failed (dry run: nothing written)"
     assert catalogue() == before
 
@@ -364,7 +381,7 @@ def test_an_index_that_fails_fails_its_ruleset_only(armyforge, db):
     assert failure is not None and failure.returncode == 1
     aof_index = index_url(armyforge.url, "age-of-fantasy")
     regiments_index = index_url(armyforge.url, "age-of-fantasy-regiments")
-    assert lines[0] == f"aof  index: failed: Army Forge answered 500 for {aof_index} (3 tries)"
+    assert outline(lines)[1] == f"aof  index: failed: Army Forge answered 500 for {aof_index} (3 tries)"
     assert lines[-2] == f"aof-regiments  index: failed: the answer from {regiments_index} is not a list of army books"
     assert lines[-1] == "3 new books, 0 new versions, 0 unchanged, 2 failed"
     assert {ruleset for ruleset, _, _ in held().values()} == {"aof-skirmish"}
@@ -384,14 +401,14 @@ def test_index_entries_that_name_no_book_are_reported_not_followed(armyforge, db
     lines, failure = sync("--system", "aof")
 
     assert failure is not None
-    assert lines == [
+    assert outline(lines)[1:] == [
         "aof  No uid  3.5.2: failed: entry 0 of Army Forge's index has no uid (a text of 1 to 40 characters)",
         "aof  index entry 1  ?: failed: entry 1 of Army Forge's index is not an object",
         "aof  Wood Elves  ?: failed: entry 2 of Army Forge's index has no versionString (a text of 1 to 40 characters)",
-        lines[3],
+        outline(lines)[4],
         "1 new books, 0 new versions, 0 unchanged, 3 failed",
     ]
-    assert lines[3].startswith("aof  Rat [2Jmen  3.5.2: new book")  # no control characters reach the terminal
+    assert outline(lines)[4].startswith("aof  Rat [2Jmen  3.5.2: new book")  # no control characters reach the terminal
     assert armyforge.books_fetched == [BOOKS["aof--ratmen"][2]]
     assert sorted(models.ArmyForgeSync.objects.values_list("armyforge_id", "outcome")) == sorted(
         [(WOOD_ELVES, "failed"), (BOOKS["aof--ratmen"][2], "new book")]
