@@ -4,6 +4,7 @@ against a stand-in Army Forge serving the books of ../shared/armyforge
 (tests/armyforge_standin.py, the `armyforge` fixture)."""
 
 import io
+import json
 import re
 import socket
 import time
@@ -537,3 +538,185 @@ def test_the_admin_shows_the_last_syncs_outcome_per_book(armyforge, db, client, 
     page = client.get(reverse("admin:factions_faction_change", args=[ratmen.pk])).content.decode()
     assert "Last sync from Army Forge" in page and "new book 3.5.2" in page
     assert "armyforge" in page and "3.5.2" in page  # its versions, with their source
+
+
+def test_each_warning_of_an_imported_book_is_printed_under_its_line(armyforge, db):
+    lines, failure = sync("--system", "aof")
+
+    assert failure is None
+    ratmen = models.Faction.objects.get(armyforge_id=BOOKS["aof--ratmen"][2])
+    at = lines.index("aof  Ratmen  3.5.2: new book (4 warnings)")
+    assert lines[at + 1 : at + 5] == [f"{INDENT}{warning}" for warning in ratmen.import_warnings]
+    assert lines[at + 5] == "aof  Wood Elves  3.5.2: new book (3 warnings)"
+    assert lines[at + 1].startswith(f'{INDENT}upgradePackages[1].sections[1].options[5].gains[0].specialRules[1]: "')
+
+
+def test_the_index_modified_at_is_recorded_with_each_version_read_from_army_forge(synced_3_5_1):
+    def modified() -> dict[tuple[str, str], str]:
+        rows = models.BookVersion.objects.values_list("faction__armyforge_id", "version", "armyforge_modified_at")
+        return {(uid, version): at for uid, version, at in rows}
+
+    sync()
+
+    index = {
+        (book["uid"], book["versionString"]): book["modifiedAt"]
+        for name in BOOKS
+        for book in (synced_3_5_1.book(name), json.loads((synced_3_5_1.folder / "3.5.1" / f"{name}.json").read_text()))
+    }
+    assert modified() == index
+    assert len(index) == 14 and all(index.values())
+
+
+# -- books Army Forge re-published under a version held ------------------------------------------
+@pytest.fixture
+def wood_elves_served(armyforge, db, tmp_path):
+    """The stand-in serving Wood Elves 3.5.2 alone, from a folder of the test's own, and
+    the book synced from it; `publish(book)` puts another Wood Elves in its place."""
+    folder = tmp_path / "armyforge"
+    folder.mkdir()
+    book = armyforge.book("aof--wood-elves")
+
+    def publish(new: dict) -> None:
+        (folder / "aof--wood-elves.json").write_text(json.dumps(new), encoding="utf-8")
+
+    publish(book)
+    armyforge.serve(folder)
+    lines, failure = sync("--system", "aof")
+    assert failure is None and "aof  Wood Elves  3.5.2: new book (3 warnings)" in lines
+    armyforge.clear()
+    return {"standin": armyforge, "book": book, "publish": publish}
+
+
+def republished(book: dict, *, modified_at: str = "2026-03-02T10:00:00.000Z", cost: int | None = None) -> dict:
+    """`book` as Army Forge re-publishes it under the same version: another modifiedAt,
+    and its first unit at `cost` when given."""
+    again = json.loads(json.dumps(book))
+    again["modifiedAt"] = modified_at
+    if cost is not None:
+        again["units"][0]["cost"] = cost
+    return again
+
+
+def elves_versions() -> list[tuple[str, str, int]]:
+    """Wood Elves' versions held: name, Army Forge's modifiedAt, the first unit's cost."""
+    rows = models.BookVersion.objects.filter(faction__armyforge_id=WOOD_ELVES).order_by("imported_at", "id")
+    return [(v.version, v.armyforge_modified_at, v.document["units"][0]["cost"]) for v in rows]
+
+
+def test_a_book_re_published_with_other_content_is_kept_as_a_repeat_of_its_version(wood_elves_served):
+    armyforge, book = wood_elves_served["standin"], wood_elves_served["book"]
+    assert book["modifiedAt"] == "2026-01-28T21:38:49.062Z" and book["units"][0]["cost"] == 230
+    wood_elves_served["publish"](republished(book, cost=245))
+
+    lines, failure = sync("--system", "aof")
+
+    assert failure is None
+    assert (
+        "aof  Wood Elves  3.5.2: new version (stored as 3.5.2+2, was 3.5.2, re-published by Army Forge under the "
+        "same version, 3 warnings)" in lines
+    )
+    assert lines[-1] == "0 new books, 1 new versions, 0 unchanged, 0 failed"
+    assert armyforge.books_fetched == [WOOD_ELVES]
+    assert elves_versions() == [
+        ("3.5.2", "2026-01-28T21:38:49.062Z", 230),
+        ("3.5.2+2", "2026-03-02T10:00:00.000Z", 245),
+    ]
+    assert held()[WOOD_ELVES][1] == "3.5.2+2"
+    record = models.ArmyForgeSync.objects.get(armyforge_id=WOOD_ELVES)
+    assert (record.outcome, record.version) == ("new version", "3.5.2")
+
+    armyforge.clear()  # the next sync holds it as Army Forge publishes it now
+    lines, failure = sync("--system", "aof")
+    assert "aof  Wood Elves  3.5.2: unchanged" in lines
+    assert armyforge.books_fetched == []
+
+
+def test_a_book_re_published_with_the_same_content_is_unchanged_and_not_fetched_again(wood_elves_served):
+    armyforge, book = wood_elves_served["standin"], wood_elves_served["book"]
+    wood_elves_served["publish"](republished(book))
+    before = models.Faction.objects.get(armyforge_id=WOOD_ELVES)
+
+    lines, failure = sync("--system", "aof")
+
+    assert failure is None
+    assert "aof  Wood Elves  3.5.2: unchanged (re-published by Army Forge with the same content, 3 warnings)" in lines
+    assert armyforge.books_fetched == [WOOD_ELVES]
+    assert elves_versions() == [("3.5.2", "2026-03-02T10:00:00.000Z", 230)]  # read at the new modifiedAt
+    after = models.Faction.objects.get(armyforge_id=WOOD_ELVES)
+    assert (after.version, after.content_hash) == (before.version, before.content_hash)
+    assert not models.ArmyForgeSync.objects.filter(armyforge_id=WOOD_ELVES, outcome="unchanged").exists()
+
+    armyforge.clear()
+    sync("--system", "aof")
+    assert armyforge.books_fetched == []
+
+
+def test_a_version_read_before_modified_at_was_kept_is_not_fetched_again(wood_elves_served):
+    armyforge, book = wood_elves_served["standin"], wood_elves_served["book"]
+    models.BookVersion.objects.filter(faction__armyforge_id=WOOD_ELVES).update(armyforge_modified_at="")
+    wood_elves_served["publish"](republished(book, cost=245))
+
+    lines, failure = sync("--system", "aof")
+
+    assert failure is None
+    assert "aof  Wood Elves  3.5.2: unchanged" in lines
+    assert armyforge.books_fetched == []
+    assert elves_versions() == [("3.5.2", "", 230)]
+
+
+def test_a_book_named_again_by_the_index_is_fetched_once_a_sync(wood_elves_served):
+    armyforge, book = wood_elves_served["standin"], wood_elves_served["book"]
+    entry = {key: book[key] for key in ("uid", "name", "versionString", "official", "enabledGameSystems")}
+    armyforge.answer(
+        "age-of-fantasy",
+        [{**entry, "modifiedAt": "2026-03-02T10:00:00.000Z"}, {**entry, "modifiedAt": "2026-03-03T10:00:00.000Z"}],
+    )
+    wood_elves_served["publish"](republished(book, cost=245))
+
+    lines, failure = sync("--system", "aof")
+
+    assert failure is None
+    assert [line for line in outline(lines) if "Wood Elves" in line] == [
+        "aof  Wood Elves  3.5.2: new version (stored as 3.5.2+2, was 3.5.2, re-published by Army Forge under the "
+        "same version, 3 warnings)",
+        "aof  Wood Elves  3.5.2: unchanged (read once already in this sync)",
+    ]
+    assert armyforge.books_fetched == [WOOD_ELVES]
+
+
+def test_a_dry_run_of_a_re_published_book_writes_nothing(wood_elves_served):
+    wood_elves_served["publish"](republished(wood_elves_served["book"], cost=245))
+    before = catalogue()
+
+    lines, failure = sync("--system", "aof", "--dry-run")
+
+    assert failure is None
+    assert any(line.startswith("aof  Wood Elves  3.5.2: new version (stored as 3.5.2+2") for line in lines)
+    assert catalogue() == before
+
+
+def test_a_re_published_book_that_fails_is_left_as_it_was_and_read_by_the_next_sync(wood_elves_served):
+    armyforge = wood_elves_served["standin"]
+    wood_elves_served["publish"](republished(wood_elves_served["book"], cost=245))
+    armyforge.fail(WOOD_ELVES, 404)
+
+    lines, failure = sync("--system", "aof")
+
+    assert failure is not None
+    assert lines[-1] == "0 new books, 0 new versions, 0 unchanged, 1 failed"
+    assert elves_versions() == [("3.5.2", "2026-01-28T21:38:49.062Z", 230)]
+    armyforge.clear()
+    lines, failure = sync("--system", "aof")
+    assert failure is None and lines[-1] == "0 new books, 1 new versions, 0 unchanged, 0 failed"
+
+
+@pytest.mark.parametrize("modified_at", [None, 20260302, "", "x" * 41, "2026-03-02\n"], ids=repr)
+def test_an_index_modified_at_that_is_no_short_text_is_as_none(wood_elves_served, modified_at):
+    armyforge, book = wood_elves_served["standin"], wood_elves_served["book"]
+    wood_elves_served["publish"](republished(book, modified_at=modified_at, cost=245))
+
+    lines, failure = sync("--system", "aof")
+
+    assert failure is None
+    assert "aof  Wood Elves  3.5.2: unchanged" in lines
+    assert armyforge.books_fetched == []
