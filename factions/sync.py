@@ -303,13 +303,15 @@ def _index(source: str, system: str, clock: _Clock) -> list[Any]:
 
 
 # Per Army Forge book uid, per version name without "+n", the modifiedAt of each version
-# held under that name ("" for one read before the site kept it).
+# read from Army Forge under that name ("" for one read before the site kept it).
 Held = dict[str, dict[str, list[str]]]
 
 
 def _held(system: str) -> Held:
     """The versions of Army Forge's books `system` holds, by uid and name without "+n" (a
-    version held under "3.5.2+2" is held as 3.5.2), with Army Forge's modifiedAt of each.
+    version held under "3.5.2+2" is held as 3.5.2), with Army Forge's modifiedAt of each
+    read from it: its name, or a repeat of it ("3.5.2+2"); a version made by an edit in
+    the admin ("3.5.2+admin.1") is held, but says nothing of when Army Forge was read.
     The faction's current version is one of them, recorded as a BookVersion or not."""
     versions = (
         BookVersion.objects.filter(faction__ruleset__slug=system)
@@ -323,7 +325,10 @@ def _held(system: str) -> Held:
         rows.setdefault((uid, version), "")
     held: Held = defaultdict(lambda: defaultdict(list))
     for (uid, version), modified in rows.items():
-        held[uid][_base(version)].append(modified)
+        base = _base(version)
+        read = held[uid][base]
+        if version == base or version.removeprefix(f"{base}+").isdigit():
+            read.append(modified)
     return held
 
 
@@ -334,7 +339,9 @@ def _wanted(book: BookSync, held: Held) -> bool:
     read_at = held[book.armyforge_id].get(_base(stored_version(book.version)))
     if read_at is None:
         return True
-    return bool(book.modified_at) and all(modified and modified != book.modified_at for modified in read_at)
+    if not book.modified_at or not read_at:  # (only edits in the admin: as read before)
+        return False
+    return all(modified and modified != book.modified_at for modified in read_at)
 
 
 def _base(version: str) -> str:

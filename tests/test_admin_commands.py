@@ -368,3 +368,21 @@ def test_core_rules_that_fail_are_an_error_on_the_sync_page_and_the_books_go_on(
     ]
     assert f"<td>Army Forge answered 404 for {armyforge.url}/api/rules/common/4" in response.content.decode()
     assert not models.ArmyForgeRules.objects.exists()
+
+
+def test_core_rules_that_do_not_answer_in_the_time_allowed_stop_the_sync_before_the_books(
+    admin_client, armyforge, settings
+):
+    from tests.armyforge_standin import rules_key
+
+    settings.ARMYFORGE_ADMIN_SYNC_SECONDS = 1
+    armyforge.hang(rules_key(4), 10)
+
+    result = admin_client.post(SYNC, {}).context["result"]
+
+    assert [(r.system, r.outcome) for r in result.core_rules] == [("aof", "failed")]
+    assert result.core_rules[0].error.startswith("no answer from")
+    assert result.stopped == (
+        "stopped after 1 s with the books of aof, aof-skirmish, aof-regiments not read: sync again to go on"
+    )
+    assert (result.books, armyforge.indexes_read, armyforge.rules_read) == ((), [], [4])

@@ -664,6 +664,27 @@ def test_a_version_read_before_modified_at_was_kept_is_not_fetched_again(wood_el
     assert elves_versions() == [("3.5.2", "", 230)]
 
 
+def test_a_book_edited_in_the_admin_since_is_fetched_when_army_forge_re_publishes_it(wood_elves_served):
+    from factions.admin_checks import catalogue_change_check
+
+    armyforge, book = wood_elves_served["standin"], wood_elves_served["book"]
+    unit = models.Unit.objects.filter(faction__armyforge_id=WOOD_ELVES).order_by("order").first()
+    unit.cost += 5
+    unit.save()
+    catalogue_change_check(objects=[unit])  # as the admin saves it: a version of its own, read from no Army Forge
+    assert [row[:2] for row in elves_versions()] == [("3.5.2", "2026-01-28T21:38:49.062Z"), ("3.5.2+admin.1", "")]
+    wood_elves_served["publish"](republished(book, cost=245))
+
+    lines, failure = sync("--system", "aof")
+
+    assert failure is None
+    assert armyforge.books_fetched == [WOOD_ELVES]
+    assert any(
+        line.startswith("aof  Wood Elves  3.5.2: new version (stored as 3.5.2+2, was 3.5.2+admin.1") for line in lines
+    )
+    assert elves_versions()[-1] == ("3.5.2+2", "2026-03-02T10:00:00.000Z", 245)
+
+
 def test_a_book_named_again_by_the_index_is_fetched_once_a_sync(wood_elves_served):
     armyforge, book = wood_elves_served["standin"], wood_elves_served["book"]
     entry = {key: book[key] for key in ("uid", "name", "versionString", "official", "enabledGameSystems")}
