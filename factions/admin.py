@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, TypedDict
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, OuterRef, Subquery
 from django.http import HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
@@ -314,6 +314,36 @@ class ArmyForgeSyncAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ["name", "system", "version", "outcome", "synced_at", "detail"]
     list_filter = ["system", "outcome"]
     search_fields = ["name", "armyforge_id", "detail"]
+
+
+@admin.register(models.ArmyForgeRules)
+class ArmyForgeRulesAdmin(ReadOnly, admin.ModelAdmin):
+    """Every version of Army Forge's core rules the syncs kept, per ruleset (newest first):
+    the texts of the rules its official books name without describing them."""
+
+    list_display = ["ruleset", "version", "fetched_at", "rule_count", "current"]
+    list_filter = ["ruleset"]
+    search_fields = ["version", "ruleset__slug"]
+    list_select_related = ["ruleset"]
+    exclude = ["rules"]
+    readonly_fields = ["ruleset", "version", "fetched_at", "content_hash", "rule_list"]
+
+    def get_queryset(self, request):
+        latest = models.ArmyForgeRules.objects.filter(ruleset=OuterRef("ruleset")).order_by("-fetched_at", "-id")
+        return super().get_queryset(request).annotate(current_id=Subquery(latest.values("id")[:1]))
+
+    @admin.display(description="rules")
+    def rule_count(self, rules: models.ArmyForgeRules) -> int:
+        return len(rules.rules)
+
+    @admin.display(description="current", boolean=True)
+    def current(self, rules: models.ArmyForgeRules) -> bool:
+        """The version read last: the one a sync gives the books it imports."""
+        return getattr(rules, "current_id", None) == rules.pk
+
+    @admin.display(description="Rules, in Army Forge's order")
+    def rule_list(self, rules: models.ArmyForgeRules) -> str:
+        return format_html_join("", "<p><strong>{}</strong>: {}</p>", ((r["name"], r["text"]) for r in rules.rules))
 
 
 @admin.register(models.Faction)

@@ -1,6 +1,7 @@
 """The army books' two commands in the admin, as buttons on their change list: import a
 book file (armybook/1 or Army Forge's army-book JSON, read as `import_armybook` and the
-API read them) and sync the official books from Army Forge (as `sync_armyforge` does).
+API read them) and sync the official books and their core rules from Army Forge (as
+`sync_armyforge` does).
 Each runs the same service as its command, for staff who may add army books, and says
 what it did in the admin's messages."""
 
@@ -25,12 +26,13 @@ from factions.services import ImportResult, armybook_import
 from factions.sync import GAMES, SyncResult, armyforge_sync
 
 SHOWN_PROBLEMS = 30  # lines of problems or warnings one answer shows
+SHOWN_NOTES = 20  # warnings of one book (rules skipped of one ruleset) the sync's page shows
 
 
-def shown(lines: list[str], what: str = "problems") -> list[str]:
-    """The first SHOWN_PROBLEMS of `lines`, and how many more there are."""
-    more = len(lines) - SHOWN_PROBLEMS
-    return [*lines[:SHOWN_PROBLEMS], *([f"... and {more} more {what}"] if more > 0 else [])]
+def shown(lines: list[str] | tuple[str, ...], what: str = "problems", most: int = SHOWN_PROBLEMS) -> list[str]:
+    """The first `most` of `lines`, and how many more there are."""
+    more = len(lines) - most
+    return [*lines[:most], *([f"... and {more} more {what}"] if more > 0 else [])]
 
 
 def upload_cap() -> int:
@@ -123,7 +125,14 @@ class BookCommands(_FactionAdmin):
             seconds = settings.ARMYFORGE_ADMIN_SYNC_SECONDS
             result = armyforge_sync(systems=ruleset and [ruleset.slug], dry_run=dry_run, seconds=seconds)
             self._say_synced(request, result)
-        context = {"result": result, "source": settings.ARMYFORGE_URL, "seconds": settings.ARMYFORGE_ADMIN_SYNC_SECONDS}
+        context = {
+            "result": result,
+            # Each with its notes: a book's warnings, the core rules Army Forge gave that were skipped.
+            "core_rules": [(r, shown(r.skipped, "skipped", SHOWN_NOTES)) for r in result.core_rules] if result else [],
+            "books": [(b, shown(b.warnings, "warnings", SHOWN_NOTES)) for b in result.books] if result else [],
+            "source": settings.ARMYFORGE_URL,
+            "seconds": settings.ARMYFORGE_ADMIN_SYNC_SECONDS,
+        }
         status = 400 if form.errors else 200
         return self._page(request, "sync", "Sync the official army books from Army Forge", form, status, **context)
 

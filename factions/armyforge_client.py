@@ -4,8 +4,9 @@ Every request has a timeout; one that gets no answer (Army Forge unreachable, no
 time, a 5xx) is tried again a few times after growing pauses, never one answered 4xx
 (asking again would get the same answer). At most a size cap is read. Every failure is
 an ArmyForgeError whose message is one plain sentence, fit for a command's output or a
-page. The sync of official books (factions/sync.py) reads the addresses below; Army
-Forge's share links (`{ARMYFORGE_URL}/api/tts?id=…`) can be read the same way.
+page. The sync of official books (factions/sync.py) reads the addresses below (the index
+of official books, a book, the core rules of a game system); Army Forge's share links
+(`{ARMYFORGE_URL}/api/tts?id=…`) can be read the same way.
 """
 
 from __future__ import annotations
@@ -41,6 +42,12 @@ def index_url(source: str, game: str) -> str:
 def book_url(source: str, uid: str, game_id: int) -> str:
     """An army book as Army Forge serves it for one game system (4, 5, 6, …)."""
     return f"{source.rstrip('/')}/api/army-books/{quote(uid, safe='')}?{urlencode({'gameSystem': game_id})}"
+
+
+def common_rules_url(source: str, game_id: int) -> str:
+    """The core rules of an Army Forge game system (4, 5, 6, …): those its official books
+    name without describing them (Thrust, Bane, …), with its campaign traits."""
+    return f"{source.rstrip('/')}/api/rules/common/{int(game_id)}"
 
 
 def fetch_json(url: str, *, timeout: float, max_bytes: int, retries: int = 2, backoff: float = 0.5) -> Any:

@@ -95,6 +95,13 @@ def armyforge_rules_get(*, system: str, version: str | None = None) -> ArmyForge
     return rows.order_by("-fetched_at", "-id").first()
 
 
+def armyforge_rules_versions(*, system: str) -> list[str]:
+    """The names of the versions of Army Forge's core rules held for the ruleset `system`
+    (a variant: its base's), newest first: the current one first."""
+    rows = ArmyForgeRules.objects.filter(ruleset__slug=ruleset_family(system)).order_by("-fetched_at", "-id")
+    return list(rows.values_list("version", flat=True))
+
+
 def core_rule_meanings(*, system: str) -> dict[str, tuple[bool, str, str]]:
     """A ruleset's core rules as the pages explain them (engine/meanings.py): {name: (rated,
     our summary of it, where to read it: "Age of Fantasy 3.2.0 — Special Rules")}."""

@@ -108,7 +108,12 @@ class ImportResult:
 
 
 def armybook_import(
-    *, data: Any, dry_run: bool = False, system: str | None = None, source: str | None = None
+    *,
+    data: Any,
+    dry_run: bool = False,
+    system: str | None = None,
+    source: str | None = None,
+    armyforge_modified_at: str = "",
 ) -> ImportResult:
     """Check `data` as an army book and keep it as a version of its book: a new book, a
     new version (the current one from now on), or nothing when that version is held with
@@ -125,6 +130,9 @@ def armybook_import(
         try:
             with transaction.atomic():
                 result = _import_version(book, source, [*warnings])
+                if armyforge_modified_at:
+                    held = BookVersion.objects.filter(faction=result.faction, version=result.version)
+                    held.update(armyforge_modified_at=armyforge_modified_at)
                 if dry_run:
                     transaction.set_rollback(True)
             break
@@ -168,6 +176,7 @@ class KeptVersion:
     units: int
     content_hash: str
     document: dict[str, Any] | None  # armybook/1; None for the current version, which the book's tables hold
+    armyforge_modified_at: str = ""  # Army Forge's modifiedAt of the book when this version was read
 
 
 @transaction.atomic
@@ -201,6 +210,7 @@ def armybook_restore(
             units=kept.units,
             content_hash=kept.content_hash,
             document=kept.document,
+            armyforge_modified_at=kept.armyforge_modified_at,
         )
         for kept in versions
     )

@@ -5,14 +5,20 @@ the official index of each game system and its books, as Army Forge answers them
     GET /api/army-books?filters=official&gameSystemSlug=age-of-fantasy
     GET /api/army-books/{uid}?gameSystem=4
 
+the core rules of a game system, from the file `common-rules/<anything>-{id}.json` of the
+folder it serves (else of the folder it started with: core rules do not change with a
+book's version), or a document registered for that id with `serve_rules`:
+
+    GET /api/rules/common/{gameSystemId}
+
 and, as Army Forge answers a share link, the lists registered on it with `share`:
 
     GET /api/tts?id={share id}
 
 Switchable while it runs: `serve` another folder, and make a book (by uid or file name),
-an index (by game system slug) or a share link (by its id, registered or not) answer a
-status, hang, answer broken JSON, an over-sized body or another document. `requests`
-lists what it was asked, with headers.
+an index (by game system slug), the core rules (by `rules_key(game id)`) or a share link
+(by its id, registered or not) answer a status, hang, answer broken JSON, an over-sized
+body or another document. `requests` lists what it was asked, with headers.
 """
 
 from __future__ import annotations
@@ -34,6 +40,12 @@ GAMES = {
 INDEX_FIELDS = ("uid", "name", "versionString", "official", "enabledGameSystems", "modifiedAt")
 BOOKS_PATH = "/api/army-books"
 SHARE_PATH = "/api/tts"
+RULES_PATH = "/api/rules/common/"
+
+
+def rules_key(game_id: int) -> str:
+    """The key that switches what the core rules of the game system `game_id` answer."""
+    return f"common-rules-{game_id}"
 
 
 @dataclass
@@ -58,9 +70,10 @@ class Request:
 
 class ArmyForgeStandIn:
     def __init__(self, folder: Path):
-        self.folder = folder
+        self.folder = self.first_folder = folder
         self.faults: dict[str, Fault] = {}
         self.shares: dict[str, Any] = {}
+        self.rules: dict[int, Any] = {}
         self.requests: list[Request] = []
         self._lock = threading.Lock()
         self._stopping = threading.Event()
@@ -105,6 +118,10 @@ class ArmyForgeStandIn:
         """Answer `document` for the share link `share_id`; an id not shared is a 404."""
         self.shares[share_id] = document
 
+    def serve_rules(self, game_id: int, document: Any) -> None:
+        """Answer `document` as the core rules of the game system `game_id`, in place of its file."""
+        self.rules[game_id] = document
+
     def clear(self) -> None:
         self.faults.clear()
         self.requests.clear()
@@ -130,6 +147,12 @@ class ArmyForgeStandIn:
             for r in self.requests
             if urlsplit(r.path).path == BOOKS_PATH
         ]
+
+    @property
+    def rules_read(self) -> list[int]:
+        """The game system ids whose core rules were asked for, in order."""
+        paths = (urlsplit(r.path).path for r in self.requests)
+        return [int(path.removeprefix(RULES_PATH)) for path in paths if path.startswith(RULES_PATH)]
 
     def book(self, name: str) -> dict[str, Any]:
         """The book of the file `name` (`aof--wood-elves`) in the folder served."""
@@ -169,6 +192,9 @@ class ArmyForgeStandIn:
             index = [self._entry(path) for _, game_id, path in self._files() if ids and game_id == ids[0]]
             self._send(handler, json.dumps(index).encode(), self._fault(game))
             return
+        if parts.path.startswith(RULES_PATH):
+            self._answer_rules(handler, parts.path.removeprefix(RULES_PATH))
+            return
         if parts.path == SHARE_PATH:
             share_id = query.get("id", "")
             fault = self._fault(share_id) if share_id else None
@@ -184,6 +210,19 @@ class ArmyForgeStandIn:
                 self._send(handler, body, self._fault(uid, name))
                 return
         self._send(handler, b'{"error": "not found"}', None, status=404)
+
+    def _answer_rules(self, handler: _Handler, game: str) -> None:
+        game_id = int(game) if game.isdigit() else -1
+        fault = self._fault(rules_key(game_id))
+        if game_id in self.rules:
+            self._send(handler, json.dumps(self.rules[game_id]).encode(), fault)
+            return
+        for folder in (self.folder, self.first_folder):
+            found = sorted((folder / "common-rules").glob(f"*-{game_id}.json"))
+            if found:
+                self._send(handler, found[0].read_bytes(), fault)
+                return
+        self._send(handler, b'{"error": "not found"}', fault, status=404)
 
     @staticmethod
     def _entry(path: Path) -> dict[str, Any]:

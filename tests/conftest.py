@@ -524,9 +524,16 @@ def wardens_list(owner, units: list[str], *, event=None, points: int = 355, name
 @pytest.fixture
 def armyforge(settings):
     """A stand-in Army Forge (tests/armyforge_standin.py) serving the official books of
-    ../shared/armyforge, with the ARMYFORGE_URL setting pointing at it for the test."""
+    ../shared/armyforge and Army Forge's core rules, with the ARMYFORGE_URL setting
+    pointing at it for the test. ../shared holds the core rules of Age of Fantasy only
+    (common-rules/aof-4.json): the stand-in answers them for Skirmish and Regiments too."""
+    import json
+
     from tests.armyforge_standin import ArmyForgeStandIn
 
     with ArmyForgeStandIn(require_shared(SHARED / "armyforge")) as standin:
+        aof_rules = json.loads(require_shared(SHARED / "armyforge" / "common-rules" / "aof-4.json").read_text())
+        for game_id in (5, 6):
+            standin.serve_rules(game_id, aof_rules)
         settings.ARMYFORGE_URL = standin.url
         yield standin

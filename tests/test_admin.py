@@ -8,6 +8,7 @@ from django.apps import apps
 from django.urls import reverse
 
 from factions import models
+from factions.armyforge_rules import armyforge_rules_store
 from factions.models import Faction
 from factions.selectors import engine_cache_clear
 from factions.services import armybook_import
@@ -22,6 +23,7 @@ def admin_client_with_book(client, staff_user, make_aof_book, make_arena_book):
     engine_cache_clear()
     armybook_import(data=make_aof_book())
     armybook_import(data=make_arena_book())
+    armyforge_rules_store(system="aof", rules=[{"name": "Warding", "text": "Blocks the first wound of each round."}])
     client.force_login(staff_user)
     return client
 

@@ -13,6 +13,7 @@ from django.contrib.auth.models import Permission
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
+from django.utils.html import escape
 
 from factions import models
 from factions.services import BOOKS_DIR
@@ -230,7 +231,7 @@ def sync_rows(response) -> list[tuple[str, ...]]:
 def test_the_sync_page_says_where_it_reads_and_offers_a_ruleset_and_a_dry_run(admin_client, armyforge):
     page = admin_client.get(SYNC)
     assert page.status_code == 200
-    assert f"official books at <code>{armyforge.url}</code>" in page.content.decode()
+    assert f"official books at\n<code>{armyforge.url}</code>" in page.content.decode()
     assert list(page.context["form"].fields) == ["system", "dry_run"]
     assert armyforge.requests == []  # looking is not syncing
 
@@ -318,3 +319,70 @@ def test_a_sync_from_the_page_stops_in_time_and_the_next_press_goes_on(admin_cli
     again = admin_client.post(SYNC, {})
     assert again.context["result"].stopped == ""
     assert again.context["result"].new_books == 7
+
+
+def test_the_sync_page_shows_each_rulesets_core_rules_and_each_books_warnings(admin_client, armyforge):
+    response = admin_client.post(SYNC, {"system": "aof"})
+
+    assert response.status_code == 200
+    day = models.ArmyForgeRules.objects.get(ruleset__slug="aof").version
+    assert [(r.system, r.outcome, r.version, r.rules) for r, _ in response.context["core_rules"]] == [
+        ("aof", "new version", day, 37)
+    ]
+    page = response.content.decode()
+    assert '<table id="sync-core-rules">' in page and f"<td>{day}</td>" in page and "37 rules" in page
+    ratmen = models.Faction.objects.get(armyforge_id=BOOKS["aof--ratmen"][2])
+    shown_warnings = dict((book.name, warnings) for book, warnings in response.context["books"])
+    assert shown_warnings["Ratmen"] == ratmen.import_warnings and len(ratmen.import_warnings) == 4
+    listed = "".join(f"<li>{escape(warning)}</li>" for warning in ratmen.import_warnings)
+    assert f'<ul class="sync-notes">{listed}</ul>' in page
+
+
+def test_the_sync_page_shows_at_most_twenty_warnings_of_a_book_and_how_many_more(admin_client, armyforge):
+    book = ratmen()
+    for unit in book["units"]:  # each a warning: a section switched off that is in none of its packages
+        unit["disabledSections"] = ["no-such-section"]
+    armyforge.answer(book["uid"], book)
+
+    response = admin_client.post(SYNC, {"system": "aof"})
+
+    warnings = models.Faction.objects.get(armyforge_id=book["uid"]).import_warnings
+    assert len(warnings) == 27
+    shown_warnings = dict((book.name, warnings) for book, warnings in response.context["books"])
+    assert shown_warnings["Ratmen"] == [*warnings[:20], "... and 7 more warnings"]
+    assert "<li>... and 7 more warnings</li>" in response.content.decode()
+
+
+def test_core_rules_that_fail_are_an_error_on_the_sync_page_and_the_books_go_on(admin_client, armyforge):
+    from tests.armyforge_standin import rules_key
+
+    armyforge.fail(rules_key(4), 404)
+
+    response = admin_client.post(SYNC, {"system": "aof"})
+
+    failed = response.context["result"].core_rules[0]
+    assert failed.line() == f"aof  core rules: failed: Army Forge answered 404 for {armyforge.url}/api/rules/common/4"
+    assert shown(response) == [
+        ("warning", f"Synced from {armyforge.url}: 4 new books, 0 new versions, 0 unchanged, 1 failed."),
+        ("error", failed.line()),
+    ]
+    assert f"<td>Army Forge answered 404 for {armyforge.url}/api/rules/common/4" in response.content.decode()
+    assert not models.ArmyForgeRules.objects.exists()
+
+
+def test_core_rules_that_do_not_answer_in_the_time_allowed_stop_the_sync_before_the_books(
+    admin_client, armyforge, settings
+):
+    from tests.armyforge_standin import rules_key
+
+    settings.ARMYFORGE_ADMIN_SYNC_SECONDS = 1
+    armyforge.hang(rules_key(4), 10)
+
+    result = admin_client.post(SYNC, {}).context["result"]
+
+    assert [(r.system, r.outcome) for r in result.core_rules] == [("aof", "failed")]
+    assert result.core_rules[0].error.startswith("no answer from")
+    assert result.stopped == (
+        "stopped after 1 s with the books of aof, aof-skirmish, aof-regiments not read: sync again to go on"
+    )
+    assert (result.books, armyforge.indexes_read, armyforge.rules_read) == ((), [], [4])

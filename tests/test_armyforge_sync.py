@@ -4,6 +4,7 @@ against a stand-in Army Forge serving the books of ../shared/armyforge
 (tests/armyforge_standin.py, the `armyforge` fixture)."""
 
 import io
+import json
 import re
 import socket
 import time
@@ -16,7 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from factions import models
 from factions.armyforge import GAME_SYSTEM_IDS, GAME_SYSTEM_NAMES
 from factions.armyforge_client import USER_AGENT, ArmyForgeError, book_url, fetch_json, index_url
-from factions.sync import GAMES, armyforge_sync
+from factions.sync import GAMES, INDENT, armyforge_sync
 
 # The official books in ../shared/armyforge (3.5.2) and ../shared/armyforge/3.5.1.
 BOOKS = {
@@ -43,6 +44,16 @@ def sync(*args: str) -> tuple[list[str], CommandError | None]:
     return out.getvalue().splitlines(), None
 
 
+def outline(lines: list[str]) -> list[str]:
+    """The lines of a sync without the notes indented under them (a book's warnings)."""
+    return [line for line in lines if not line.startswith(INDENT)]
+
+
+def book_lines(lines: list[str]) -> list[str]:
+    """The books' lines of a sync: no core rules, notes or summary."""
+    return [line for line in outline(lines)[:-1] if "  core rules: " not in line]
+
+
 def held() -> dict[str, tuple[str, str, str]]:
     """Each Army Forge book held: (ruleset, version, content stamp) by uid."""
     return {
@@ -58,6 +69,7 @@ def catalogue() -> dict[str, list]:
         "versions": list(models.BookVersion.objects.order_by("pk").values()),
         "units": list(models.Unit.objects.order_by("pk").values_list("pk", "faction_id", "uid", "cost")),
         "syncs": list(models.ArmyForgeSync.objects.order_by("pk").values()),
+        "core rules": list(models.ArmyForgeRules.objects.order_by("pk").values()),
     }
 
 
@@ -179,10 +191,10 @@ def test_a_first_sync_imports_the_seven_official_books(armyforge, db):
     lines, failure = sync()
 
     assert failure is None
-    assert [line.split(":")[0] for line in lines[:-1]] == [
+    assert [line.split(":")[0] for line in book_lines(lines)] == [
         f"{ruleset}  {name}  3.5.2" for ruleset, name, _ in BOOKS.values()
     ]
-    assert all(line.split(": ", 1)[1].startswith("new book") for line in lines[:-1])
+    assert all(line.split(": ", 1)[1].startswith("new book") for line in book_lines(lines))
     assert lines[-1] == "7 new books, 0 new versions, 0 unchanged, 0 failed"
     assert {uid: (ruleset, version) for uid, (ruleset, version, _) in held().items()} == {
         uid: (ruleset, "3.5.2") for ruleset, _, uid in BOOKS.values()
@@ -205,8 +217,14 @@ def test_a_sync_with_nothing_new_writes_nothing_and_fetches_no_book(armyforge, d
         lines, failure = sync()
 
     assert failure is None
-    assert lines == [f"{ruleset}  {name}  3.5.2: unchanged" for ruleset, name, _ in BOOKS.values()] + [
-        "0 new books, 0 new versions, 7 unchanged, 0 failed"
+    day = models.ArmyForgeRules.objects.get(ruleset__slug="aof").version
+    assert lines == [
+        f"aof  core rules: unchanged ({day})",
+        *(f"aof  {name}  3.5.2: unchanged" for ruleset, name, _ in BOOKS.values() if ruleset == "aof"),
+        f"aof-skirmish  core rules: unchanged ({day})",
+        *(f"aof-skirmish  {name}  3.5.2: unchanged" for ruleset, name, _ in BOOKS.values() if ruleset != "aof"),
+        f"aof-regiments  core rules: unchanged ({day})",
+        "0 new books, 0 new versions, 7 unchanged, 0 failed",
     ]
     assert catalogue() == before
     assert [q["sql"] for q in queries if not q["sql"].lstrip().upper().startswith("SELECT")] == []
@@ -221,8 +239,8 @@ def test_a_new_version_of_each_book_is_imported_over_the_last(synced_3_5_1):
     lines, failure = sync()
 
     assert failure is None
-    assert [line.split(": ", 1)[0] for line in lines[:-1]] == [f"{r}  {n}  3.5.2" for r, n, _ in BOOKS.values()]
-    assert all(line.split(": ", 1)[1].startswith("new version (was 3.5.1") for line in lines[:-1])
+    assert [line.split(": ", 1)[0] for line in book_lines(lines)] == [f"{r}  {n}  3.5.2" for r, n, _ in BOOKS.values()]
+    assert all(line.split(": ", 1)[1].startswith("new version (was 3.5.1") for line in book_lines(lines))
     assert lines[-1] == "0 new books, 7 new versions, 0 unchanged, 0 failed"
     after = held()
     assert {uid: version for uid, (_, version, _) in after.items()} == {uid: "3.5.2" for uid in before}
@@ -240,7 +258,7 @@ def test_the_sync_answers_each_books_outcome_and_the_counts(synced_3_5_1):
 
     result = armyforge_sync(systems=["aof-skirmish"], report=lines.append)
 
-    assert lines == [book.line() for book in result.books]
+    assert lines == [*result.core_rules[0].lines(), *(line for book in result.books for line in book.lines())]
     assert [(b.system, b.armyforge_id, b.name, b.version, b.outcome, b.stored, b.previous) for b in result.books] == [
         ("aof-skirmish", uid, name, "3.5.2", "new version", "3.5.2", "3.5.1")
         for ruleset, name, uid in BOOKS.values()
@@ -321,8 +339,8 @@ def test_a_dry_run_writes_nothing(synced_3_5_1):
     lines, failure = sync("--dry-run")
 
     assert failure is None
-    assert all(line.endswith(", not written: dry run)") for line in lines[:-1])
-    assert all(": new version (was 3.5.1" in line for line in lines[:-1])
+    assert all(line.endswith(", not written: dry run)") for line in book_lines(lines))
+    assert all(": new version (was 3.5.1" in line for line in book_lines(lines))
     assert lines[-1] == "0 new books, 7 new versions, 0 unchanged, 0 failed (dry run: nothing written)"
     assert catalogue() == before
 
@@ -364,7 +382,7 @@ def test_an_index_that_fails_fails_its_ruleset_only(armyforge, db):
     assert failure is not None and failure.returncode == 1
     aof_index = index_url(armyforge.url, "age-of-fantasy")
     regiments_index = index_url(armyforge.url, "age-of-fantasy-regiments")
-    assert lines[0] == f"aof  index: failed: Army Forge answered 500 for {aof_index} (3 tries)"
+    assert outline(lines)[1] == f"aof  index: failed: Army Forge answered 500 for {aof_index} (3 tries)"
     assert lines[-2] == f"aof-regiments  index: failed: the answer from {regiments_index} is not a list of army books"
     assert lines[-1] == "3 new books, 0 new versions, 0 unchanged, 2 failed"
     assert {ruleset for ruleset, _, _ in held().values()} == {"aof-skirmish"}
@@ -384,14 +402,14 @@ def test_index_entries_that_name_no_book_are_reported_not_followed(armyforge, db
     lines, failure = sync("--system", "aof")
 
     assert failure is not None
-    assert lines == [
+    assert outline(lines)[1:] == [
         "aof  No uid  3.5.2: failed: entry 0 of Army Forge's index has no uid (a text of 1 to 40 characters)",
         "aof  index entry 1  ?: failed: entry 1 of Army Forge's index is not an object",
         "aof  Wood Elves  ?: failed: entry 2 of Army Forge's index has no versionString (a text of 1 to 40 characters)",
-        lines[3],
+        outline(lines)[4],
         "1 new books, 0 new versions, 0 unchanged, 3 failed",
     ]
-    assert lines[3].startswith("aof  Rat [2Jmen  3.5.2: new book")  # no control characters reach the terminal
+    assert outline(lines)[4].startswith("aof  Rat [2Jmen  3.5.2: new book")  # no control characters reach the terminal
     assert armyforge.books_fetched == [BOOKS["aof--ratmen"][2]]
     assert sorted(models.ArmyForgeSync.objects.values_list("armyforge_id", "outcome")) == sorted(
         [(WOOD_ELVES, "failed"), (BOOKS["aof--ratmen"][2], "new book")]
@@ -520,3 +538,206 @@ def test_the_admin_shows_the_last_syncs_outcome_per_book(armyforge, db, client, 
     page = client.get(reverse("admin:factions_faction_change", args=[ratmen.pk])).content.decode()
     assert "Last sync from Army Forge" in page and "new book 3.5.2" in page
     assert "armyforge" in page and "3.5.2" in page  # its versions, with their source
+
+
+def test_each_warning_of_an_imported_book_is_printed_under_its_line(armyforge, db):
+    lines, failure = sync("--system", "aof")
+
+    assert failure is None
+    ratmen = models.Faction.objects.get(armyforge_id=BOOKS["aof--ratmen"][2])
+    at = lines.index("aof  Ratmen  3.5.2: new book (4 warnings)")
+    assert lines[at + 1 : at + 5] == [f"{INDENT}{warning}" for warning in ratmen.import_warnings]
+    assert lines[at + 5] == "aof  Wood Elves  3.5.2: new book (3 warnings)"
+    assert lines[at + 1].startswith(f'{INDENT}upgradePackages[1].sections[1].options[5].gains[0].specialRules[1]: "')
+
+
+def test_the_index_modified_at_is_recorded_with_each_version_read_from_army_forge(synced_3_5_1):
+    def modified() -> dict[tuple[str, str], str]:
+        rows = models.BookVersion.objects.values_list("faction__armyforge_id", "version", "armyforge_modified_at")
+        return {(uid, version): at for uid, version, at in rows}
+
+    sync()
+
+    index = {
+        (book["uid"], book["versionString"]): book["modifiedAt"]
+        for name in BOOKS
+        for book in (synced_3_5_1.book(name), json.loads((synced_3_5_1.folder / "3.5.1" / f"{name}.json").read_text()))
+    }
+    assert modified() == index
+    assert len(index) == 14 and all(index.values())
+
+
+# -- books Army Forge re-published under a version held ------------------------------------------
+@pytest.fixture
+def wood_elves_served(armyforge, db, tmp_path):
+    """The stand-in serving Wood Elves 3.5.2 alone, from a folder of the test's own, and
+    the book synced from it; `publish(book)` puts another Wood Elves in its place."""
+    folder = tmp_path / "armyforge"
+    folder.mkdir()
+    book = armyforge.book("aof--wood-elves")
+
+    def publish(new: dict) -> None:
+        (folder / "aof--wood-elves.json").write_text(json.dumps(new), encoding="utf-8")
+
+    publish(book)
+    armyforge.serve(folder)
+    lines, failure = sync("--system", "aof")
+    assert failure is None and "aof  Wood Elves  3.5.2: new book (3 warnings)" in lines
+    armyforge.clear()
+    return {"standin": armyforge, "book": book, "publish": publish}
+
+
+def republished(book: dict, *, modified_at: str = "2026-03-02T10:00:00.000Z", cost: int | None = None) -> dict:
+    """`book` as Army Forge re-publishes it under the same version: another modifiedAt,
+    and its first unit at `cost` when given."""
+    again = json.loads(json.dumps(book))
+    again["modifiedAt"] = modified_at
+    if cost is not None:
+        again["units"][0]["cost"] = cost
+    return again
+
+
+def elves_versions() -> list[tuple[str, str, int]]:
+    """Wood Elves' versions held: name, Army Forge's modifiedAt, the first unit's cost."""
+    rows = models.BookVersion.objects.filter(faction__armyforge_id=WOOD_ELVES).order_by("imported_at", "id")
+    return [(v.version, v.armyforge_modified_at, v.document["units"][0]["cost"]) for v in rows]
+
+
+def test_a_book_re_published_with_other_content_is_kept_as_a_repeat_of_its_version(wood_elves_served):
+    armyforge, book = wood_elves_served["standin"], wood_elves_served["book"]
+    assert book["modifiedAt"] == "2026-01-28T21:38:49.062Z" and book["units"][0]["cost"] == 230
+    wood_elves_served["publish"](republished(book, cost=245))
+
+    lines, failure = sync("--system", "aof")
+
+    assert failure is None
+    assert (
+        "aof  Wood Elves  3.5.2: new version (stored as 3.5.2+2, was 3.5.2, re-published by Army Forge under the "
+        "same version, 3 warnings)" in lines
+    )
+    assert lines[-1] == "0 new books, 1 new versions, 0 unchanged, 0 failed"
+    assert armyforge.books_fetched == [WOOD_ELVES]
+    assert elves_versions() == [
+        ("3.5.2", "2026-01-28T21:38:49.062Z", 230),
+        ("3.5.2+2", "2026-03-02T10:00:00.000Z", 245),
+    ]
+    assert held()[WOOD_ELVES][1] == "3.5.2+2"
+    record = models.ArmyForgeSync.objects.get(armyforge_id=WOOD_ELVES)
+    assert (record.outcome, record.version) == ("new version", "3.5.2")
+
+    armyforge.clear()  # the next sync holds it as Army Forge publishes it now
+    lines, failure = sync("--system", "aof")
+    assert "aof  Wood Elves  3.5.2: unchanged" in lines
+    assert armyforge.books_fetched == []
+
+
+def test_a_book_re_published_with_the_same_content_is_unchanged_and_not_fetched_again(wood_elves_served):
+    armyforge, book = wood_elves_served["standin"], wood_elves_served["book"]
+    wood_elves_served["publish"](republished(book))
+    before = models.Faction.objects.get(armyforge_id=WOOD_ELVES)
+
+    lines, failure = sync("--system", "aof")
+
+    assert failure is None
+    assert "aof  Wood Elves  3.5.2: unchanged (re-published by Army Forge with the same content, 3 warnings)" in lines
+    assert armyforge.books_fetched == [WOOD_ELVES]
+    assert elves_versions() == [("3.5.2", "2026-03-02T10:00:00.000Z", 230)]  # read at the new modifiedAt
+    after = models.Faction.objects.get(armyforge_id=WOOD_ELVES)
+    assert (after.version, after.content_hash) == (before.version, before.content_hash)
+    assert not models.ArmyForgeSync.objects.filter(armyforge_id=WOOD_ELVES, outcome="unchanged").exists()
+
+    armyforge.clear()
+    sync("--system", "aof")
+    assert armyforge.books_fetched == []
+
+
+def test_a_version_read_before_modified_at_was_kept_is_not_fetched_again(wood_elves_served):
+    armyforge, book = wood_elves_served["standin"], wood_elves_served["book"]
+    models.BookVersion.objects.filter(faction__armyforge_id=WOOD_ELVES).update(armyforge_modified_at="")
+    wood_elves_served["publish"](republished(book, cost=245))
+
+    lines, failure = sync("--system", "aof")
+
+    assert failure is None
+    assert "aof  Wood Elves  3.5.2: unchanged" in lines
+    assert armyforge.books_fetched == []
+    assert elves_versions() == [("3.5.2", "", 230)]
+
+
+def test_a_book_edited_in_the_admin_since_is_fetched_when_army_forge_re_publishes_it(wood_elves_served):
+    from factions.admin_checks import catalogue_change_check
+
+    armyforge, book = wood_elves_served["standin"], wood_elves_served["book"]
+    unit = models.Unit.objects.filter(faction__armyforge_id=WOOD_ELVES).order_by("order").first()
+    unit.cost += 5
+    unit.save()
+    catalogue_change_check(objects=[unit])  # as the admin saves it: a version of its own, read from no Army Forge
+    assert [row[:2] for row in elves_versions()] == [("3.5.2", "2026-01-28T21:38:49.062Z"), ("3.5.2+admin.1", "")]
+    wood_elves_served["publish"](republished(book, cost=245))
+
+    lines, failure = sync("--system", "aof")
+
+    assert failure is None
+    assert armyforge.books_fetched == [WOOD_ELVES]
+    assert any(
+        line.startswith("aof  Wood Elves  3.5.2: new version (stored as 3.5.2+2, was 3.5.2+admin.1") for line in lines
+    )
+    assert elves_versions()[-1] == ("3.5.2+2", "2026-03-02T10:00:00.000Z", 245)
+
+
+def test_a_book_named_again_by_the_index_is_fetched_once_a_sync(wood_elves_served):
+    armyforge, book = wood_elves_served["standin"], wood_elves_served["book"]
+    entry = {key: book[key] for key in ("uid", "name", "versionString", "official", "enabledGameSystems")}
+    armyforge.answer(
+        "age-of-fantasy",
+        [{**entry, "modifiedAt": "2026-03-02T10:00:00.000Z"}, {**entry, "modifiedAt": "2026-03-03T10:00:00.000Z"}],
+    )
+    wood_elves_served["publish"](republished(book, cost=245))
+
+    lines, failure = sync("--system", "aof")
+
+    assert failure is None
+    assert [line for line in outline(lines) if "Wood Elves" in line] == [
+        "aof  Wood Elves  3.5.2: new version (stored as 3.5.2+2, was 3.5.2, re-published by Army Forge under the "
+        "same version, 3 warnings)",
+        "aof  Wood Elves  3.5.2: unchanged (read once already in this sync)",
+    ]
+    assert armyforge.books_fetched == [WOOD_ELVES]
+
+
+def test_a_dry_run_of_a_re_published_book_writes_nothing(wood_elves_served):
+    wood_elves_served["publish"](republished(wood_elves_served["book"], cost=245))
+    before = catalogue()
+
+    lines, failure = sync("--system", "aof", "--dry-run")
+
+    assert failure is None
+    assert any(line.startswith("aof  Wood Elves  3.5.2: new version (stored as 3.5.2+2") for line in lines)
+    assert catalogue() == before
+
+
+def test_a_re_published_book_that_fails_is_left_as_it_was_and_read_by_the_next_sync(wood_elves_served):
+    armyforge = wood_elves_served["standin"]
+    wood_elves_served["publish"](republished(wood_elves_served["book"], cost=245))
+    armyforge.fail(WOOD_ELVES, 404)
+
+    lines, failure = sync("--system", "aof")
+
+    assert failure is not None
+    assert lines[-1] == "0 new books, 0 new versions, 0 unchanged, 1 failed"
+    assert elves_versions() == [("3.5.2", "2026-01-28T21:38:49.062Z", 230)]
+    armyforge.clear()
+    lines, failure = sync("--system", "aof")
+    assert failure is None and lines[-1] == "0 new books, 1 new versions, 0 unchanged, 0 failed"
+
+
+@pytest.mark.parametrize("modified_at", [None, 20260302, "", "x" * 41, "2026-03-02\n"], ids=repr)
+def test_an_index_modified_at_that_is_no_short_text_is_as_none(wood_elves_served, modified_at):
+    armyforge, book = wood_elves_served["standin"], wood_elves_served["book"]
+    wood_elves_served["publish"](republished(book, modified_at=modified_at, cost=245))
+
+    lines, failure = sync("--system", "aof")
+
+    assert failure is None
+    assert "aof  Wood Elves  3.5.2: unchanged" in lines
+    assert armyforge.books_fetched == []

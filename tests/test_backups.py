@@ -31,8 +31,8 @@ from armybuilder.lists.models import ArmyList
 from armybuilder.lists.selectors import army_list_load
 from armybuilder.stamps import content_hash
 from factions.admin_checks import catalogue_change_check
-from factions.models import ArmyForgeSync, BookVersion, CoreRule, Faction, ForceOrgLimit, Ruleset
-from factions.selectors import engine_book_get, engine_cache_clear
+from factions.models import ArmyForgeRules, ArmyForgeSync, BookVersion, CoreRule, Faction, ForceOrgLimit, Ruleset
+from factions.selectors import armyforge_rules_get, engine_book_get, engine_cache_clear
 from factions.services import (
     armybook_import,
     bundled_book_paths,
@@ -82,6 +82,7 @@ def fresh_database() -> None:
     User.objects.all().delete()
     Group.objects.all().delete()
     Faction.objects.all().delete()
+    ArmyForgeRules.objects.all().delete()
     Ruleset.objects.filter(base__isnull=False).delete()
     emptied = [User, Group, ArmyList, EventPack, Submission, *apps.get_app_config("factions").get_models()]
     emptied = [m for m in emptied if m not in (Ruleset, ForceOrgLimit, CoreRule)]
@@ -105,6 +106,7 @@ def database_state() -> dict:
         "factions": list(Faction.objects.values_list("pk", "slug", "content_hash", "source", "import_slug")),
         "book versions": list(BookVersion.objects.values_list("faction__slug", "version", "content_hash")),
         "Army Forge syncs": list(ArmyForgeSync.objects.values_list("system", "armyforge_id", "outcome")),
+        "Army Forge core rules": list(ArmyForgeRules.objects.values_list("ruleset__slug", "version", "content_hash")),
         "rulesets": list(Ruleset.objects.values_list("slug", "content_hash")),
         "limits": list(ForceOrgLimit.objects.values_list("pk", "params")),
     }
@@ -159,7 +161,7 @@ def test_a_restored_backup_exports_to_the_same_files(backup, tmp_path):
     assert read_all(second) == read_all(backup["folder"])
     files = set(read_all(second))
     assert {"manifest.json", "rulesets.json", "factions.json", "users.json", "tokens.json", "sessions.json"} <= files
-    assert read_all(second)["manifest.json"]["format"] == "armybuilder-backup/5"
+    assert read_all(second)["manifest.json"]["format"] == "armybuilder-backup/6"
 
 
 def test_a_backup_of_the_second_format_still_restores(backup):
@@ -184,7 +186,8 @@ def test_the_commands_say_what_they_wrote_and_restored(books, tmp_path):
     books_count = Faction.objects.count()
     wrote = export(tmp_path / "b")
     counts = (
-        f"5 rulesets, {books_count} army books, {books_count} book versions, 0 Army Forge syncs, 1 users, "
+        f"5 rulesets, {books_count} army books, {books_count} book versions, 0 Army Forge syncs, "
+        "0 Army Forge core rules versions, 1 users, "
         "0 API tokens, 0 sessions, 0 event packs, 0 lists and 0 submissions"
     )
     assert wrote == f"Wrote {counts} to {tmp_path / 'b'}\n"
@@ -590,15 +593,42 @@ def priced(army_list: ArmyList) -> tuple[str, int, list[int]]:
 
 
 def versions_held() -> list[tuple]:
-    fields = ("faction__slug", "version", "source", "armyforge_id", "imported_at", "units", "content_hash", "document")
+    fields = (
+        "faction__slug",
+        "version",
+        "source",
+        "armyforge_id",
+        "imported_at",
+        "units",
+        "content_hash",
+        "document",
+        "armyforge_modified_at",
+    )
     return list(BookVersion.objects.order_by("faction__slug", "imported_at", "id").values_list(*fields))
+
+
+CORE_RULES = {
+    "first": [{"name": "Thrust", "text": "Gets +1 to hit when charging."}],
+    "second": [{"name": "Thrust", "text": "Gets +1 to hit and AP(+1) when charging."}],
+    "skirmish": [{"name": "Bane", "text": "Ignores Regeneration."}, {"name": "Counter", "text": "Strikes first."}],
+}
+
+
+def core_rules_held() -> list[tuple]:
+    return list(
+        ArmyForgeRules.objects.order_by("ruleset__slug", "fetched_at", "id").values_list(
+            "ruleset__slug", "version", "fetched_at", "rules", "content_hash"
+        )
+    )
 
 
 @pytest.fixture
 def versioned_site(db, tmp_path):
     """Test Wardens 1.0.0 (Wardens at 110 pts) then 1.1.0 (at 120), a list pinned to each,
-    the same book from Army Forge kept beside it under a free slug, and a sync record;
-    backed up into tmp_path / "versions-backup", then a fresh database."""
+    the same book from Army Forge kept beside it under a free slug (read at Army Forge's
+    modifiedAt), a sync record, and three versions of Army Forge's core rules (two of
+    aof, one of aof-skirmish); backed up into tmp_path / "versions-backup", then a fresh
+    database."""
     engine_cache_clear()
     armybook_import(data=wardens_at("1.0.0", 110))
     keeper = User.objects.create_user("keeper", password="a-long-pass-phrase-6")
@@ -611,7 +641,22 @@ def versioned_site(db, tmp_path):
     old = services.army_list_create(data=parse_list_body({**body, "name": "Old"})[0], owner=keeper)
     armybook_import(data=wardens_at("1.1.0", 120))
     new = services.army_list_create(data=parse_list_body({**body, "name": "New"})[0], owner=keeper)
-    armybook_import(data={**wardens_at("2.0.0", 130), "armyforge_id": "af-wardens"})
+    armybook_import(
+        data={**wardens_at("2.0.0", 130), "armyforge_id": "af-wardens"},
+        armyforge_modified_at="2026-10-02T09:15:00.000Z",
+    )
+    for system, version, day, rules in (
+        ("aof", "2026-09-01", 1, CORE_RULES["first"]),
+        ("aof", "2026-09-01+2", 2, CORE_RULES["second"]),
+        ("aof-skirmish", "2026-09-01", 3, CORE_RULES["skirmish"]),
+    ):
+        ArmyForgeRules.objects.create(
+            ruleset=Ruleset.objects.get(slug=system),
+            version=version,
+            fetched_at=timezone.now().replace(year=2026, month=9, day=day),
+            rules=rules,
+            content_hash=content_hash(rules),
+        )
     ArmyForgeSync.objects.create(
         system="aof",
         armyforge_id="af-wardens",
@@ -626,6 +671,7 @@ def versioned_site(db, tmp_path):
         "factions": list(Faction.objects.order_by("slug").values("pk", "slug", "source", "import_slug", "version")),
         "syncs": list(ArmyForgeSync.objects.values("system", "armyforge_id", "version", "outcome", "synced_at")),
         "prices": {army_list.name: priced(army_list) for army_list in (old, new)},
+        "core rules": core_rules_held(),
     }
     folder = tmp_path / "versions-backup"
     export(folder)
@@ -659,6 +705,53 @@ def test_every_version_of_a_book_comes_back_and_a_list_keeps_the_prices_of_its_o
     assert {army_list.name: priced(army_list) for army_list in ArmyList.objects.all()} == before["prices"]
 
 
+def test_army_forges_modified_at_comes_back_with_each_version_read_from_it(versioned_site):
+    restore(versioned_site["folder"])
+    modified = {(row[0], row[1]): row[8] for row in versions_held()}
+    assert modified == {
+        ("test-wardens", "1.0.0"): "",
+        ("test-wardens", "1.1.0"): "",
+        ("test-wardens-armyforge", "2.0.0"): "2026-10-02T09:15:00.000Z",
+    }
+    assert versions_held() == versioned_site["before"]["versions"]
+
+
+def test_every_version_of_army_forges_core_rules_comes_back_and_the_last_read_is_current(versioned_site):
+    before = versioned_site["before"]["core rules"]
+    assert [row[:2] for row in before] == [
+        ("aof", "2026-09-01"),
+        ("aof", "2026-09-01+2"),
+        ("aof-skirmish", "2026-09-01"),
+    ]
+    restore(versioned_site["folder"])
+    assert core_rules_held() == before
+    assert armyforge_rules_get(system="aof").rules == CORE_RULES["second"]
+    assert armyforge_rules_get(system="aof", version="2026-09-01").rules == CORE_RULES["first"]
+    assert armyforge_rules_get(system="aof-regiments") is None
+
+
+def test_the_core_rules_of_a_backup_replace_those_a_new_server_read_before_the_restore(versioned_site):
+    regiments = Ruleset.objects.get(slug="aof-regiments")
+    aof = Ruleset.objects.get(slug="aof")
+    for ruleset in (aof, regiments):  # the new server synced once before the restore
+        ArmyForgeRules.objects.create(
+            ruleset=ruleset,
+            version="2026-09-01",
+            fetched_at=timezone.now(),
+            rules=CORE_RULES["skirmish"],
+            content_hash=content_hash(CORE_RULES["skirmish"]),
+        )
+    restore(versioned_site["folder"])
+    held = [row[:2] for row in core_rules_held()]
+    assert held == [
+        ("aof", "2026-09-01"),
+        ("aof", "2026-09-01+2"),
+        ("aof-regiments", "2026-09-01"),  # of a ruleset the backup holds none of: kept
+        ("aof-skirmish", "2026-09-01"),
+    ]
+    assert armyforge_rules_get(system="aof").rules == CORE_RULES["second"]
+
+
 def test_a_site_with_every_version_restores_to_the_same_files(versioned_site, tmp_path):
     restore(versioned_site["folder"])
     second = tmp_path / "second"
@@ -667,6 +760,13 @@ def test_a_site_with_every_version_restores_to_the_same_files(versioned_site, tm
     files = read_all(second)
     assert files["manifest.json"]["counts"]["book versions"] == 3
     assert files["manifest.json"]["counts"]["Army Forge syncs"] == 1
+    assert files["manifest.json"]["counts"]["Army Forge core rules versions"] == 3
+    assert [(r["system"], r["version"], r["rules"]) for r in files["armyforge_rules.json"]] == [
+        ("aof", "2026-09-01", CORE_RULES["first"]),
+        ("aof", "2026-09-01+2", CORE_RULES["second"]),
+        ("aof-skirmish", "2026-09-01", CORE_RULES["skirmish"]),
+    ]
+    assert files["versions/aof/test-wardens-armyforge.json"][0]["armyforge_modified_at"] == "2026-10-02T09:15:00.000Z"
     kept = files["versions/aof/test-wardens.json"]
     assert [(v["version"], v["units"], v["document"] is None) for v in kept] == [
         ("1.0.0", 3, False),
@@ -696,11 +796,31 @@ def test_a_book_whose_current_version_has_no_row_still_backs_up_and_restores(war
     ]
 
 
-def as_format_4(folder: Path, *, format: str = "armybuilder-backup/4") -> None:
-    """The backup as armybuilder-backup/4 wrote it: no display names."""
-    damage(folder, "users.json", lambda records: [record.pop("display_name") for record in records])
+def as_format_5(folder: Path, *, format: str = "armybuilder-backup/5") -> None:
+    """The backup as armybuilder-backup/5 wrote it: no core rules from Army Forge, and no
+    modifiedAt of the versions read from it."""
+    (folder / "armyforge_rules.json").unlink()
+    for path in (folder / "versions").glob("*/*.json"):
+        damage(folder, str(path.relative_to(folder)), lambda records: [r.pop("armyforge_modified_at") for r in records])
     manifest = json.loads((folder / "manifest.json").read_text())
-    (folder / "manifest.json").write_text(json.dumps({**manifest, "format": format}))
+    counts = {k: n for k, n in manifest["counts"].items() if k != "Army Forge core rules versions"}
+    (folder / "manifest.json").write_text(json.dumps({"format": format, "counts": counts}))
+
+
+def test_a_backup_of_the_fifth_format_restores_without_core_rules_and_with_versions_read_before_the_site_kept_it(
+    versioned_site,
+):
+    as_format_5(versioned_site["folder"])
+    assert "0 Army Forge core rules versions" in restore(versioned_site["folder"])
+    assert not ArmyForgeRules.objects.exists()
+    before = versioned_site["before"]["versions"]
+    assert versions_held() == [(*row[:8], "") for row in before]
+
+
+def as_format_4(folder: Path, *, format: str = "armybuilder-backup/4") -> None:
+    """The backup as armybuilder-backup/4 wrote it: as /5, and no display names."""
+    as_format_5(folder, format=format)
+    damage(folder, "users.json", lambda records: [record.pop("display_name") for record in records])
 
 
 def as_format_3(folder: Path) -> None:
@@ -762,6 +882,11 @@ def drop_current(versions: list) -> None:
         (lambda versions: versions.append(versions[0]), r'version "1\.0\.0" is there 2 times'),
         (lambda versions: versions[0].pop("content_hash"), r"is corrupt: record 1 has no content_hash"),
         (
+            lambda versions: versions[0].update(armyforge_modified_at=["2026"]),
+            r"version 1: its armyforge_modified_at should be text of at most 40 characters",
+        ),
+        (lambda versions: versions[0].pop("armyforge_modified_at"), r"record 1 has no armyforge_modified_at"),
+        (
             lambda versions: versions[0].update(source="forge", units="3"),
             r"version 1: its source should be one of .*; version 1: its units should be",
         ),
@@ -808,6 +933,37 @@ def test_a_sync_record_twice_is_refused(versioned_site):
     refused(versioned_site["folder"], r'armyforge_syncs\.json: Army Forge book "af-wardens" of aof is there 2 times')
 
 
+def first_rules_text(text):
+    """A change to a core rules file: the first version's first rule says `text`."""
+    return lambda records: records[0]["rules"][0].update(text=text)
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (first_rules_text("Gets +2 to hit."), r"version 1: its rules are not the ones its content_hash was made from"),
+        (lambda records: records[0].update(system="opf"), r"version 1: its system should be one of aof, aof-skirmish"),
+        (lambda records: records[2].update(version=""), r"version 3: its version should be a name of 1 to 48"),
+        (lambda records: records[1].update(fetched_at="soon"), r"version 2: its fetched_at should be a date and time"),
+        (
+            lambda records: records[0].update(rules={"Thrust": "…"}),
+            r"version 1: its rules should be a list of 1 to 500",
+        ),
+        (first_rules_text("x" * 2001), r"version 1: rule 1: its text should be a text of 1 to 2000 characters"),
+        (lambda records: records[1].update(version="2026-09-01"), r'version "2026-09-01" of aof is there 2 times'),
+        (lambda records: records[0].pop("rules"), r"armyforge_rules\.json is corrupt: record 1 has no rules"),
+        (
+            lambda records: records[0].update(system="aof-club", fetched_at=None),
+            r"version 1: its system should be .*; version 1: its fetched_at should be",
+        ),
+    ],
+    ids=["changed", "system", "version", "fetched-at", "not-a-list", "too-long", "twice", "missing", "every-problem"],
+)
+def test_a_damaged_core_rules_file_is_refused_naming_what_is_wrong(versioned_site, change, words):
+    damage(versioned_site["folder"], "armyforge_rules.json", change)
+    refused(versioned_site["folder"], words)
+
+
 # -- bad input changes nothing and says what is wrong ---------------------------------------------
 
 
@@ -827,8 +983,8 @@ def test_a_backup_of_an_unknown_format_is_refused(backup):
     (backup["folder"] / "manifest.json").write_text(json.dumps({"format": "armybuilder-backup/9", "counts": {}}))
     refused(
         backup["folder"],
-        r'format "armybuilder-backup/9"; it reads armybuilder-backup/5, armybuilder-backup/4, armybuilder-backup/3, '
-        r"armybuilder-backup/2 and armybuilder-backup/1",
+        r'format "armybuilder-backup/9"; it reads armybuilder-backup/6, armybuilder-backup/5, armybuilder-backup/4, '
+        r"armybuilder-backup/3, armybuilder-backup/2 and armybuilder-backup/1",
     )
 
 

@@ -47,6 +47,7 @@ DOCUMENTED = {
     ("get", "/api/systems/"): ["200", *ERRORS],
     ("get", "/api/systems/{system}/"): ["200", "404", *ERRORS],
     ("get", "/api/systems/{system}/export"): ["200", "404", *ERRORS],
+    ("get", "/api/systems/{system}/armyforge-rules/"): ["200", "404", *ERRORS],
     ("post", "/api/systems/{system}/variants/"): ["201", "404", *ERRORS, *BODY],
     ("post", "/api/systems/import/"): ["201", *ERRORS, *BODY],
     ("post", "/api/validate/"): ["200", "400", "413", "415", "429", "503"],

@@ -10,7 +10,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from factions.models import BookSource, BookVersion, CoreRule, Faction, ForceOrgLimit, Ruleset
+from factions.models import ArmyForgeRules, BookSource, BookVersion, CoreRule, Faction, ForceOrgLimit, Ruleset
 
 
 class RulesetSerializer(serializers.ModelSerializer):
@@ -72,6 +72,35 @@ class RulesetDetailSerializer(RulesetSerializer):
         # (many=True makes a ListSerializer, whose data is a list; the stubs type it as the
         # single serializer's dict)
         return ForceOrgLimitSerializer(limits, many=True, context={"ruleset": ruleset}).data  # type: ignore[return-value]
+
+
+class RuleTextSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    text = serializers.CharField()
+
+
+class ArmyForgeRulesSerializer(serializers.ModelSerializer):
+    """A version of Army Forge's core rules of a ruleset; `versions` (context) names every
+    version held, newest first."""
+
+    version = serializers.CharField(
+        help_text='Named by the day its content was first read ("2026-11-29"; "2026-11-29+2" for other content '
+        "read the same day)"
+    )
+    fetched_at = serializers.DateTimeField(help_text="When its content was first read from Army Forge")
+    current = serializers.SerializerMethodField(help_text="Whether it is the current version (the one read last)")
+    rules = RuleTextSerializer(many=True, help_text="Army Forge's core rules, in its order")
+    versions = serializers.SerializerMethodField(help_text="Every version held, newest first")
+
+    class Meta:
+        model = ArmyForgeRules
+        fields = ["version", "fetched_at", "current", "rules", "versions"]
+
+    def get_current(self, rules: ArmyForgeRules) -> bool:
+        return rules.version == self.context["versions"][0]
+
+    def get_versions(self, rules: ArmyForgeRules) -> list[str]:
+        return self.context["versions"]
 
 
 class ClosedSerializer(serializers.Serializer):

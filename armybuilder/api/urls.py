@@ -15,6 +15,11 @@ catalogue = [
     path("systems/<slug:system>/", systems.as_view({"get": "retrieve"}), name="system-detail"),
     path("systems/<slug:system>/export", systems.as_view({"get": "export"}), name="system-export"),
     path("systems/<slug:system>/variants/", views.RulesetVariantsView.as_view(), name="system-variants"),
+    path(
+        "systems/<slug:system>/armyforge-rules/",
+        systems.as_view({"get": "armyforge_rules"}),
+        name="system-armyforge-rules",
+    ),
     path("factions/", factions.as_view({"get": "list"}), name="faction-list"),
     path("factions/import/", views.FactionImportView.as_view(), name="faction-import"),
     path("factions/<slug:system>/<slug:slug>/", factions.as_view({"get": "book"}), name="faction-book"),

@@ -24,10 +24,13 @@ from armybuilder.downloads import json_download
 from armybuilder.lists.selectors import army_list_validate
 from armybuilder.security import locked_out
 from factions.armybook import ArmyBookError, Problem
+from factions.armyforge import ARMYFORGE_GAMES
 from factions.models import Faction, Ruleset
 from factions.ruleset_format import RulesetError
 from factions.selectors import (
     VersionNotHeld,
+    armyforge_rules_get,
+    armyforge_rules_versions,
     book_changes_get,
     book_version_document,
     book_versions,
@@ -36,6 +39,7 @@ from factions.selectors import (
     faction_get_with_book,
     faction_list,
     ruleset_document,
+    ruleset_find,
     ruleset_get,
     ruleset_get_or_404,
     ruleset_list_payload,
@@ -68,6 +72,38 @@ class SystemViewSet(viewsets.ViewSet):
     def export(self, request: Request, system: str) -> HttpResponse:
         ruleset = _ruleset(system)
         return json_download(ruleset_document(ruleset=ruleset), f"{ruleset.slug}.ruleset.json")
+
+    @extend_schema(
+        parameters=[OpenApiParameter("version", str, description="A version held (default: the current one)")],
+        responses={200: s.ArmyForgeRulesSerializer, 404: NOT_FOUND},
+        description="Army Forge's core rules for the ruleset's game (a variant's: its base's), as the sync from "
+        "Army Forge last read them, or the version asked for: the rules official books name without describing "
+        "them. 404 before the first sync, for a ruleset Army Forge has none for, or a version not held (naming "
+        "those held).",
+    )
+    def armyforge_rules(self, request: Request, system: str) -> Response:
+        ruleset = ruleset_find(slug=system)
+        if ruleset is None:
+            raise Http404(f'no ruleset "{system}"')
+        if ruleset.family not in ARMYFORGE_GAMES:
+            raise Http404(
+                f'Army Forge publishes no core rules for "{system}": only for {", ".join(ARMYFORGE_GAMES)} '
+                "and their variants"
+            )
+        version = request.query_params.get("version") or None
+        versions = armyforge_rules_versions(system=ruleset.family)
+        if not versions:
+            raise Http404(
+                f'Army Forge\'s core rules for "{ruleset.family}" have not been read yet: the first sync from Army '
+                "Forge reads them (manage.py sync_armyforge)"
+            )
+        rules = armyforge_rules_get(system=ruleset.family, version=version)
+        if rules is None:
+            raise Http404(
+                f'no version "{version}" of Army Forge\'s core rules for "{ruleset.family}": the versions held are '
+                f"{', '.join(versions)}"
+            )
+        return Response(s.ArmyForgeRulesSerializer(rules, context={"versions": versions}).data)
 
 
 def _ruleset(system: str) -> Ruleset:

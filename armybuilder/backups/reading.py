@@ -1,6 +1,7 @@
 """Reading a backup and checking it whole before anything is written: every file of its
 format (format.py) there, each record with its keys, each versions file's records and
-documents, and the manifest's counts; a /1 backup is brought to the later shape."""
+documents, the versions of Army Forge's core rules, and the manifest's counts; a /1
+backup is brought to the later shape."""
 
 from __future__ import annotations
 
@@ -17,22 +18,26 @@ from armybuilder.backups.format import (
     FORMAT_2,
     FORMAT_3,
     FORMAT_4,
+    FORMAT_5,
     FORMATS,
     RECORD_KEYS,
     RECORD_KEYS_1,
     RECORD_KEYS_2,
     RECORD_KEYS_3,
     RECORD_KEYS_4,
+    RECORD_KEYS_5,
     SOURCES,
-    VERSION_FIELDS,
     BackupError,
     is_count,
     is_text,
     is_time,
+    version_fields,
 )
 from armybuilder.stamps import STAMP_LENGTH, content_hash
 from factions.armybook import check_storable
-from factions.models import BookVersion
+from factions.armyforge import ARMYFORGE_GAMES
+from factions.armyforge_rules import rules_problems
+from factions.models import ArmyForgeRules, BookVersion
 
 
 @dataclass
@@ -45,6 +50,7 @@ class Backup:
     versions: dict[tuple[str, str], str] | None  # (system, slug) -> its versions file; None: before /4
     version_count: int
     syncs: list[dict[str, Any]]
+    armyforge_rules: list[dict[str, Any]]  # versions of Army Forge's core rules, checked; none before /6
     groups: list[dict[str, Any]]
     users: list[dict[str, Any]]
     tokens: list[dict[str, Any]]
@@ -93,11 +99,17 @@ def backup_read(folder: Path) -> Backup:
             f'{folder} is not an Armybuilder backup this version reads (format "{found}"; '
             f"it reads {', '.join(FORMATS[:-1])} and {FORMATS[-1]})"
         )
-    older = {FORMAT_1: RECORD_KEYS_1, FORMAT_2: RECORD_KEYS_2, FORMAT_3: RECORD_KEYS_3, FORMAT_4: RECORD_KEYS_4}
+    older = {
+        FORMAT_1: RECORD_KEYS_1,
+        FORMAT_2: RECORD_KEYS_2,
+        FORMAT_3: RECORD_KEYS_3,
+        FORMAT_4: RECORD_KEYS_4,
+        FORMAT_5: RECORD_KEYS_5,
+    }
     keys = older.get(found, RECORD_KEYS)
     records = {name: _records(folder, name, keys[name]) for name in keys}
     books = sorted((folder / "books").glob("*/*.json"))
-    versions = _version_files(folder) if found in (FORMAT, FORMAT_4) else None
+    versions = _version_files(folder) if found in (FORMAT, FORMAT_5, FORMAT_4) else None
     backup = Backup(
         folder=folder,
         format=found,
@@ -106,8 +118,9 @@ def backup_read(folder: Path) -> Backup:
         factions=records.get("factions.json"),
         versions=versions,
         # Before /4, each book comes back with one version: its current one.
-        version_count=len(books) if versions is None else sum(map(len, _all_versions(folder, versions))),
+        version_count=len(books) if versions is None else sum(map(len, _all_versions(folder, found, versions))),
         syncs=records.get("armyforge_syncs.json", []),
+        armyforge_rules=_armyforge_rules(folder, records.get("armyforge_rules.json", [])),
         groups=records.get("groups.json", []),
         users=records["users.json"],
         tokens=records.get("tokens.json", []),
@@ -128,17 +141,18 @@ def _version_files(folder: Path) -> dict[tuple[str, str], str]:
     return {(system, slug): f"versions/{system}/{slug}.json" for system, slug in found}
 
 
-def _all_versions(folder: Path, files: dict[tuple[str, str], str]) -> Iterator[list[dict[str, Any]]]:
+def _all_versions(folder: Path, format: str, files: dict[tuple[str, str], str]) -> Iterator[list[dict[str, Any]]]:
     """Each book's versions, checked, one book at a time (the documents are not kept)."""
     for (system, _slug), name in files.items():
-        yield version_records(folder, name, system)
+        yield version_records(folder, name, system, format)
 
 
-def version_records(folder: Path, name: str, system: str) -> list[dict[str, Any]]:
-    """The versions in one book's versions file, every problem of each named at once
-    (BackupError): its fields, and its document, which must still be the one its content
-    stamp was made from (a document changed since the backup was made is refused)."""
-    records = _records(folder, name, VERSION_FIELDS)
+def version_records(folder: Path, name: str, system: str, format: str) -> list[dict[str, Any]]:
+    """The versions in one book's versions file of a backup of `format`, every problem
+    of each named at once (BackupError): its fields, and its document, which must still
+    be the one its content stamp was made from (a document changed since the backup was
+    made is refused)."""
+    records = _records(folder, name, version_fields(format))
     problems = [
         f"version {number}: {problem}"
         for number, record in enumerate(records, 1)
@@ -156,6 +170,7 @@ def _version_problems(record: dict[str, Any], system: str) -> list[str]:
     name, document, stamp = record["version"], record["document"], record["content_hash"]
     longest = BookVersion._meta.get_field("version").max_length or 0
     uid = BookVersion._meta.get_field("armyforge_id").max_length or 0
+    modified = BookVersion._meta.get_field("armyforge_modified_at").max_length or 0
     checks = [
         (is_text(name, longest, blank=False), f"its version should be a name of 1 to {longest} characters"),
         (record["source"] in SOURCES, f"its source should be one of {', '.join(SOURCES)}"),
@@ -163,6 +178,10 @@ def _version_problems(record: dict[str, Any], system: str) -> list[str]:
         (is_time(record["imported_at"]), "its imported_at should be a date and time"),
         (is_count(record["units"]), "its units should be a whole number, 0 or more"),
         (is_text(stamp, STAMP_LENGTH), f"its content_hash should be text of at most {STAMP_LENGTH} characters"),
+        (
+            is_text(record.get("armyforge_modified_at", ""), modified),  # none before /6
+            f"its armyforge_modified_at should be text of at most {modified} characters",
+        ),
     ]
     problems = [problem for holds, problem in checks if not holds]
     if document is None:
@@ -191,6 +210,39 @@ def _book_document(document: Any, system: str) -> bool:
     )
 
 
+def _armyforge_rules(folder: Path, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The versions of Army Forge's core rules, every problem of each named at once
+    (BackupError): its ruleset, name and time, its rules as the sync keeps them, and its
+    stamp, which must be that of its rules (rules changed after the backup are refused)."""
+    longest = ArmyForgeRules._meta.get_field("version").max_length or 0
+    problems = []
+    for number, record in enumerate(records, 1):
+        checks = [
+            (
+                isinstance(record["system"], str) and record["system"] in ARMYFORGE_GAMES,
+                f"its system should be one of {', '.join(ARMYFORGE_GAMES)}",
+            ),
+            (
+                is_text(record["version"], longest, blank=False),
+                f"its version should be a name of 1 to {longest} characters",
+            ),
+            (is_time(record["fetched_at"]), "its fetched_at should be a date and time"),
+        ]
+        found = [problem for holds, problem in checks if not holds] + rules_problems(record["rules"])
+        if not found and record["content_hash"] != content_hash(record["rules"]):
+            found.append("its rules are not the ones its content_hash was made from (changed after the backup)")
+        problems += [f"version {number}: {problem}" for problem in found]
+    names = Counter(
+        (r["system"], r["version"]) for r in records if isinstance(r["version"], str) and isinstance(r["system"], str)
+    )
+    problems += [
+        f'version "{version}" of {system} is there {n} times' for (system, version), n in names.items() if n > 1
+    ]
+    if problems:
+        raise BackupError(f"{folder / 'armyforge_rules.json'} is inconsistent: {'; '.join(problems)}")
+    return records
+
+
 def _from_format_1(backup: Backup) -> Backup:
     """A /1 backup in /3 shape: users and lists numbered from 1, owners by id."""
     ids = {user["username"]: number for number, user in enumerate(backup.users, 1)}
@@ -214,6 +266,7 @@ def backup_counts(backup: Backup) -> dict[str, int]:
         "books": len(backup.books),
         "book versions": backup.version_count,
         "Army Forge syncs": len(backup.syncs),
+        "Army Forge core rules versions": len(backup.armyforge_rules),
         "groups": len(backup.groups),
         "users": len(backup.users),
         "tokens": len(backup.tokens),

@@ -38,7 +38,7 @@ from armybuilder.events.rules import BOOKS_RULES
 from armybuilder.lists.format import check_list_shape, first_error
 from armybuilder.lists.models import ARMYLIST_FIELDS, ArmyList
 from factions.armybook import ArmyBookError, parse_json
-from factions.models import ArmyForgeSync, BookSource, BookVersion, Faction, Ruleset
+from factions.models import ArmyForgeRules, ArmyForgeSync, BookSource, BookVersion, Faction, Ruleset
 from factions.selectors import ruleset_record
 from factions.services import KeptVersion, armybook_restore, bundled_book_paths, ruleset_write
 
@@ -57,6 +57,7 @@ def backup_import(*, folder: Path, dry_run: bool = False) -> dict[str, int]:
             _restore_rulesets(backup)
             faction_ids_kept = _restore_books(backup)
             _restore_syncs(backup)
+            _restore_armyforge_rules(backup)
             _restore_accounts(backup)
             _restore_packs(backup)
             _restore_lists(backup)
@@ -146,7 +147,7 @@ def _kept_versions(backup: Backup, key: tuple[str, str], book: Any) -> list[Kept
     if backup.versions is None:
         return []
     name = backup.versions[key]
-    records = version_records(backup.folder, name, key[0])
+    records = version_records(backup.folder, name, key[0], backup.format)
     current = book.get("version") if isinstance(book, dict) else None
     if isinstance(current, str):  # (else the book does not import, which says why)
         held = [record for record in records if record["version"] == current]
@@ -167,6 +168,7 @@ def _kept_versions(backup: Backup, key: tuple[str, str], book: Any) -> list[Kept
             units=record["units"],
             content_hash=record["content_hash"],
             document=record["document"],
+            armyforge_modified_at=record.get("armyforge_modified_at", ""),  # none before /6
         )
         for record in records
     ]
@@ -190,6 +192,28 @@ def _restore_syncs(backup: Backup) -> None:
     for system, uid in keys:
         ArmyForgeSync.objects.filter(system=system, armyforge_id=uid).delete()
     ArmyForgeSync.objects.bulk_create(syncs)
+
+
+def _restore_armyforge_rules(backup: Backup) -> None:
+    """Every version of Army Forge's core rules the backup holds (checked when it was
+    read), in place of the versions this database holds of the same rulesets, oldest first."""
+    systems = dict.fromkeys(data["system"] for data in backup.armyforge_rules)
+    rulesets = {ruleset.slug: ruleset for ruleset in Ruleset.objects.filter(slug__in=systems)}
+    for system in systems:
+        _refuse_if(
+            "armyforge_rules.json", (system not in rulesets, f'this version of Armybuilder has no ruleset "{system}"')
+        )
+    ArmyForgeRules.objects.filter(ruleset__in=rulesets.values()).delete()
+    ArmyForgeRules.objects.bulk_create(
+        ArmyForgeRules(
+            ruleset=rulesets[data["system"]],
+            version=data["version"],
+            fetched_at=_stored_time(data["fetched_at"], f'armyforge_rules.json, version "{data["version"]}"'),
+            rules=data["rules"],
+            content_hash=data["content_hash"],
+        )
+        for data in backup.armyforge_rules
+    )
 
 
 def _permissions(names: list[str], where: str) -> list[Permission]:

@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from armybuilder.accounts.models import Profile
 from armybuilder.backups.format import (
+    ARMYFORGE_RULES_FIELDS,
     FORMAT,
     PACK_FIELDS,
     SYNC_FIELDS,
@@ -28,7 +29,7 @@ from armybuilder.backups.format import (
 )
 from armybuilder.events.models import EventPack, Submission
 from armybuilder.lists.models import ArmyList
-from factions.models import ArmyForgeSync, BookVersion, Faction, Ruleset
+from factions.models import ArmyForgeRules, ArmyForgeSync, BookVersion, Faction, Ruleset
 from factions.selectors import faction_book, faction_get_with_book, ruleset_record
 
 
@@ -105,6 +106,16 @@ def _export(folder: Path) -> dict[str, int]:
         for sync in ArmyForgeSync.objects.order_by("system", "armyforge_id")
     ]
     _write(folder / "armyforge_syncs.json", syncs)
+
+    armyforge_rules = [
+        {
+            **{field: getattr(rules, field) for field in ARMYFORGE_RULES_FIELDS if field != "system"},
+            "system": rules.ruleset.slug,
+            "fetched_at": _when(rules.fetched_at),
+        }
+        for rules in ArmyForgeRules.objects.select_related("ruleset").order_by("ruleset__slug", "fetched_at", "id")
+    ]
+    _write(folder / "armyforge_rules.json", armyforge_rules)
 
     groups = [
         {"name": g.name, "permissions": [_permission_name(p) for p in g.permissions.all()]}
@@ -188,6 +199,7 @@ def _export(folder: Path) -> dict[str, int]:
         "books": len(factions),
         "book versions": versions,
         "Army Forge syncs": len(syncs),
+        "Army Forge core rules versions": len(armyforge_rules),
         "groups": len(groups),
         "users": len(users),
         "tokens": len(tokens),

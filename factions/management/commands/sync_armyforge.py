@@ -1,11 +1,14 @@
-"""Import new versions of the official army books from Army Forge (factions/sync.py).
+"""Import new versions of the official army books, and of the core rules they are written
+for, from Army Forge (factions/sync.py).
 
-For each ruleset (default: aof, aof-skirmish and aof-regiments) it reads Army Forge's
-index of official books and fetches only the books whose version the site does not hold,
-each imported through the same checks as `import_armybook`. One line per book as it
-goes, then `N new books, M new versions, K unchanged, F failed`. A book that fails leaves
-what the site held as it was; the exit status is then 1 (0 when none failed), so a
-scheduler can tell. Run again with nothing new, it writes nothing.
+For each ruleset (default: aof, aof-skirmish and aof-regiments) it reads Army Forge's core
+rules (kept as a new version when they changed), then its index of official books, and
+fetches only the books whose version the site does not hold or Army Forge re-published
+since, each imported through the same checks as `import_armybook`. One line for the core
+rules and one per book as it goes (a book's warnings indented under it), then `N new
+books, M new versions, K unchanged, F failed`. A book or core rules that fail leave what
+the site held as it was; the exit status is then 1 (0 when none failed), so a scheduler
+can tell. Run again with nothing new, it writes nothing.
 """
 
 from django.core.management.base import BaseCommand, CommandError
@@ -15,8 +18,8 @@ from factions.sync import GAMES, armyforge_sync
 
 class Command(BaseCommand):
     help = (
-        "Import new versions of the official army books from Army Forge; each book is checked first and imported "
-        "whole or not at all. Exit status 1 when any book or index failed."
+        "Import new versions of the official army books, and of their core rules, from Army Forge; each book is "
+        "checked first and imported whole or not at all. Exit status 1 when any book, index or core rules failed."
     )
 
     def add_arguments(self, parser):
