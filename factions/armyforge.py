@@ -106,7 +106,7 @@ SlugLookup = Callable[[str, str], str | None]  # (ruleset, Army Forge book uid) 
 
 
 @dataclass(frozen=True)
-class CoreRules:
+class HeldCoreRules:
     """Army Forge's core rules as the site holds them for a ruleset: the version (the day
     they were read) and each rule's text by name."""
 
@@ -114,7 +114,7 @@ class CoreRules:
     texts: Mapping[str, str]
 
 
-CoreLookup = Callable[[str], CoreRules | None]  # ruleset -> the core rules held now, if any
+CoreLookup = Callable[[str], HeldCoreRules | None]  # ruleset -> the core rules held now, if any
 
 
 def core_rules_source(system: str, version: str) -> str:
@@ -222,7 +222,7 @@ class _BookConverter:
         self.requested = system
         self.existing_slug = existing_slug
         self.core_lookup = core_rules
-        self.core: CoreRules | None = None
+        self.core: HeldCoreRules | None = None
         self.problems: list[Problem] = []
         self.warnings: list[Problem] = []
         self.used_rules: dict[str, dict[str, Any]] = {}  # name -> {rated, unrated, path}

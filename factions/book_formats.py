@@ -33,11 +33,11 @@ def to_armybook(data: Any, *, system: str | None = None) -> Converted:
             faction = faction_by_armyforge_id(system=ruleset, armyforge_id=uid)
             return faction.slug if faction else None
 
-        def core_rules(ruleset: str) -> armyforge.CoreRules | None:
+        def core_rules(ruleset: str) -> armyforge.HeldCoreRules | None:
             held = armyforge_rules_get(system=ruleset)
             if held is None:
                 return None
-            return armyforge.CoreRules(held.version, {rule["name"]: rule["text"] for rule in held.rules})
+            return armyforge.HeldCoreRules(held.version, {rule["name"]: rule["text"] for rule in held.rules})
 
         result = armyforge.armybook_from_armyforge(
             data, rulesets=ruleset_infos(), system=system, existing_slug=existing_slug, core_rules=core_rules

@@ -9,11 +9,13 @@ Army Forge's core rules for Age of Fantasy from ../shared/armyforge/common-rules
 from __future__ import annotations
 
 import copy
+import io
 import json
 import re
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 from django.utils import timezone
 
 from armybuilder.engine import book_from_dict, list_from_dict, validate_list
@@ -336,3 +338,18 @@ def test_the_army_sheets_tough_is_the_units_only_where_every_model_has_it(user):
     assert "1 Warriors · combined 5+ 5+ – 20 " in sheet  # Quality, Defense, no Tough, models
     cards = flat(" ".join(card_texts(render(army_list, "cards.pdf"))))
     assert "1 model (Weapon Team): Tough(3)" in cards
+
+
+# -- 1 end to end: the sync reads the core rules, the books it brings in the same run use them -----
+def test_books_synced_are_read_with_the_core_rules_read_first_in_the_same_sync(armyforge, user, client):
+    call_command("sync_armyforge", "--system", "aof", stdout=io.StringIO())
+    held = ArmyForgeRules.objects.get(ruleset__slug="aof")
+    book, _ = engine_book_get(system="aof", slug="chivalrous-kingdoms")
+    assert book.armyforge_rules == held.version
+    assert book.rules["Thrust"] == (False, core_texts()["Thrust"].strip())
+    knights = army(user, "chivalrous-kingdoms", [{"id": "v", "unit": "gNg9Cq3"}])
+    reference = flat(" ".join(pages(render(knights, "reference.pdf"))[:-1]))
+    assert f"Age of Fantasy core rules (Army Forge, {held.version})" in reference
+    assert "Rules without a text" not in reference
+    api = client.get("/api/systems/aof/armyforge-rules/").json()
+    assert api["version"] == held.version and {"name": "Thrust", "text": book.rules["Thrust"][1]} in api["rules"]
