@@ -97,7 +97,7 @@ KNOWN_FIELDS = {
     "spell": frozenset("id cost name type effect threshold generation costFormula spellbookId effectSkirmish".split()),
     "cost": frozenset("unitId cost exactCost".split()),
 }
-_COUNT_LABEL_RE = re.compile(r"\d{1,4}x ")  # "2x Heavy Fist (A3)": two a model
+_COUNT_LABEL_RE = re.compile(r"\A\d{1,4}x ")  # "2x Heavy Fist (A3)": two a model, at the start
 SECTION_VARIANTS = ("replace", "upgrade", "attachment")
 COUNT_TYPES = {"exactly": "exactly", "upto": "up to", "all": "all", "any": "any"}
 MAX_DESCRIPTION = 5000
