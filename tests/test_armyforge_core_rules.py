@@ -6,12 +6,10 @@ shown in the admin. The stand-in Army Forge answers the real core rules of Age o
 registers others."""
 
 import copy
-import io
 import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from django.core.management import CommandError, call_command
 from django.urls import reverse
 from django.utils import timezone
 
@@ -24,6 +22,7 @@ from factions.services import ruleset_variant_create
 from factions.sync import INDENT, armyforge_sync
 from tests.armyforge_standin import rules_key
 from tests.conftest import SHARED, require_shared
+from tests.test_armyforge_sync import sync
 
 AOF_RULES = SHARED / "armyforge" / "common-rules" / "aof-4.json"
 
@@ -37,15 +36,6 @@ def as_kept(answer: dict) -> list[dict]:
     """The rules of an answer as the site keeps them: name and text (one line, trimmed: one
     real text ends in a space), in Army Forge's order."""
     return [{"name": rule["name"], "text": " ".join(rule["description"].split())} for rule in answer["rules"]]
-
-
-def sync(*args: str) -> tuple[list[str], CommandError | None]:
-    out = io.StringIO()
-    try:
-        call_command("sync_armyforge", *args, stdout=out)
-    except CommandError as exc:
-        return out.getvalue().splitlines(), exc
-    return out.getvalue().splitlines(), None
 
 
 def core_lines(lines: list[str]) -> list[str]:
