@@ -31,8 +31,8 @@ from django.test.utils import override_settings  # noqa: E402
 
 from armybuilder.lists.armyforge_lists import MAX_TRIED_VERSIONS, TRIAL_BUDGET  # noqa: E402
 from factions.services import armybook_import  # noqa: E402
-from tests.armyforge_lists import armyforge_total, chosen_list, random_list, share_api, share_file  # noqa: E402
-from tests.armyforge_standin import ArmyForgeStandIn  # noqa: E402
+from tests.support.armyforge_lists import armyforge_total, chosen_list, random_list, share_api, share_file  # noqa: E402
+from tests.support.armyforge_standin import ArmyForgeStandIn  # noqa: E402
 
 SHARED = REPO.parent / "shared" / "armyforge"
 NAME = "aof--wood-elves.json"

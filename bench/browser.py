@@ -3,7 +3,7 @@
 A live server (Django's threaded WSGI server, this process, port 8106 unless
 BENCH_PORT says otherwise) and Debian's Chromium driven by Playwright. Each action is
 clicked in the page, 100 ms after the previous one was drawn (a quick player's pace;
-quick clicks are tests/browser/test_builder_pieces.py's matter), and timed there: from
+quick clicks are tests/web/test_builder_pieces_browser.py's matter), and timed there: from
 the click to the list's new version on the page ("updated"), and to the frame after it
 ("drawn": a requestAnimationFrame, then a task, which runs once that frame is painted).
 Prints p50 and p95 per action and the bytes each answer took on the wire (and unpacked),

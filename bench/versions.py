@@ -39,7 +39,7 @@ from factions.models import Faction  # noqa: E402
 from factions.selectors import book_changes_get, book_handle_get, book_version_document, engine_book_get  # noqa: E402
 from factions.services import armybook_import  # noqa: E402
 from factions.sync import armyforge_sync  # noqa: E402
-from tests.armyforge_standin import ArmyForgeStandIn  # noqa: E402
+from tests.support.armyforge_standin import ArmyForgeStandIn  # noqa: E402
 
 SHARED = REPO.parent / "shared" / "armyforge"
 

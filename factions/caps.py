@@ -10,7 +10,7 @@ options in a section, 39 special rules, 6 spells, 7 rules on a unit and 612 char
 its longest text. The caps are 7 to 20 times that.
 
 The armybook/1 schema (factions/schema/armybook-1.schema.json) states the same counts as
-`maxItems`; tests/test_armybook_bounds.py holds the two together.
+`maxItems`; tests/factions/test_armybook_bounds.py holds the two together.
 """
 
 MAX_BOOK_BYTES = 5 * 1024 * 1024  # a file or download (20 times Wood Elves); Army Forge answers too

@@ -10,13 +10,16 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
+# The browser tests' fixtures (their modules, `*_browser.py`, sit beside their feature).
+pytest_plugins = ["tests.support.browser"]
+
 ON_POSTGRES = os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))
 
 
 # The slow groups: `pytest -m "not slow"` leaves them out for a quick check while working;
 # CI (.ci/run) runs everything.
 SLOW_GROUPS = {
-    "browser": "drives Chromium against the live server (tests/browser/)",
+    "browser": "drives Chromium against the live server (the *_browser.py modules beside their feature)",
     "fuzz": "schemathesis against the OpenAPI schema",
     "property": "hypothesis: many generated examples",
 }
@@ -32,13 +35,11 @@ def pytest_configure(config):
 
 
 def slow_group(item) -> str | None:
-    """The slow group a test is in: the browser tests by their folder, the property tests by
-    hypothesis's decorator, the fuzz tests by their module's mark."""
+    """The slow group a test is in: the browser and fuzz tests by their module's mark, the
+    property tests by hypothesis's decorator."""
     for group in SLOW_GROUPS:
         if item.get_closest_marker(group):
             return group
-    if "browser" in item.path.relative_to(item.config.rootpath).parts:
-        return "browser"
     if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
         return "property"
     return None
@@ -109,8 +110,8 @@ def pytest_sessionfinish(session, exitstatus):
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
     """The test database as pytest-django makes it, and what the migrations wrote in it
-    kept (tests/baseline.py)."""
-    from tests import baseline
+    kept (tests/support/baseline.py)."""
+    from tests.support import baseline
 
     with django_db_blocker.unblock():
         baseline.keep()
@@ -137,7 +138,7 @@ def pytest_runtest_teardown(item, nextitem):
     try:
         return (yield)
     finally:
-        from tests import baseline
+        from tests.support import baseline
 
         # (After the worker's last test the database is already gone.)
         if nextitem is not None and baseline.emptied():
@@ -481,7 +482,7 @@ def require_shared(path: Path) -> Path:
 @pytest.fixture(scope="session")
 def rulebook_ngrams():
     """Every run of COPY_RUN words in the rulebooks, to check our texts copy none."""
-    from tests.test_core_rules import COPY_RUN, RULEBOOK_FILES, RULEBOOKS_DIR, ngrams, words
+    from tests.factions.test_core_rules import COPY_RUN, RULEBOOK_FILES, RULEBOOKS_DIR, ngrams, words
 
     grams = set()
     for name in RULEBOOK_FILES.values():
@@ -523,13 +524,13 @@ def wardens_list(owner, units: list[str], *, event=None, points: int = 355, name
 
 @pytest.fixture
 def armyforge(settings):
-    """A stand-in Army Forge (tests/armyforge_standin.py) serving the official books of
+    """A stand-in Army Forge (tests/support/armyforge_standin.py) serving the official books of
     ../shared/armyforge and Army Forge's core rules, with the ARMYFORGE_URL setting
     pointing at it for the test. ../shared holds the core rules of Age of Fantasy only
     (common-rules/aof-4.json): the stand-in answers them for Skirmish and Regiments too."""
     import json
 
-    from tests.armyforge_standin import ArmyForgeStandIn
+    from tests.support.armyforge_standin import ArmyForgeStandIn
 
     with ArmyForgeStandIn(require_shared(SHARED / "armyforge")) as standin:
         aof_rules = json.loads(require_shared(SHARED / "armyforge" / "common-rules" / "aof-4.json").read_text())
