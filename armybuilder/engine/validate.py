@@ -8,7 +8,7 @@ module per ruleset (aof.py, regiments.py, skirmish.py, opf.py, arena.py).
 from __future__ import annotations
 
 from armybuilder.engine.book import Book, RulesetSpec
-from armybuilder.engine.limits import check_limit
+from armybuilder.engine.limit_kinds import check_limit
 from armybuilder.engine.lists import ArmyList
 from armybuilder.engine.loadout import Loadout, unit_loadout
 from armybuilder.engine.results import ERROR, WARNING, Context, EntryResult, Issue, KnownResult, Validation
