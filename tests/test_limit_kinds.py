@@ -6,6 +6,7 @@ and the model's column has no choices, so a new kind needs no migration."""
 from io import StringIO
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.core.management import call_command
 
 from armybuilder.engine.limit_kinds import (
@@ -112,3 +113,17 @@ def test_a_new_kind_is_checked_and_described_from_its_entry(monkeypatch):
 )
 def test_parameter_problems_name_the_parameter(kind, params, problems):
     assert limit_param_problems(kind, params) == problems
+
+
+def test_a_row_of_a_kind_the_registry_has_not_is_refused_on_its_kind():
+    row = ForceOrgLimit(code="x", kind="nonsense", params={}, section="Club rules")
+    with pytest.raises(ValidationError) as refused:
+        row.clean()
+    assert list(refused.value.message_dict) == ["kind"]
+
+
+def test_a_row_of_a_registry_kind_is_checked_on_its_parameters():
+    row = ForceOrgLimit(code="x", kind="unit_share", params={"percent": 120}, section="Club rules")
+    with pytest.raises(ValidationError) as refused:
+        row.clean()
+    assert refused.value.message_dict == {"params": ['"percent" must be at most 100']}
