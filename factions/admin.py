@@ -19,6 +19,7 @@ from django.utils.html import format_html, format_html_join
 from factions import models
 from factions.admin_checks import PARENT_FIELDS, CatalogueRefused, catalogue_change_check, catalogue_delete
 from factions.admin_commands import BookCommands, shown
+from factions.limits import LimitForm
 from factions.ruleset_format import RulesetError
 from factions.selectors import faction_book, faction_get_with_book
 from factions.services import ruleset_variant_create
@@ -173,7 +174,11 @@ PAGES = {
         actions=[make_variants],
         readonly_fields=["base"],
         inlines=[
-            inline(models.ForceOrgLimit, ["order", "code", "kind", "params", "severity", "optional", "section"]),
+            inline(
+                models.ForceOrgLimit,
+                ["order", "code", "kind", "params", "severity", "optional", "section"],
+                form=LimitForm,
+            ),
             inline(models.CoreRule, ["name", "rated", "section", "summary"]),
         ],
     ),
@@ -181,7 +186,9 @@ PAGES = {
         columns=["name", "ruleset", "rated", "section"], filters=["ruleset", "rated"], search=["name", "summary"]
     ),
     models.ForceOrgLimit: page(
-        columns=["code", "ruleset", "kind", "describe", "severity", "optional"], filters=["ruleset", "kind", "severity"]
+        columns=["code", "ruleset", "kind", "describe", "severity", "optional"],
+        filters=["ruleset", "kind", "severity"],
+        form=LimitForm,
     ),
     models.Unit: page(
         columns=["name", "uid", "faction", "type", "size", "cost"],

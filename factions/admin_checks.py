@@ -20,9 +20,9 @@ from typing import Any, cast
 from django.db import transaction
 from django.db.models import Model
 
+from armybuilder.engine.limit_kinds import limit_param_problems
 from factions import models
 from factions.armybook import RulesetInfo, check_armybook
-from factions.limits import limit_param_problems
 from factions.models import Faction, Ruleset
 from factions.selectors import faction_book, faction_get_with_book, ruleset_infos
 from factions.stamps import stamp_books, stamp_rulesets

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 from django.db import models
 
-from factions.limits import KINDS, describe_limit, limit_param_problems
+from armybuilder.engine.limit_kinds import STORED_KINDS, describe_limit, limit_param_problems
 
 
 class Ruleset(models.Model):
@@ -72,13 +72,9 @@ class Ruleset(models.Model):
 
 class ForceOrgLimit(models.Model):
     """One list-building limit of a ruleset, as data: a kind and its parameters. The
-    kinds, their parameters and their words are factions.limits.KINDS; what each checks
-    is the engine's (armybuilder.engine.limits)."""
-
-    # django-stubs types the functional form with one label only, not a list of members.
-    Kind = models.TextChoices(  # type: ignore[call-overload]
-        "Kind", [(value.upper(), (value, kind.label)) for value, kind in KINDS.items()]
-    )
+    kinds (what each checks, its parameters and its words) are the engine's registry,
+    armybuilder.engine.limit_kinds.KINDS; the column holds no choices, so that a new kind
+    needs no migration, and `clean` checks the kind against the registry."""
 
     class Severity(models.TextChoices):
         ERROR = "error"
@@ -86,7 +82,7 @@ class ForceOrgLimit(models.Model):
 
     ruleset = models.ForeignKey(Ruleset, on_delete=models.CASCADE, related_name="limits")
     code = models.SlugField(max_length=40, help_text="Stable issue code, e.g. too_many_heroes")
-    kind = models.CharField(max_length=20, choices=Kind.choices)
+    kind = models.CharField(max_length=20)
     params = models.JSONField(default=dict, blank=True)
     severity = models.CharField(max_length=10, choices=Severity.choices, default=Severity.ERROR)
     section = models.CharField(max_length=100, help_text="Rulebook section the limit comes from")
@@ -111,6 +107,8 @@ class ForceOrgLimit(models.Model):
         {} for parameters would fail every list of its ruleset."""
         from django.core.exceptions import ValidationError
 
+        if self.kind not in STORED_KINDS:
+            raise ValidationError({"kind": [f"One of {', '.join(STORED_KINDS)}, not {self.kind!r}."]})
         problems = limit_param_problems(self.kind, self.params)
         if problems:
             raise ValidationError({"params": problems})

@@ -21,9 +21,9 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from armybuilder.engine.limit_kinds import STORED_KINDS, limit_param_problems
 from armybuilder.engine.rulesets import policy_or_default
 from factions.armybook import Problem, check_storable, format_path
-from factions.limits import limit_param_problems
 
 FORMAT = "ruleset/1"
 SCHEMA_PATH = Path(__file__).resolve().parent / "schema" / "ruleset-1.schema.json"
@@ -42,9 +42,17 @@ class RulesetError(Exception):
         super().__init__("; ".join(str(p) for p in problems))
 
 
+def ruleset_schema() -> dict[str, Any]:
+    """The ruleset/1 schema, its limits' `kind` one of the engine's registry of kinds
+    (the file names none, so that a new kind is added in one place)."""
+    schema = json.loads(SCHEMA_PATH.read_text())
+    schema["$defs"]["limit"]["properties"]["kind"]["enum"] = list(STORED_KINDS)
+    return schema
+
+
 @cache
 def _validator() -> Draft202012Validator:
-    schema = json.loads(SCHEMA_PATH.read_text())
+    schema = ruleset_schema()
     Draft202012Validator.check_schema(schema)
     return Draft202012Validator(schema)
 

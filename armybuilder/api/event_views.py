@@ -36,6 +36,7 @@ from armybuilder.api.lists import ArmyListSerializer
 from armybuilder.api.schema import FIELD_ERRORS, SIGNED_IN_OR_VISITOR, error
 from armybuilder.api.serializers import ClosedSerializer, ConflictSerializer, IssueSerializer, ValidationSerializer
 from armybuilder.conflicts import VersionConflict
+from armybuilder.engine.limit_kinds import ADDABLE_KINDS
 from armybuilder.events import format as pack_format
 from armybuilder.events import selectors as event_selectors
 from armybuilder.events import services as event_services
@@ -44,7 +45,6 @@ from armybuilder.events.rules import BOOKS_RULES, RULE_FIELDS
 from armybuilder.events.selectors import event_pack_get
 from armybuilder.lists import services as list_services
 from armybuilder.lists import submissions as list_submissions
-from factions.limits import ADDABLE_KINDS
 from factions.ruleset_format import MAX_POINTS
 
 # The OpenAPI security requirement of organising and submitting (see SIGNED_IN_OR_VISITOR in

@@ -196,6 +196,7 @@ def armyforge_file(army_list: ArmyList) -> dict[str, Any]:
         game=state.book.system,
         total=state.validation.total_points,
         models=state.models,
+        activations=state.validation.activations,
     )
 
 

@@ -1,10 +1,11 @@
-"""List-building limits, driven by the ruleset's limit rows: a row's kind picks the
-check, its parameters set the numbers, its code and section name the issue. A different
-row in the data changes the check with no code change."""
+"""What each kind of limit row checks in a list: a row's kind picks the check (the
+registry of kinds is `engine/limit_kinds.py`), its parameters set the numbers, its code
+and section name the issue. A different row in the data changes the check with no code
+change."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from armybuilder.engine.book import Limit
@@ -38,7 +39,7 @@ def _n(count: int, singular: str, plural: str) -> str:
     return f"{count} {singular if count == 1 else plural}"
 
 
-def _per_points(ctx: Context, limit: Limit) -> None:
+def per_points(ctx: Context, limit: Limit) -> None:
     points = ctx.army.points_limit
     if points is None:
         return
@@ -60,12 +61,12 @@ def _per_points(ctx: Context, limit: Limit) -> None:
     )
 
 
-def _max_count(ctx: Context, limit: Limit) -> None:
+def max_count(ctx: Context, limit: Limit) -> None:
     entries, singular, plural = _counted(ctx, limit.params)
     _bounds(ctx, limit, len(entries), _n(len(entries), singular, plural), most=limit.params["max"])
 
 
-def _min_count(ctx: Context, limit: Limit) -> None:
+def min_count(ctx: Context, limit: Limit) -> None:
     entries, singular, plural = _counted(ctx, limit.params)
     _bounds(ctx, limit, len(entries), _n(len(entries), singular, plural), least=limit.params["min"])
 
@@ -88,7 +89,7 @@ def _bounds(
         _report(ctx, limit, f"{counted}, but {whom} may have at most {most}")
 
 
-def _copies(ctx: Context, limit: Limit) -> None:
+def copies(ctx: Context, limit: Limit) -> None:
     points = ctx.army.points_limit
     if points is None:
         return
@@ -108,7 +109,7 @@ def _copies(ctx: Context, limit: Limit) -> None:
             )
 
 
-def _unit_share(ctx: Context, limit: Limit) -> None:
+def unit_share(ctx: Context, limit: Limit) -> None:
     points = ctx.army.points_limit
     if points is None:
         return
@@ -125,7 +126,7 @@ def _unit_share(ctx: Context, limit: Limit) -> None:
             )
 
 
-def _formation(ctx: Context, limit: Limit) -> None:
+def formation(ctx: Context, limit: Limit) -> None:
     sizes = limit.params["sizes"]
     legal = ", ".join(str(s) for s in sizes[:-1]) + f" or {sizes[-1]}"
     for result in ctx.known:
@@ -163,7 +164,7 @@ def legal_split(size: int, added: int, per_copy: int | None, sizes: list[int]) -
     return None
 
 
-def _command_group(ctx: Context, limit: Limit) -> None:
+def command_group(ctx: Context, limit: Limit) -> None:
     most = limit.params["max"]
     if limit.params.get("scope") == "army":
         holders = [(r, kind, n) for r in ctx.known for kind, n in r.loadout.command.items() if n]
@@ -189,7 +190,7 @@ def _command_group(ctx: Context, limit: Limit) -> None:
                 )
 
 
-def _game_size(ctx: Context, limit: Limit) -> None:
+def game_size(ctx: Context, limit: Limit) -> None:
     points = ctx.army.points_limit
     if points is None:
         return
@@ -208,7 +209,7 @@ def _game_size(ctx: Context, limit: Limit) -> None:
         )
 
 
-def _composition(ctx: Context, limit: Limit) -> None:
+def composition(ctx: Context, limit: Limit) -> None:
     card = ctx.book.composition
     if card is None:
         return
@@ -221,26 +222,26 @@ def _composition(ctx: Context, limit: Limit) -> None:
     )
 
 
-def _event_ruleset(ctx: Context, limit: Limit) -> None:
+def event_ruleset(ctx: Context, limit: Limit) -> None:
     if ctx.ruleset.slug != limit.params["ruleset"]:
         _report(
             ctx, limit, f"the event is played with {limit.params['title']}, but this list is for {ctx.ruleset.title}"
         )
 
 
-def _event_points(ctx: Context, limit: Limit) -> None:
+def event_points(ctx: Context, limit: Limit) -> None:
     points, chosen = limit.params["points"], ctx.army.points_limit
     if chosen != points:
         _report(ctx, limit, f"the game is played at {points} pts, but this list is set to {chosen} pts")
 
 
-def _factions(ctx: Context, limit: Limit) -> None:
+def factions(ctx: Context, limit: Limit) -> None:
     allowed = limit.params["allowed"]
     if ctx.book.slug not in allowed:
         _report(ctx, limit, f"{ctx.book.name} is not one of the armies allowed ({', '.join(allowed)})")
 
 
-def _banned(ctx: Context, limit: Limit) -> None:
+def banned(ctx: Context, limit: Limit) -> None:
     units, options = set(limit.params.get("units", ())), set(limit.params.get("options", ()))
     for result in ctx.known:
         if result.unit.id in units:
@@ -251,7 +252,7 @@ def _banned(ctx: Context, limit: Limit) -> None:
                 _report(ctx, limit, f'{result.label} takes "{label}", which may not be taken', entry=result.entry.id)
 
 
-def _unit_cap(ctx: Context, limit: Limit) -> None:
+def unit_cap(ctx: Context, limit: Limit) -> None:
     unit, most = limit.params["unit"], limit.params["max"]
     copies = [r for r in ctx.known if r.unit.id == unit]
     if len(copies) > most:
@@ -262,34 +263,3 @@ def _unit_cap(ctx: Context, limit: Limit) -> None:
             f"at most {most} {name}, but the list has {len(copies)} (a combined unit is one)",
             entry=copies[most].entry.id,
         )
-
-
-# The engine's registry of limit kinds: what each checks. factions.limits.KINDS holds
-# the same kinds' parameters and words (a test holds the two together), less the two the
-# engine makes itself from an event's settings, which no stored row has.
-CHECKS: dict[str, Callable[[Context, Limit], None]] = {
-    "per_points": _per_points,
-    "max_count": _max_count,
-    "min_count": _min_count,
-    "copies": _copies,
-    "unit_share": _unit_share,
-    "formation": _formation,
-    "command_group": _command_group,
-    "game_size": _game_size,
-    "composition": _composition,
-    "event_ruleset": _event_ruleset,
-    "event_points": _event_points,
-    "factions": _factions,
-    "banned": _banned,
-    "unit_cap": _unit_cap,
-}
-
-
-EVENT_SETTING_KINDS = frozenset({"event_ruleset", "event_points"})
-
-
-def check_limit(ctx: Context, limit: Limit) -> None:
-    check = CHECKS.get(limit.kind)
-    if check is None:
-        raise ValueError(f"unknown limit kind {limit.kind!r} ({limit.code})")
-    check(ctx, limit)

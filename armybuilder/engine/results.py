@@ -36,12 +36,27 @@ class Issue:
 
 @dataclass(slots=True)
 class EntryResult:
+    """One entry as validated, with where it prints: who it has joined and who has
+    joined it (decided once here, in `validate.py _arrange`, for every page and
+    printout), and its place in print order."""
+
     entry: Entry
     unit: Unit | None
     loadout: Loadout | None
     errors: int = 0
     cost: int = field(init=False)
     models: int = field(init=False)
+    # Set by the validator (so that dataclasses.replace keeps them, they are arguments):
+    joined: str | None = None  # the entry it has joined (another of the list)
+    joined_by: tuple[str, ...] = ()  # the entries that have joined it, in list order
+    leader: str | None = None  # the unit it prints with: `joined`, when that one has joined none
+    place: int = 0  # its position in print order, from 0
+
+    @property
+    def heroes(self) -> tuple[str, ...]:
+        """The entries printed with it (on its card, in its box): those that joined it,
+        when it has itself joined none."""
+        return self.joined_by if self.joined is None else ()
 
     def __post_init__(self) -> None:
         self.cost = self.loadout.cost if self.loadout else 0
@@ -73,6 +88,17 @@ class Validation:
     points_limit: int | None
     entries: list[EntryResult]
     issues: list[Issue]
+
+    @property
+    def in_print_order(self) -> list[EntryResult]:
+        """The entries in print order: each unit, then the heroes that joined it (and
+        any that joined them), in list order; an entry joined in a loop in list order."""
+        return sorted(self.entries, key=lambda result: result.place)
+
+    @property
+    def activations(self) -> int:
+        """The units that act on their own: every entry but those that joined another."""
+        return sum(1 for result in self.entries if result.joined is None)
 
     def as_dict(self) -> dict[str, Any]:
         return {

@@ -8,7 +8,7 @@ module per ruleset (aof.py, regiments.py, skirmish.py, opf.py, arena.py).
 from __future__ import annotations
 
 from armybuilder.engine.book import Book, RulesetSpec
-from armybuilder.engine.limits import check_limit
+from armybuilder.engine.limit_kinds import check_limit
 from armybuilder.engine.lists import ArmyList
 from armybuilder.engine.loadout import Loadout, unit_loadout
 from armybuilder.engine.results import ERROR, WARNING, Context, EntryResult, Issue, KnownResult, Validation
@@ -69,6 +69,7 @@ def validate_list(book: Book, ruleset: RulesetSpec, army: ArmyList) -> Validatio
         check_limit(ctx, limit)
     policy.extra_checks(ctx)
 
+    _arrange(ctx.entries)
     errors_by_entry: dict[str, int] = {}
     for issue in ctx.issues:
         if issue.severity == ERROR and issue.entry is not None:
@@ -147,6 +148,42 @@ def _check_joins(ctx: Context, policy: Policy) -> None:
             ctx.add("invalid_join", reason, section=policy.join_section, entry=hero.entry.id)
         else:
             joined_by[target_id] = hero
+
+
+def _arrange(results: list[EntryResult]) -> None:
+    """Who has joined whom, and the order the entries print in: each unit, then the
+    heroes that joined it, each followed by any that joined it in turn. A join to an
+    entry not in the list, or to itself, is none (the validator reports it); a hero
+    that joined a unit itself joined prints on its own; entries joined in a loop keep
+    list order. Every page and printout reads these, so all show the same answer."""
+    by_id = {result.entry.id: result for result in results}
+    joined_by: dict[str, list[str]] = {}
+    for result in results:
+        target = result.entry.joined_to
+        if target is not None and target in by_id and target != result.entry.id:
+            result.joined = target
+            joined_by.setdefault(target, []).append(result.entry.id)
+    for result in results:
+        result.joined_by = tuple(joined_by.get(result.entry.id, ()))
+        if result.joined is not None and by_id[result.joined].joined is None:
+            result.leader = result.joined
+    place = 0
+
+    def put(result: EntryResult) -> None:
+        nonlocal place
+        if result.place >= 0:
+            return
+        result.place, place = place, place + 1
+        for hero in result.joined_by:
+            put(by_id[hero])
+
+    for result in results:
+        result.place = -1
+    for result in results:
+        if result.joined is None:
+            put(result)
+    for result in results:  # joined in a loop: in list order
+        put(result)
 
 
 def _check_points(ctx: Context, policy: Policy) -> None:

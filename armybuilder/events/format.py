@@ -19,10 +19,10 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from armybuilder.engine import Book
+from armybuilder.engine.limit_kinds import ADDABLE_KINDS, limit_param_problems
 from armybuilder.events.rules import BOOKS_RULES, RULE_FIELDS
 from armybuilder.events.selectors import pack_catalogue
 from factions.armybook import Problem, check_storable
-from factions.limits import ADDABLE_KINDS, limit_param_problems
 from factions.models import Ruleset
 from factions.ruleset_format import MAX_POINTS
 from factions.selectors import ruleset_find

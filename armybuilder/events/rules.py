@@ -15,9 +15,9 @@ from typing import Any
 from armybuilder.engine import Book, RulesetSpec
 from armybuilder.engine.book import Limit
 from armybuilder.engine.events import Ban, Cap, EventRules
+from armybuilder.engine.limit_kinds import describe_limit
 from armybuilder.events.models import EventPack
 from armybuilder.stamps import content_hash
-from factions.limits import describe_limit
 
 RULE_FIELDS = ("factions", "limit_changes", "limits_removed", "limits_added", "bans", "caps")
 # Which versions of their army books an event's lists may use (EventPack.books): each

@@ -47,10 +47,12 @@ def armyforge_list_file(
     game: str,
     total: int,
     models: int,
+    activations: int,
 ) -> dict[str, Any]:
     """The list as an Army Forge "Share as File" document. `book` is the version the list
     is pinned to, `book_id` the Army Forge id of its book, `game` our ruleset of that
-    book, `total` and `models` the list's as validated."""
+    book, `total`, `models` and `activations` the list's as validated (the units that act
+    on their own: `Validation.activations`, the engine's answer to who joined whom)."""
     code = GAME_CODES[game]
     version = army_list.book_version.split("+", 1)[0]
     modified = army_list.updated.isoformat(timespec="milliseconds").replace("+00:00", "Z")
@@ -60,7 +62,6 @@ def armyforge_list_file(
     units: list[dict[str, Any]] = []
     for entry in entries:
         units += _units(entry, book, book_id, taken)
-    activations = sum(1 for entry in entries if not entry.get("joined_to"))
     return {
         "id": list_id,
         "gameSystem": code,

@@ -145,21 +145,19 @@ def cards_for(
 ) -> list[CardData]:
     """The cards of a list, a joined hero on the card of the unit it leads; with `rules`,
     each card also says what its special rules do, with `trackers` it has boxes to tick."""
-    results = _hero_after_unit(printout.validation.entries)
+    results = printout.validation.in_print_order
     labels = {r.entry.id: r.label for r in results}
-    ids = {r.entry.id: r for r in results}
     cards: dict[str, CardData] = {}
     joined: dict[str, list[CardData]] = {}
     for result in results:
         card = _card(result, printout, labels, trackers=trackers)
         if rules:
             card = _with_meanings(card, result, printout)
-        target = ids.get(result.entry.joined_to or "")
         # A hero joined to a unit (itself joined to none) is printed on that unit's card.
-        if target is not None and target is not result and not _joins(target, ids):
+        if result.leader is not None:
             # One unit on the table: its Shaken and Activated boxes are the unit's.
             own = tuple(tracker for tracker in card.trackers if tracker.label not in UNIT_TRACKERS)
-            joined.setdefault(target.entry.id, []).append(replace(card, joined=None, trackers=own))
+            joined.setdefault(result.leader, []).append(replace(card, joined=None, trackers=own))
         else:
             cards[result.entry.id] = card
     out = []
@@ -174,11 +172,6 @@ def cards_for(
     for card in out:
         counts[card] = counts.get(card, 0) + 1
     return [replace(card, copies=n) if n > 1 else card for card, n in counts.items()]
-
-
-def _joins(result: EntryResult, ids: dict[str, EntryResult]) -> bool:
-    target = result.entry.joined_to
-    return target is not None and target in ids and target != result.entry.id
 
 
 def _merged_meanings(card: CardData, heroes: tuple[CardData, ...]) -> tuple[tuple[str, str], ...]:
@@ -204,32 +197,6 @@ def _with_meanings(card: CardData, result: EntryResult, printout: Printout) -> C
     return replace(card, meanings=tuple(meanings))
 
 
-def _hero_after_unit(results: list[EntryResult]) -> list[EntryResult]:
-    ids = {r.entry.id for r in results}
-    heroes: dict[str, list[EntryResult]] = {}
-    for result in results:
-        target = result.entry.joined_to
-        if target in ids and target != result.entry.id:
-            heroes.setdefault(target, []).append(result)
-    ordered: list[EntryResult] = []
-    seen: set[str] = set()
-
-    def add(result: EntryResult) -> None:
-        if result.entry.id in seen:
-            return
-        seen.add(result.entry.id)
-        ordered.append(result)
-        for hero in heroes.get(result.entry.id, ()):
-            add(hero)
-
-    for result in results:
-        if result.entry.joined_to not in ids or result.entry.joined_to == result.entry.id:
-            add(result)
-    for result in results:  # heroes joined in a loop: keep them, in list order
-        add(result)
-    return ordered
-
-
 def _card(result: EntryResult, printout: Printout, labels: dict[str, str], *, trackers: bool = False) -> CardData:
     entry, unit, loadout = result.entry, result.unit, result.loadout
     footer = card_footer(printout)
@@ -248,7 +215,7 @@ def _card(result: EntryResult, printout: Printout, labels: dict[str, str], *, tr
     subtitle.append(unit.type.replace("-", " ").title())
     if entry.combined:
         subtitle.append("combined unit (" + " + ".join(str(size) for size in loadout.copy_sizes) + " models)")
-    joined = ("Joined to", labels[entry.joined_to]) if entry.joined_to in labels else None
+    joined = ("Joined to", labels[result.joined]) if result.joined is not None else None
     caster = casts_spells(loadout.every_rule)
     arena = "move" in unit.stats
     policy = policy_for(printout.family)

@@ -330,8 +330,8 @@ class RosterPdf(TablePages):
             notes.append("not in the army book")
         if entry.combined:
             notes.append("combined")
-        if entry.joined_to:
-            notes.append(f"joined to {labels.get(entry.joined_to, entry.joined_to)}")
+        if result.joined is not None:
+            notes.append(f"joined to {labels[result.joined]}")
         values = {
             "#": [([(str(number), BODY.font)], BODY)],
             "Unit": self._cell(name, BODY, "Unit")

@@ -3,8 +3,8 @@ table, a row per unit with what a player looks up most during a game.
 
 The list's name, ruleset, faction and book version and its total over the limit at the
 top; then one row per entry with its Quality, Defense, Tough (Arena: Move/Rush, Evasion,
-Toughness, Stamina, Health), models and cost, a hero joined to a unit in the row after
-that unit and named with it, a combined unit marked.
+Toughness, Stamina, Health), models and cost, in the engine's print order (a hero joined
+to a unit in the row after that unit, named with it), a combined unit marked.
 Rows are one line at the body size, so a list of 40 entries fits one A4 or Letter page;
 a longer one goes on to more pages with the table's head row again (`TablePages`).
 """
@@ -115,8 +115,8 @@ class ArmySheetPdf(TablePages):
         flow.block(head.height, head.draw)
         self._in_table = True
         labels = {result.entry.id: result.label for result in self.printout.validation.entries}
-        for number, (result, joined) in enumerate(units_in_order(self.printout.validation.entries), 1):
-            row = self._row(number, result, labels.get(joined or "", ""))
+        for number, result in enumerate(self.printout.validation.in_print_order, 1):
+            row = self._row(number, result, labels[result.joined] if result.joined is not None else "")
             row.shade = number % 2 == 0
             flow.block(row.height, row.draw)
         self._in_table = False
@@ -165,32 +165,3 @@ class ArmySheetPdf(TablePages):
         fitted = int(BODY.size * room / natural * 2) / 2 if natural > room else BODY.size
         style = BODY.sized(fitted) if fitted >= NAME_MIN else BODY
         return [(line, style) for line in pdf_style.wrap_spans(spans, style.size, room)]
-
-
-def units_in_order(results: list[EntryResult]) -> list[tuple[EntryResult, str | None]]:
-    """The entries in list order, each hero joined to a unit right after that unit, with
-    the id of the unit it joined (None for the others). A hero joined to an entry that is
-    gone, or to itself, or in a loop of joins, keeps its own place."""
-    ids = {result.entry.id for result in results}
-    heroes: dict[str, list[EntryResult]] = {}
-    for result in results:
-        target = result.entry.joined_to
-        if target in ids and target != result.entry.id:
-            heroes.setdefault(target, []).append(result)
-    ordered: list[tuple[EntryResult, str | None]] = []
-    placed: set[str] = set()
-    for result in results:
-        target = result.entry.joined_to
-        if target in ids and target != result.entry.id or result.entry.id in placed:
-            continue
-        placed.add(result.entry.id)
-        ordered.append((result, None))
-        for hero in heroes.get(result.entry.id, ()):
-            if hero.entry.id not in placed:
-                placed.add(hero.entry.id)
-                ordered.append((hero, result.entry.id))
-    for result in results:  # joined in a loop, or to a hero: in list order
-        if result.entry.id not in placed:
-            placed.add(result.entry.id)
-            ordered.append((result, result.entry.joined_to if result.entry.joined_to in ids else None))
-    return ordered

@@ -76,8 +76,8 @@ def list_text(
         parts.extend(str(group) for group in loadout.some)  # "1 model (Weapon Team): Tough(3)"
         if entry.combined:
             parts.append("combined")
-        if entry.joined_to:
-            parts.append(f"joined to {labels.get(entry.joined_to, entry.joined_to)}")
+        if result.joined is not None:
+            parts.append(f"joined to {labels[result.joined]}")
         lines.append(" | ".join(parts))
         if loadout.weapons:
             lines.append("    " + ", ".join(weapon_text(w, hexes=hexes) for w in loadout.weapons))

@@ -19,14 +19,14 @@ from django.core.exceptions import ValidationError
 
 from armybuilder.engine import Book
 from armybuilder.engine.book import Limit
+from armybuilder.engine.limit_kinds import ADDABLE_KINDS, KINDS, describe_limit
 from armybuilder.events import format as pack_format
 from armybuilder.events import selectors as event_selectors
 from armybuilder.events.models import PACK_KEY_LENGTH, EventPack
 from armybuilder.events.rules import BOOKS_RULES, EVENT_SOURCE, ban_words, cap_words
 from armybuilder.lists.format import ListFormatError, first_error, parse_list_body
 from armybuilder.web.forms import Flag, Form, OnceForm
-from factions.limits import ADDABLE_KINDS, KINDS, describe_limit
-from factions.models import ForceOrgLimit, Ruleset
+from factions.models import Ruleset
 
 STALE = "This pack was changed after the page was opened (in another tab, or by someone else): nothing was saved."
 DEADLINE_HELP = f"Date and time, read as {settings.TIME_ZONE} time."
@@ -229,7 +229,7 @@ class AddLimitForm(EditForm):
     """A limit row of the event's own: a kind, its parameters and where players read it."""
 
     rule = "add-limit"
-    kind = forms.ChoiceField(choices=[(kind, ForceOrgLimit.Kind(kind).label) for kind in ROW_KINDS])
+    kind = forms.ChoiceField(choices=[(kind, KINDS[kind].label) for kind in ROW_KINDS])
     params = forms.CharField(
         label="Parameters", help_text='As JSON, e.g. {"counts": "heroes", "max": 1}: see the examples below.'
     )
@@ -240,7 +240,7 @@ class AddLimitForm(EditForm):
     @property
     def examples(self) -> list[tuple[str, str]]:
         """Each kind's name and an example of its parameters."""
-        return [(ForceOrgLimit.Kind(kind).label, KINDS[kind].example) for kind in ROW_KINDS]
+        return [(KINDS[kind].label, KINDS[kind].example) for kind in ROW_KINDS]
 
     def clean_params(self) -> dict[str, Any]:
         try:

@@ -158,7 +158,6 @@ def entry_views(validation: Validation, book: Book, ruleset: RulesetSpec, core_r
             by_entry.setdefault(issue.entry, []).append(issue)
     results = validation.entries
     labels = distinct_labels(results)
-    hero_of: dict[str, str] = {r.entry.joined_to: r.entry.id for r in results if r.entry.joined_to}
     views = []
     for result in results:
         view = EntryView(
@@ -167,8 +166,8 @@ def entry_views(validation: Validation, book: Book, ruleset: RulesetSpec, core_r
             rules=[],
             stats="",
             weapons=[],
-            joined_label=labels.get(result.entry.joined_to or "", ""),
-            joined_by=labels.get(hero_of.get(result.entry.id, ""), ""),
+            joined_label=labels[result.joined] if result.joined is not None else "",
+            joined_by=", ".join(labels[hero] for hero in result.joined_by),
             label=labels[result.entry.id],
         )
         if _is_known(result):
@@ -185,8 +184,8 @@ def entry_views(validation: Validation, book: Book, ruleset: RulesetSpec, core_r
                     for target in results
                     if target is not result
                     and _is_known(target)
-                    and target.entry.joined_to is None
-                    and hero_of.get(target.entry.id, result.entry.id) == result.entry.id
+                    and target.joined is None
+                    and set(target.joined_by) <= {result.entry.id}
                     and policy.join_problem(result, target) is None
                 ]
         views.append(view)
@@ -419,8 +418,9 @@ class GlossaryRule:
 def shared_units(
     validation: Validation, book: Book, ruleset: RulesetSpec, core_rules: RulesetRules
 ) -> list[SharedUnit]:
-    """The list's entries for the share page, each hero joined to a unit listed inside
-    it (a hero joined to a unit that is itself joined stays on its own, saying so)."""
+    """The list's entries for the share page in print order, each hero joined to a unit
+    listed inside it (a hero joined to a unit that is itself joined stays on its own,
+    saying so): the engine's answer (`EntryResult.leader`, `place`)."""
     units = {}
     for view in entry_views(validation, book, ruleset, core_rules):
         shared = SharedUnit(view, [], [], [], ())
@@ -433,10 +433,10 @@ def shared_units(
             shared.upgrades, shared.type_notes = profile.upgrades, profile.notes
         units[view.id] = shared
     listed = []
-    for shared in units.values():
-        leader = units.get(shared.view.result.entry.joined_to or "")
-        if leader is not None and leader is not shared and leader.view.result.entry.joined_to is None:
-            leader.heroes.append(shared)
+    for result in validation.in_print_order:
+        shared = units[result.entry.id]
+        if result.leader is not None:
+            units[result.leader].heroes.append(shared)
         else:
             listed.append(shared)
     return listed

@@ -2,7 +2,7 @@
 
 import pytest
 
-from factions.limits import describe_limit
+from armybuilder.engine.limit_kinds import describe_limit
 from factions.models import ForceOrgLimit, Ruleset
 
 
