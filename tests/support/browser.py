@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 CHROMIUM = os.environ.get("ARMYBUILDER_CHROMIUM", "/usr/bin/chromium")
-OUTPUT = Path(__file__).resolve().parents[2] / "output"
+OUTPUT = Path(__file__).resolve().parents[1] / "output"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 PHONE_WIDTH = 700  # narrower screens get the phone layout
 # What a thumb taps: each at least 44 px high on a phone.

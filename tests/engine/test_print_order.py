@@ -2,7 +2,7 @@
 validator (`validate.py _arrange`): every page and printout reads `EntryResult.joined`,
 `joined_by`, `leader`, `place` and `Validation.in_print_order`."""
 
-from tests.engine_helpers import book, hero, run, unit
+from tests.support.engine_helpers import book, hero, run, unit
 
 BOOK = book("aof", [hero("captain"), hero("lord"), unit("warriors"), unit("archers")])
 
