@@ -22,6 +22,8 @@ from django.core.cache.backends.redis import RedisCache
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from armybuilder.memo import Memo
+
 log = logging.getLogger(__name__)
 UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
 RETRY_AFTER = 5.0  # seconds Redis is left alone after a failure
@@ -99,7 +101,7 @@ class FailSoftRedisCache(RedisCache):
         return self._call("clear")
 
 
-_checked: dict[str, tuple[float, str]] = {}
+STATES: Memo[str, str] = Memo("cache: whether Redis answers", 1, seconds=1.0)
 
 
 def cache_state() -> str:
@@ -109,10 +111,4 @@ def cache_state() -> str:
     cache = caches["default"]
     if not isinstance(cache, FailSoftRedisCache):
         return "local"
-    now = time.monotonic()
-    last = _checked.get("default")
-    if last is not None and now - last[0] < 1.0:
-        return last[1]
-    state = "ok" if cache.ping() else "down"
-    _checked["default"] = (now, state)
-    return state
+    return STATES.fetch("default", lambda: "ok" if cache.ping() else "down")

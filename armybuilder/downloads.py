@@ -5,8 +5,9 @@ named for the player, and the cache of the PDFs.
 
 Everything a PDF shows is loaded first (`printouts.printout_get`); the renderers only
 draw. PDFs are cached (Django's cache) under a key holding the list's version, its share
-key, the content stamps of its army book and ruleset and a stamp of the code that draws
-them, so a second download of an unchanged list does not render again.
+key, the content stamps of its army book and ruleset and the release stamp of the code
+(armybuilder/stamps.py), so a second download of an unchanged list does not render
+again, and a change to any code (what a printout shows, how it is drawn) is a new key.
 
 The query parameters of a list's PDFs are read by `exports.pdf.print_options`, bar
 `base_url` (the site's address for the share link in the roster's QR code, e.g.
@@ -41,13 +42,12 @@ from armybuilder.lists import submissions as list_submissions
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.submissions import SubmissionRow
 from armybuilder.printouts import event_printout_get, printout_get
-from armybuilder.stamps import VALIDATION, source_hash
+from armybuilder.stamps import release
 from factions.models import Ruleset
 from factions.selectors import book_handle_get
 
 FILE_SUFFIXES = {"cards.pdf": "cards", "roster.pdf": "roster", "reference.pdf": "rules"}
 CACHE_SECONDS = 6 * 60 * 60
-DRAWN_BY = ("armybuilder/exports", *VALIDATION)  # a change there is a new key for every file
 # The most entries an event's combined roster draws (100 lists of 20): under 2 s at worst,
 # as every other file (bench/abuse.py: 4 lists of 500 with names mixing scripts, 1.8 s);
 # a list alone holds at most 500, which any of its files draws in under 2 s.
@@ -111,8 +111,8 @@ def event_roster_response(pack: EventPack, submissions: Sequence[Submission], *,
     """The combined roster of an event's submissions (load them with their players; the
     caller has checked that the reader may see them all, and the `paper`). Cached under
     what it shows: each submission (id, time, the player's display name), the pack's rules, name and
-    deadline, the content stamps of the books and rulesets, the paper and the drawing
-    code. TooLargeToPrint, before anything is loaded, for lists of more than
+    deadline, the content stamps of the books and rulesets, the paper and the release
+    stamp. TooLargeToPrint, before anything is loaded, for lists of more than
     MAX_EVENT_ENTRIES entries in all."""
     entries = sum(len(submission.data.get("entries") or ()) for submission in submissions)
     if entries > MAX_EVENT_ENTRIES:
@@ -190,7 +190,8 @@ def attachment(filename: str) -> str:
 
 
 def _cache_key(*parts: Any) -> str:
-    digest = hashlib.sha256(repr((source_hash(*DRAWN_BY), *parts)).encode()).hexdigest()
+    """The shared cache's key of a PDF drawn from `parts` by this release of the code."""
+    digest = hashlib.sha256(repr((release(), *parts)).encode()).hexdigest()
     return f"armybuilder:pdf:{digest}"
 
 

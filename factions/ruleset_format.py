@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 from jsonschema import Draft202012Validator
 
 from armybuilder.engine.rulesets import policy_or_default
+from armybuilder.memo import memoize
 from factions.armybook import Problem, check_storable, format_path
 from factions.limits import limit_param_problems
 
@@ -42,7 +42,7 @@ class RulesetError(Exception):
         super().__init__("; ".join(str(p) for p in problems))
 
 
-@cache
+@memoize("factions: ruleset/1 schema", 1)
 def _validator() -> Draft202012Validator:
     schema = json.loads(SCHEMA_PATH.read_text())
     Draft202012Validator.check_schema(schema)
