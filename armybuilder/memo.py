@@ -1,12 +1,13 @@
-"""What this process keeps in memory: every cache of its own is a `Memo`.
+"""What this process keeps in memory: every cache of its own is a memo made here.
 
 A `Memo` is a named least-recently-used cache (cachetools' LRUCache) of at most `size`
-entries behind its own lock, so any thread may read and fill it; `memoize` puts one in
-front of a function. Every memo there is, those of the modules and those kept on each
-compiled book, is listed by `memos()` and emptied by `clear_all()`, the one way to start
-afresh (the tests do, to act as another process would). Nothing needs clearing to stay
-correct: keys are stamps of what an entry was built from (armybuilder/stamps.py), so a
-change is a new key and an old entry is never found again.
+entries behind its own lock, so any thread may read and fill it. `memoize` puts a named,
+bounded memo in front of a function of hashable arguments. Every memo there is, those of
+the modules and those kept on each compiled book, is listed by `memos()` and emptied by
+`clear_all()`, the one way to start afresh (the tests do, to act as another process
+would). Nothing needs clearing to stay correct: keys are stamps of what an entry was built
+from (armybuilder/stamps.py), so a change is a new key and an old entry is never found
+again.
 
 Across processes the site shares Django's cache (CACHE_URL, armybuilder/cache.py).
 Plain Python, no Django: the rules engine keeps its caches through it too.
@@ -18,8 +19,8 @@ import threading
 import time
 import weakref
 from collections.abc import Callable
-from functools import wraps
-from typing import Any, Generic, ParamSpec, Protocol, TypeVar
+from functools import lru_cache, wraps
+from typing import Any, Generic, ParamSpec, Protocol, TypeVar, cast
 
 from cachetools import Cache, LRUCache, TTLCache
 
@@ -32,21 +33,38 @@ R_co = TypeVar("R_co", covariant=True)
 _MISSING: Any = object()
 
 
-class Memo(Generic[K, V]):
+class Kept:
+    """What every memo has: a name saying what it holds, a bound, a size now, a way to
+    empty it. Made, it is listed by `memos()` for as long as something holds it."""
+
+    def __init__(self, name: str, size: int):
+        if size < 1:
+            raise ValueError(f"a memo holds at least one entry: {name!r} was given {size}")
+        self.name, self.size = name, size
+        with _REGISTRY_LOCK:
+            _REGISTRY.add(self)
+
+    def clear(self) -> None:
+        raise NotImplementedError
+
+    def __len__(self) -> int:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r}: {len(self)} of {self.size}>"
+
+
+class Memo(Kept, Generic[K, V]):
     """At most `size` entries, the least recently used dropped first; `name` says what
     it holds (several memos may share a name: one per compiled book, say). With
     `seconds`, an entry is also dropped that long after it was kept."""
 
     def __init__(self, name: str, size: int, *, seconds: float | None = None):
-        if size < 1:
-            raise ValueError(f"a memo holds at least one entry: {name!r} was given {size}")
-        self.name, self.size = name, size
+        super().__init__(name, size)
         self._entries: Cache[K, V] = (
             LRUCache(maxsize=size) if seconds is None else TTLCache(maxsize=size, ttl=seconds, timer=time.monotonic)
         )
         self._lock = threading.Lock()
-        with _REGISTRY_LOCK:
-            _REGISTRY.add(self)
 
     def get(self, key: K) -> V | None:
         with self._lock:
@@ -78,14 +96,28 @@ class Memo(Generic[K, V]):
         with self._lock:
             return key in self._entries
 
-    def __repr__(self) -> str:
-        return f"<Memo {self.name!r}: {len(self)} of {self.size}>"
+
+class FunctionMemo(Kept):
+    """The memo in front of a function (`memoize`): functools' least-recently-used cache,
+    written in C and safe across threads without a lock of ours. A lookup costs a sixth
+    of one in a locked `Memo` (0.06 against 0.4 µs), and the PDFs look up shaped and
+    measured text some 40,000 times to draw 100 cards."""
+
+    def __init__(self, name: str, size: int, cached: Any):
+        super().__init__(name, size)
+        self._cached = cached
+
+    def clear(self) -> None:
+        self._cached.cache_clear()
+
+    def __len__(self) -> int:
+        return int(self._cached.cache_info().currsize)
 
 
 class Memoized(Protocol[P, R_co]):
     """A function with a memo in front of it (`memoize`)."""
 
-    memo: Memo[Any, Any]
+    memo: FunctionMemo
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R_co: ...
 
@@ -93,40 +125,34 @@ class Memoized(Protocol[P, R_co]):
 def memoize(
     name: str, size: int, *, when: Callable[..., bool] | None = None
 ) -> Callable[[Callable[P, R]], Memoized[P, R]]:
-    """A `Memo` in front of a function of hashable arguments: each answer is kept under
-    the arguments it was given. With `when`, only calls for which `when(*args)` is true
-    are kept (say, texts short enough); the others are worked out every time."""
+    """A memo of at most `size` answers in front of a function of hashable arguments, each
+    answer kept under the arguments it was given. With `when`, only calls for which
+    `when(*args)` is true are kept (say, texts short enough); the others are worked out
+    every time."""
 
     def decorate(function: Callable[P, R]) -> Memoized[P, R]:
-        memo: Memo[Any, R] = Memo(name, size)
-        entries, lock = memo._entries, memo._lock
-
-        @wraps(function)
-        def lookup(*args: P.args, **kwargs: P.kwargs) -> R:
-            if when is not None and not when(*args):
-                return function(*args, **kwargs)
-            key = (args, tuple(sorted(kwargs.items()))) if kwargs else args
-            with lock:
-                found = entries.get(key, _MISSING)
-            if found is not _MISSING:
-                return found  # type: ignore[no-any-return]
-            value = function(*args, **kwargs)
-            with lock:
-                entries[key] = value
-            return value
-
-        lookup.memo = memo  # type: ignore[attr-defined]
-        return lookup  # type: ignore[return-value]
+        cached = lru_cache(maxsize=size)(function)
+        lookup: Any = cached if when is None else _kept_when(when, function, cached)
+        lookup.memo = FunctionMemo(name, size, cached)
+        return cast(Memoized[P, R], lookup)
 
     return decorate
 
 
+def _kept_when(when: Callable[..., bool], function: Callable[P, R], cached: Callable[..., R]) -> Callable[P, R]:
+    @wraps(function)
+    def lookup(*args: P.args, **kwargs: P.kwargs) -> R:
+        return cached(*args, **kwargs) if when(*args) else function(*args, **kwargs)
+
+    return lookup
+
+
 # Every memo alive, weakly: one kept on a compiled book goes with the book.
-_REGISTRY: weakref.WeakSet[Memo[Any, Any]] = weakref.WeakSet()
+_REGISTRY: weakref.WeakSet[Kept] = weakref.WeakSet()
 _REGISTRY_LOCK = threading.Lock()
 
 
-def memos() -> list[Memo[Any, Any]]:
+def memos() -> list[Kept]:
     """Every memo of this process, by name."""
     with _REGISTRY_LOCK:
         alive = list(_REGISTRY)
