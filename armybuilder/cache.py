@@ -7,6 +7,7 @@ running without CACHE_URL): pages are answered from the database, and the thrott
 count per process instead of across all of them. After a failure Redis is left alone for
 a few seconds, then tried again; short socket timeouts keep a Redis that does not answer
 from holding requests up. `cache_state()` says which cache is in use, for /api/health/.
+What one process keeps for itself alone is armybuilder/memo.py's.
 """
 
 from __future__ import annotations
