@@ -6,14 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.core.cache import cache
 from django.db import connection
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.http import Http404
 
+from armybuilder.cache import remembered, shared_key
 from armybuilder.engine.book import Book, RulesetSpec, book_from_dict, ruleset_from_dict
 from armybuilder.memo import Memo
-from armybuilder.stamps import release
 from factions.armybook import RulesetInfo
 from factions.catalogue import CORE_RULE_FIELDS, LIMIT_FIELDS, RULESET_FIELDS
 from factions.models import (
@@ -461,13 +460,11 @@ def engine_book_get(
 
 
 def _engine_book_build(handle: BookHandle) -> tuple[Book, RulesetSpec]:
-    shared_key = f"engine-book:{release()}:{handle.stamp}"
-    data = cache.get(shared_key)
-    if data is None:
-        ruleset = ruleset_get(slug=handle.system)
-        data = (book_document(handle), ruleset_data(ruleset=ruleset))
-        cache.set(shared_key, data, timeout=24 * 3600)
-    return book_from_dict(data[0]), ruleset_from_dict(data[1])
+    def read() -> tuple[dict[str, Any], dict[str, Any]]:
+        return book_document(handle), ruleset_data(ruleset=ruleset_get(slug=handle.system))
+
+    book, ruleset = remembered(shared_key("engine-book", handle.stamp), read, seconds=24 * 3600)
+    return book_from_dict(book), ruleset_from_dict(ruleset)
 
 
 def book_versions(*, faction: Faction) -> QuerySet[BookVersion]:
@@ -507,9 +504,8 @@ def book_changes_get(*, faction: Faction, old: str, new: str | None = None) -> d
     for field, version in (("from", old), ("to", new)):
         if version not in stamps:
             raise VersionNotHeld(field, faction, version)
-    key = f"book-changes:{release()}:{stamps[old]}:{stamps[new]}"
-    changes = cache.get(key)
-    if changes is None:
+
+    def compare() -> dict[str, Any]:
         documents = [book_version_document(faction=faction, version=version) for version in (old, new)]
         if documents[0] is None or documents[1] is None:
             raise VersionNotHeld(
@@ -517,9 +513,9 @@ def book_changes_get(*, faction: Faction, old: str, new: str | None = None) -> d
             )
         from factions.changes import book_changes
 
-        changes = book_changes(documents[0], documents[1])
-        cache.set(key, changes, timeout=24 * 3600)
-    return changes
+        return book_changes(documents[0], documents[1])
+
+    return remembered(shared_key("book-changes", stamps[old], stamps[new]), compare, seconds=24 * 3600)
 
 
 def book_versions_held(*, faction_id: int) -> list[str]:

@@ -3,8 +3,12 @@
 import shutil
 
 import pytest
+from django.core.cache import cache as django_cache
 
 from armybuilder import downloads, stamps
+from armybuilder.cache import remembered, shared_key
+from armybuilder.exports import pdf
+from tests.conftest import wardens_list
 
 
 def test_a_content_stamp_is_the_same_for_the_same_data_in_any_key_order():
@@ -60,13 +64,38 @@ def test_the_release_stamp_is_read_once_per_process(new_process):
 @pytest.mark.parametrize(
     "edited", ["armybuilder/printouts.py", "armybuilder/exports/pdf_cards.py", "templates/shared_list_body.html"]
 )
-def test_a_pdf_key_changes_when_any_code_changes_what_decides_what_it_shows_too(new_process, edited):
-    """armybuilder/printouts.py decides what a printout shows: a change there is a new key
-    for every PDF, as for the drawing code (and for any other file of the site)."""
+def test_a_shared_cache_key_changes_when_any_code_changes(new_process, edited):
+    """armybuilder/printouts.py decides what a printout shows: a change there is a new key,
+    as for the drawing code (and for any other file of the site)."""
     parts = ("list", "cards.pdf", 7, 3, "share-key", ("book", "ruleset", "1.0"), None, (), ())
-    before = downloads._cache_key(*parts)
-    assert downloads._cache_key(*parts) == before
+    before = shared_key("pdf", *parts)
+    assert shared_key("pdf", *parts) == before
     with open(new_process / edited, "a", encoding="utf-8") as file:
         file.write("\n")
     stamps.release.cache_clear()  # the next process, running the changed code
-    assert downloads._cache_key(*parts) != before
+    assert shared_key("pdf", *parts) != before
+
+
+def test_a_pdf_is_drawn_again_once_printouts_py_has_changed(new_process, fresh_caches, monkeypatch, wardens, user):
+    drawn = []
+    draw = pdf.render_list_pdf
+    monkeypatch.setattr(pdf, "render_list_pdf", lambda *args: drawn.append(args[1]) or draw(*args))
+    army_list = wardens_list(user, ["wardens"])
+    for _ in range(2):
+        assert downloads.list_pdf_response(army_list, "cards.pdf", {}).status_code == 200
+    assert drawn == ["cards.pdf"]  # the second from the shared cache
+    with open(new_process / "armybuilder" / "printouts.py", "a", encoding="utf-8") as file:
+        file.write("# what a printout shows has changed\n")
+    stamps.release.cache_clear()  # the next process, running the changed code
+    assert downloads.list_pdf_response(army_list, "cards.pdf", {}).status_code == 200
+    assert drawn == ["cards.pdf", "cards.pdf"]
+
+
+def test_remembered_makes_a_thing_once_and_keeps_it_in_the_shared_cache(fresh_caches):
+    made = []
+    key = shared_key("test", 1, "a")
+    assert remembered(key, lambda: made.append(1) or "thing", seconds=60) == "thing"
+    assert remembered(key, lambda: made.append(2) or "other", seconds=60) == "thing"
+    assert made == [1]
+    assert django_cache.get(key) == "thing"
+    assert shared_key("test", 1, "b") != key != shared_key("other", 1, "a")

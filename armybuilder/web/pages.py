@@ -5,20 +5,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
-from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 
+from armybuilder.cache import remembered, shared_key
 from armybuilder.engine import RulesetSpec
 from armybuilder.engine.rulesets import policy_or_default
 from armybuilder.exports.armyforge import opens_in_armyforge
 from armybuilder.lists import selectors
 from armybuilder.lists.models import ArmyList
 from armybuilder.memo import Memo
-from armybuilder.stamps import release
 from armybuilder.web import presenters, printing
 from armybuilder.web.fragments import csrf_input
 from factions.selectors import core_rule_meanings
@@ -40,7 +39,7 @@ def shared_list(request: HttpRequest, key: str) -> HttpResponse:
     if stamp is None:
         raise Http404("No list has this share link (it may have been replaced by a new one).")
     list_id, name, versions = stamp
-    cache_key = f"shared-body:{release()}:{key}:{versions}"
+    cache_key = shared_key("shared-body", key, versions)
     paper = printing.request_paper(request)  # the one thing the page takes from the reader's headers
     page = _SharedPage(request, key, name, paper, lambda: _shared_body(cache_key, list_id))
     if request.user.is_authenticated or len(messages.get_messages(request)):
@@ -78,12 +77,10 @@ def _ready_page(page_key: tuple[str, str, str], page: _SharedPage, request: Http
 
 
 def _shared_body(cache_key: str, list_id: int) -> str:
-    body = cache.get(cache_key)
-    if body is None:
-        army_list = ArmyList.objects.get(pk=list_id)
-        body = render_to_string("shared_list_body.html", _shared_body_context(army_list))
-        cache.set(cache_key, body, timeout=3600)
-    return mark_safe(body)
+    def render_body() -> str:
+        return render_to_string("shared_list_body.html", _shared_body_context(ArmyList.objects.get(pk=list_id)))
+
+    return mark_safe(remembered(cache_key, render_body, seconds=3600))
 
 
 CSRF_MARK = mark_safe("<!--csrf-->")
