@@ -1,4 +1,10 @@
-"""A shared cache (Redis) that is not a single point of failure.
+"""The cache processes share (Django's, CACHE_URL): what is kept in it, and a Redis that
+is not a single point of failure.
+
+`remembered(shared_key(kind, *parts), make, seconds=)` is how the site keeps a thing
+there: under what it was built from and the release stamp of the code that built it
+(armybuilder/stamps.py), so that a change to either is a new key and nothing is ever
+invalidated by hand.
 
 Everything the site keeps in its cache (compiled army books, rendered PDFs and share
 pages, the throttles' counters) can be made again from the database. So when Redis
@@ -7,25 +13,51 @@ running without CACHE_URL): pages are answered from the database, and the thrott
 count per process instead of across all of them. After a failure Redis is left alone for
 a few seconds, then tried again; short socket timeouts keep a Redis that does not answer
 from holding requests up. `cache_state()` says which cache is in use, for /api/health/.
+What one process keeps for itself alone is armybuilder/memo.py's.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
+from django.core.cache import cache as shared_cache
 from django.core.cache import caches
 from django.core.cache.backends.locmem import LocMemCache
 from django.core.cache.backends.redis import RedisCache
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from armybuilder.memo import Memo
+from armybuilder.stamps import release
+
+T = TypeVar("T")
 log = logging.getLogger(__name__)
 UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
 RETRY_AFTER = 5.0  # seconds Redis is left alone after a failure
 SOCKET_TIMEOUT = 0.5  # seconds: connecting, and each command
+
+
+def shared_key(kind: str, *parts: Any) -> str:
+    """The shared cache's key of a thing of `kind` ("pdf", "engine-book"…) built from
+    `parts` (stamps, ids, options: anything with a faithful repr) by this release of the
+    code."""
+    digest = hashlib.sha256(repr((release(), *parts)).encode()).hexdigest()
+    return f"armybuilder:{kind}:{digest}"
+
+
+def remembered(key: str, make: Callable[[], T], *, seconds: int) -> T:
+    """What the shared cache holds under `key` (`shared_key`), else what `make()` gives,
+    kept there for `seconds`."""
+    value = shared_cache.get(key)
+    if value is None:
+        value = make()
+        shared_cache.set(key, value, seconds)
+    return value
 
 
 class FailSoftRedisCache(RedisCache):
@@ -99,7 +131,7 @@ class FailSoftRedisCache(RedisCache):
         return self._call("clear")
 
 
-_checked: dict[str, tuple[float, str]] = {}
+STATES: Memo[str, str] = Memo("cache: whether Redis answers", 1, seconds=1.0)
 
 
 def cache_state() -> str:
@@ -109,10 +141,4 @@ def cache_state() -> str:
     cache = caches["default"]
     if not isinstance(cache, FailSoftRedisCache):
         return "local"
-    now = time.monotonic()
-    last = _checked.get("default")
-    if last is not None and now - last[0] < 1.0:
-        return last[1]
-    state = "ok" if cache.ping() else "down"
-    _checked["default"] = (now, state)
-    return state
+    return STATES.fetch("default", lambda: "ok" if cache.ping() else "down")

@@ -5,8 +5,9 @@ named for the player, and the cache of the PDFs.
 
 Everything a PDF shows is loaded first (`printouts.printout_get`); the renderers only
 draw. PDFs are cached (Django's cache) under a key holding the list's version, its share
-key, the content stamps of its army book and ruleset and a stamp of the code that draws
-them, so a second download of an unchanged list does not render again.
+key, the content stamps of its army book and ruleset and the release stamp of the code
+(armybuilder/stamps.py), so a second download of an unchanged list does not render
+again, and a change to any code (what a printout shows, how it is drawn) is a new key.
 
 The query parameters of a list's PDFs are read by `exports.pdf.print_options`, bar
 `base_url` (the site's address for the share link in the roster's QR code, e.g.
@@ -16,7 +17,6 @@ of ALLOWED_HOSTS is used), which `share_url` checks here.
 
 from __future__ import annotations
 
-import hashlib
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -25,11 +25,11 @@ from typing import Any
 from urllib.parse import quote, urlsplit
 
 from django.conf import settings
-from django.core.cache import cache
 from django.http import HttpResponse, HttpResponseBadRequest
 from django.http.request import split_domain_port, validate_host
 
 from armybuilder.accounts.services import display_name
+from armybuilder.cache import remembered, shared_key
 from armybuilder.events.models import EventPack, Submission
 from armybuilder.events.rules import pack_stamp
 from armybuilder.events.selectors import event_pack_get
@@ -41,13 +41,11 @@ from armybuilder.lists import submissions as list_submissions
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.submissions import SubmissionRow
 from armybuilder.printouts import event_printout_get, printout_get
-from armybuilder.stamps import VALIDATION, source_hash
 from factions.models import Ruleset
 from factions.selectors import book_handle_get
 
 FILE_SUFFIXES = {"cards.pdf": "cards", "roster.pdf": "roster", "reference.pdf": "rules"}
 CACHE_SECONDS = 6 * 60 * 60
-DRAWN_BY = ("armybuilder/exports", *VALIDATION)  # a change there is a new key for every file
 # The most entries an event's combined roster draws (100 lists of 20): under 2 s at worst,
 # as every other file (bench/abuse.py: 4 lists of 500 with names mixing scripts, 1.8 s);
 # a list alone holds at most 500, which any of its files draws in under 2 s.
@@ -95,14 +93,14 @@ def list_pdf_response(army_list: ArmyList, kind: str, params: dict[str, str]) ->
     drawing = options.drawing(kind)
     # Only the roster prints the share link (its QR code): the other files do not vary with it.
     printed = (url,) if kind == "roster.pdf" and not drawing.sheet else ()
-    key = _cache_key(
-        "list", kind, army_list.pk, army_list.version, army_list.share_key, book, event, astuple(drawing), printed
-    )
-    data = cache.get(key)
-    if data is None:
+    parts = (kind, army_list.pk, army_list.version, army_list.share_key, book, event, astuple(drawing), printed)
+    key = shared_key("pdf", "list", *parts)
+
+    def draw() -> bytes:
         printout = printout_get(army_list=army_list, share_url=url, handle=handle)
-        data = pdf.render_list_pdf(printout, kind, options)
-        cache.set(key, data, CACHE_SECONDS)
+        return pdf.render_list_pdf(printout, kind, options)
+
+    data = remembered(key, draw, seconds=CACHE_SECONDS)
     suffix = "sheet" if drawing.sheet else FILE_SUFFIXES[kind]
     return _pdf_response(data, f"{file_stem(army_list.name)}-{suffix}.pdf")
 
@@ -111,8 +109,8 @@ def event_roster_response(pack: EventPack, submissions: Sequence[Submission], *,
     """The combined roster of an event's submissions (load them with their players; the
     caller has checked that the reader may see them all, and the `paper`). Cached under
     what it shows: each submission (id, time, the player's display name), the pack's rules, name and
-    deadline, the content stamps of the books and rulesets, the paper and the drawing
-    code. TooLargeToPrint, before anything is loaded, for lists of more than
+    deadline, the content stamps of the books and rulesets, the paper and the release
+    stamp. TooLargeToPrint, before anything is loaded, for lists of more than
     MAX_EVENT_ENTRIES entries in all."""
     entries = sum(len(submission.data.get("entries") or ()) for submission in submissions)
     if entries > MAX_EVENT_ENTRIES:
@@ -124,12 +122,13 @@ def event_roster_response(pack: EventPack, submissions: Sequence[Submission], *,
     lists = tuple((s.pk, s.submitted_at.isoformat(), display_name(s.player), s.book_version) for s in submissions)
     books = tuple(sorted(f"{handle.stamp}.{handle.current_version}" for handle in handles.values()))
     pack_parts = (pack.key, pack_stamp(pack), pack.ruleset.content_hash, pack.deadline.isoformat())
-    key = _cache_key("event", *pack_parts, lists, books, paper)
-    data = cache.get(key)
-    if data is None:
+    key = shared_key("pdf", "event", *pack_parts, lists, books, paper)
+
+    def draw() -> bytes:
         printout = event_printout_get(pack=pack, submissions=submissions, handles=handles)
-        data = EventRosterPdf(printout, paper=paper).render()
-        cache.set(key, data, CACHE_SECONDS)
+        return EventRosterPdf(printout, paper=paper).render()
+
+    data = remembered(key, draw, seconds=CACHE_SECONDS)
     return _pdf_response(data, f"{file_stem(pack.name)}-rosters.pdf")
 
 
@@ -139,11 +138,12 @@ def ruleset_reference_response(ruleset: Ruleset, params: dict[str, Any]) -> Http
         options = pdf.print_options(params)
     except ValueError as exc:
         return HttpResponseBadRequest(str(exc), content_type="text/plain; charset=utf-8")
-    key = _cache_key("quick", ruleset.slug, ruleset.content_hash, options.paper)
-    data = cache.get(key)
-    if data is None:
-        data = RulesReferencePdf.for_ruleset(slug=ruleset.family, title=ruleset.title, paper=options.paper).render()
-        cache.set(key, data, CACHE_SECONDS)
+    key = shared_key("pdf", "quick", ruleset.slug, ruleset.content_hash, options.paper)
+
+    def draw() -> bytes:
+        return RulesReferencePdf.for_ruleset(slug=ruleset.family, title=ruleset.title, paper=options.paper).render()
+
+    data = remembered(key, draw, seconds=CACHE_SECONDS)
     return _pdf_response(data, f"{ruleset.slug}-quick-reference.pdf")
 
 
@@ -187,11 +187,6 @@ def attachment(filename: str) -> str:
     if fallback == filename:
         return f'attachment; filename="{filename}"'
     return f"attachment; filename=\"{fallback}\"; filename*=UTF-8''{quote(filename, safe='')}"
-
-
-def _cache_key(*parts: Any) -> str:
-    digest = hashlib.sha256(repr((source_hash(*DRAWN_BY), *parts)).encode()).hexdigest()
-    return f"armybuilder:pdf:{digest}"
 
 
 def _pdf_response(data: bytes, filename: str) -> HttpResponse:

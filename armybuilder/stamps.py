@@ -1,16 +1,15 @@
 """Stamps: short hashes of what a cached thing was built from.
 
 Every cache in the site is keyed by stamps of its inputs rather than by counters that
-writers must remember to bump: a content stamp (`content_hash`) of the data, and a
-source stamp (`source_hash`) of the code and templates that turn the data into what is
-kept. Equal inputs give equal keys, in any process and any database sharing the cache;
-any change to them gives a new key, so a stale copy is never found again.
+writers must remember to bump: a content stamp (`content_hash`) of the data, and the
+release stamp (`release`) of the code that turns the data into what is kept. Equal inputs
+give equal keys, in any process and any database sharing the cache; any change to them
+gives a new key, so a stale copy is never found again.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,9 @@ import orjson
 
 ROOT = Path(__file__).resolve().parent.parent
 STAMP_LENGTH = 32  # hex digits: 128 bits
+# What the site's output is made by: its code, and the templates that lay out its pages.
+RELEASE_FOLDERS = ("armybuilder", "factions", "templates")
+RELEASE_SUFFIXES = (".py", ".html")
 
 
 def content_hash(data: Any) -> str:
@@ -26,27 +28,24 @@ def content_hash(data: Any) -> str:
     return hashlib.sha256(orjson.dumps(data, option=orjson.OPT_SORT_KEYS)).hexdigest()[:STAMP_LENGTH]
 
 
+# Not a cache (armybuilder/memo.py): the stamp of the code this process runs, read once
+# when first asked for. Read again, it would name files edited since, not the code loaded.
 @cache
-def source_hash(*paths: str) -> str:
-    """The stamp of the code and templates at `paths` (relative to the project folder;
-    a folder stands for every .py and .html file below it), read once per process."""
+def release() -> str:
+    """The stamp of this release of the site: of every .py and .html file of its packages
+    and templates (RELEASE_FOLDERS), read once per process. Any change to any of them,
+    however far from what a cached thing shows, is a new key for everything."""
+    return source_stamp(ROOT, RELEASE_FOLDERS)
+
+
+def source_stamp(root: Path, folders: tuple[str, ...]) -> str:
+    """The stamp of the .py and .html files below `folders` of `root`: their paths and
+    contents."""
     digest = hashlib.sha256()
-    for path in _files(ROOT / p for p in paths):
-        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
+    for folder in folders:
+        files = sorted(p for p in (root / folder).rglob("*") if p.suffix in RELEASE_SUFFIXES and p.is_file())
+        if not files:
+            raise FileNotFoundError(f"no code in {root / folder}")
+        for path in files:
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:STAMP_LENGTH]
-
-
-def _files(paths: Iterable[Path]) -> list[Path]:
-    found: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*") if p.suffix in (".py", ".html") and p.is_file()))
-        elif path.is_file():
-            found.append(path)
-        else:
-            raise FileNotFoundError(path)
-    return found
-
-
-# What a validation is worked out by: the engine, and how a list and its event reach it.
-VALIDATION = ("armybuilder/engine", "armybuilder/lists/selectors.py", "armybuilder/events/rules.py")

@@ -43,8 +43,9 @@ from armybuilder.exports.pdf_event import EventRosterPdf  # noqa: E402
 from armybuilder.lists import submissions as list_submissions  # noqa: E402
 from armybuilder.lists.format import MAX_ENTRIES, parse_list_body  # noqa: E402
 from armybuilder.lists.services import army_list_create  # noqa: E402
+from armybuilder.memo import clear_all  # noqa: E402
 from armybuilder.printouts import event_printout_get, printout_get  # noqa: E402
-from factions.selectors import book_handle_get, engine_book_get, engine_cache_clear  # noqa: E402
+from factions.selectors import book_handle_get, engine_book_get  # noqa: E402
 
 SYSTEM, FACTION = "aof", "human-empire"
 TARGET = 2.0  # seconds
@@ -64,7 +65,7 @@ User = get_user_model()
 def cold() -> None:
     """Empty the caches of shaped text and widths: every name drawn as if new."""
     for name in ("prepare", "_advance", "_shape", "_shares", "_shaped_shares"):
-        getattr(pdf_style, name).cache_clear()
+        getattr(pdf_style, name).memo.clear()
 
 
 def timed(draw) -> tuple[float, float, bytes]:
@@ -127,7 +128,7 @@ def downloads(title: str, army_list) -> list[float]:
 
         def download(k=kind, p=params) -> bytes:
             cache.clear()
-            engine_cache_clear()
+            clear_all()
             return list_pdf_response(army_list, k, p).content
 
         times.append(report(f"{label}, whole download", download))

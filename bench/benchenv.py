@@ -72,3 +72,18 @@ def bench_list(book, n: int, *, name: str = "Bench") -> dict:
         "points_limit": max(1500, 150 * n),
         "entries": entries,
     }
+
+
+def uncached(book):
+    """A copy of an engine book that keeps no loadout: every entry worked out each time."""
+    import dataclasses
+
+    from armybuilder.memo import Memo
+
+    class NoStore(Memo):
+        def set(self, key, value):
+            return value
+
+    copy = dataclasses.replace(book)
+    object.__setattr__(copy, "loadouts", NoStore("bench: loadouts kept nowhere", 1))  # a frozen book's own
+    return copy

@@ -12,7 +12,6 @@ Issue 12 asks for these figures; the validation targets of issue 3 (endpoint at 
 twice the trivial one) apply to real books as much as to ours.
 """
 
-import dataclasses
 import json
 import os
 import statistics
@@ -20,7 +19,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from benchenv import REPO, bench_list, median_ms, start_django  # noqa: E402
+from benchenv import REPO, bench_list, median_ms, start_django, uncached  # noqa: E402
 
 start_django()
 
@@ -28,15 +27,11 @@ from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 
 from armybuilder.engine import list_from_dict, validate_list  # noqa: E402
-from factions.selectors import engine_book_get, engine_cache_clear  # noqa: E402
+from armybuilder.memo import clear_all  # noqa: E402
+from factions.selectors import engine_book_get  # noqa: E402
 from factions.services import armybook_import  # noqa: E402
 
 ARMYFORGE = REPO.parent / "shared" / "armyforge"
-
-
-class NoStore(dict):
-    def __setitem__(self, key, value) -> None:
-        pass
 
 
 def main() -> None:
@@ -59,19 +54,19 @@ def main() -> None:
             biggest = (system, result.faction.slug, result.units)
 
     system, slug, _units = biggest
-    engine_cache_clear()
+    clear_all()
     book, ruleset = engine_book_get(system=system, slug=slug)
     body = bench_list(book, 50)
     army = list_from_dict(body)
     print(f"Validation of a 50-entry list of {system}/{slug} (every unit, one pick in every section):")
-    uncached = dataclasses.replace(book, loadouts=NoStore())
+    plain = uncached(book)
     validate_list(book, ruleset, army)
 
     def cold():
         book.loadouts.clear()
         validate_list(book, ruleset, army)
 
-    print(f"  in-process: uncached {median_ms(lambda: validate_list(uncached, ruleset, army), 300):.3f} ms, ", end="")
+    print(f"  in-process: uncached {median_ms(lambda: validate_list(plain, ruleset, army), 300):.3f} ms, ", end="")
     print(
         f"cold {median_ms(cold, 300):.3f} ms, warm {median_ms(lambda: validate_list(book, ruleset, army), 300):.3f} ms"
     )

@@ -12,7 +12,6 @@ Run: .venv/bin/python bench/validate.py   (uses a throw-away SQLite database)
 Targets (issue 3): 200 entries < 5 ms in-process; endpoint <= 2x the trivial endpoint.
 """
 
-import dataclasses
 import http.client
 import json
 import os
@@ -25,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import django  # noqa: E402
-from benchenv import REPO, bench_list, load_books, median_ms, start_django  # noqa: E402
+from benchenv import REPO, bench_list, load_books, median_ms, start_django, uncached  # noqa: E402
 
 start_django()
 
@@ -37,13 +36,6 @@ from factions.selectors import engine_book_get  # noqa: E402
 SYSTEM, FACTION = "aof", "human-empire"
 
 
-class NoStore(dict):
-    """A loadout cache that keeps nothing."""
-
-    def __setitem__(self, key, value) -> None:
-        pass
-
-
 def main() -> None:
     load_books()
     book, ruleset = engine_book_get(system=SYSTEM, slug=FACTION)
@@ -53,7 +45,7 @@ def main() -> None:
     print("  uncached = every entry worked out, no loadout cache at all; cold = cache emptied")
     print("  first (entries with the same unit and picks share one loadout); warm = the same")
     print("  list again, as when the builder re-validates after a change")
-    uncached_book = dataclasses.replace(book, loadouts=NoStore())
+    uncached_book = uncached(book)
 
     def cold(army):
         book.loadouts.clear()

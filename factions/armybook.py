@@ -21,11 +21,9 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import threading
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +32,7 @@ from jsonschema.exceptions import ValidationError, best_match
 
 from armybuilder.engine.book import name_forms, split_rule
 from armybuilder.engine.rulesets import Policy, policy_or_default, weapon_fields_of_some
+from armybuilder.memo import Memo, memoize
 from factions.caps import (
     MAX_BOOK_BYTES,
     MAX_LISTED,
@@ -193,7 +192,7 @@ _BookValidator = validators.extend(
 )
 
 
-@cache
+@memoize("factions: armybook/1 schema", 1)
 def _validator() -> Draft202012Validator:
     schema = json.loads(SCHEMA_PATH.read_text())
     Draft202012Validator.check_schema(schema)
@@ -204,23 +203,16 @@ def _validator() -> Draft202012Validator:
 # re-import, the tests' bundled books in every test) is not walked again. repr tells
 # apart every value JSON can hold (1, 1.0, "1", True), and a document that failed is
 # always checked afresh.
-_PASSED: OrderedDict[bytes, None] = OrderedDict()
-_PASSED_KEPT = 256
-_PASSED_LOCK = threading.Lock()
+PASSED: Memo[bytes, bool] = Memo("factions: armybook/1 documents that passed the schema", 256)
 
 
 def check_schema(data: Any) -> list[Problem]:
     digest = hashlib.sha256(repr(data).encode("utf-8", "surrogatepass")).digest()
-    with _PASSED_LOCK:
-        if digest in _PASSED:
-            _PASSED.move_to_end(digest)
-            return []
+    if PASSED.get(digest):
+        return []
     problems = _schema_problems(data)
     if not problems:
-        with _PASSED_LOCK:
-            _PASSED[digest] = None
-            if len(_PASSED) > _PASSED_KEPT:
-                _PASSED.popitem(last=False)
+        PASSED.set(digest, True)
     return problems
 
 

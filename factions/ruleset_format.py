@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ from jsonschema import Draft202012Validator
 
 from armybuilder.engine.limit_kinds import STORED_KINDS, limit_param_problems
 from armybuilder.engine.rulesets import policy_or_default
+from armybuilder.memo import memoize
 from factions.armybook import Problem, check_storable, format_path
 
 FORMAT = "ruleset/1"
@@ -50,7 +50,7 @@ def ruleset_schema() -> dict[str, Any]:
     return schema
 
 
-@cache
+@memoize("factions: ruleset/1 schema", 1)
 def _validator() -> Draft202012Validator:
     schema = ruleset_schema()
     Draft202012Validator.check_schema(schema)

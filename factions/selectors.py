@@ -3,18 +3,16 @@ size of the book."""
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from django.core.cache import cache
 from django.db import connection
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.http import Http404
 
+from armybuilder.cache import remembered, shared_key
 from armybuilder.engine.book import Book, RulesetSpec, book_from_dict, ruleset_from_dict
-from armybuilder.stamps import source_hash
+from armybuilder.memo import Memo
 from factions.armybook import RulesetInfo
 from factions.catalogue import CORE_RULE_FIELDS, LIMIT_FIELDS, RULESET_FIELDS
 from factions.models import (
@@ -32,8 +30,6 @@ from factions.models import (
     UpgradeOption,
     UpgradeSection,
 )
-
-CHANGES = ("factions/changes.py",)
 
 
 def ruleset_infos() -> dict[str, RulesetInfo]:
@@ -56,7 +52,8 @@ def ruleset_list() -> QuerySet[Ruleset]:
     return Ruleset.objects.select_related("base")
 
 
-_RULESET_PAYLOADS: dict[tuple, Any] = {}
+# Only the newest set of stamps is ever asked for again.
+RULESET_PAYLOADS: Memo[tuple, Any] = Memo("factions: the rulesets' API answer", 1)
 
 
 def ruleset_list_payload(serialize) -> Any:
@@ -65,12 +62,7 @@ def ruleset_list_payload(serialize) -> Any:
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT id, content_hash FROM {Ruleset._meta.db_table} ORDER BY id")
         stamp = tuple(cursor.fetchall())
-    payload = _RULESET_PAYLOADS.get(stamp)
-    if payload is None:
-        payload = serialize(ruleset_list())
-        _RULESET_PAYLOADS.clear()  # only the newest is ever asked for again
-        _RULESET_PAYLOADS[stamp] = payload
-    return payload
+    return RULESET_PAYLOADS.fetch(stamp, lambda: serialize(ruleset_list()))
 
 
 def ruleset_document(*, ruleset: Ruleset) -> dict[str, Any]:
@@ -338,9 +330,7 @@ def _option(option: UpgradeOption) -> dict[str, Any]:
 
 
 # -- the rules engine's view of the catalogue ----------------------------------------
-_ENGINE_CACHE: OrderedDict[tuple, tuple[Book, RulesetSpec]] = OrderedDict()
-_ENGINE_CACHE_SIZE = 64
-_ENGINE_LOCK = threading.Lock()
+ENGINE_BOOKS: Memo[tuple[str, str], tuple[Book, RulesetSpec]] = Memo("factions: compiled engine books", 64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -459,30 +449,22 @@ def engine_book_get(
     Three levels: this process's own copy (no query when the caller has the handle), then
     the shared cache (CACHE_URL: the book as plain armybook/1 data, so every app server
     builds it from there rather than from the tables), then the database (a fixed
-    handful of queries). The key is the content stamps of the book and its ruleset, so
-    a stale copy is never found."""
+    handful of queries). The key is the content stamps of the book and its ruleset (and,
+    in the shared cache, the release stamp: what the data looks like is the code's), so a
+    stale copy is never found."""
     if handle is None:
         handle = book_handle_get(system=system, slug=slug, version=version)
         if handle is None:
             raise Faction.DoesNotExist(f'no faction "{slug}" in ruleset "{system}"')
-    key = handle.cache_key
-    with _ENGINE_LOCK:
-        cached = _ENGINE_CACHE.get(key)
-        if cached is not None:
-            _ENGINE_CACHE.move_to_end(key)
-            return cached
-    shared_key = f"engine-book:{handle.stamp}"
-    data = cache.get(shared_key)
-    if data is None:
-        ruleset = ruleset_get(slug=handle.system)
-        data = (book_document(handle), ruleset_data(ruleset=ruleset))
-        cache.set(shared_key, data, timeout=24 * 3600)
-    built = (book_from_dict(data[0]), ruleset_from_dict(data[1]))
-    with _ENGINE_LOCK:
-        _ENGINE_CACHE[key] = built
-        while len(_ENGINE_CACHE) > _ENGINE_CACHE_SIZE:
-            _ENGINE_CACHE.popitem(last=False)
-    return built
+    return ENGINE_BOOKS.fetch(handle.cache_key, lambda: _engine_book_build(handle))
+
+
+def _engine_book_build(handle: BookHandle) -> tuple[Book, RulesetSpec]:
+    def read() -> tuple[dict[str, Any], dict[str, Any]]:
+        return book_document(handle), ruleset_data(ruleset=ruleset_get(slug=handle.system))
+
+    book, ruleset = remembered(shared_key("engine-book", handle.stamp), read, seconds=24 * 3600)
+    return book_from_dict(book), ruleset_from_dict(ruleset)
 
 
 def book_versions(*, faction: Faction) -> QuerySet[BookVersion]:
@@ -513,7 +495,7 @@ class VersionNotHeld(Exception):
 def book_changes_get(*, faction: Faction, old: str, new: str | None = None) -> dict[str, Any]:
     """What changed in the book from version `old` to `new` (default: the current one),
     as factions/changes.py says it. Kept in the shared cache under the two versions'
-    content stamps and the code that compares them; VersionNotHeld names a version the
+    content stamps and the release stamp of the code; VersionNotHeld names a version the
     book does not hold (`from` or `to`)."""
     new = new or faction.version
     stamps = dict(
@@ -522,9 +504,8 @@ def book_changes_get(*, faction: Faction, old: str, new: str | None = None) -> d
     for field, version in (("from", old), ("to", new)):
         if version not in stamps:
             raise VersionNotHeld(field, faction, version)
-    key = f"book-changes:{stamps[old]}:{stamps[new]}:{source_hash(*CHANGES)}"
-    changes = cache.get(key)
-    if changes is None:
+
+    def compare() -> dict[str, Any]:
         documents = [book_version_document(faction=faction, version=version) for version in (old, new)]
         if documents[0] is None or documents[1] is None:
             raise VersionNotHeld(
@@ -532,9 +513,9 @@ def book_changes_get(*, faction: Faction, old: str, new: str | None = None) -> d
             )
         from factions.changes import book_changes
 
-        changes = book_changes(documents[0], documents[1])
-        cache.set(key, changes, timeout=24 * 3600)
-    return changes
+        return book_changes(documents[0], documents[1])
+
+    return remembered(shared_key("book-changes", stamps[old], stamps[new]), compare, seconds=24 * 3600)
 
 
 def book_versions_held(*, faction_id: int) -> list[str]:
@@ -581,9 +562,3 @@ def ruleset_data(*, ruleset: Ruleset) -> dict[str, Any]:
         ],
         "core_rules": {rule.name: rule.rated for rule in ruleset.core_rules.all()},
     }
-
-
-def engine_cache_clear() -> None:
-    """Forget this process's copies (the shared cache's keys are content stamps)."""
-    with _ENGINE_LOCK:
-        _ENGINE_CACHE.clear()

@@ -416,27 +416,29 @@ def fast_password_hashing(settings):
 
 @pytest.fixture
 def fresh_caches():
-    """The cache (PDFs, pages) and the engine's book cache emptied before, and the cache
-    after: both outlive a test."""
+    """The shared cache (PDFs, pages) and this process's memos (armybuilder/memo.py: the
+    compiled books among them) emptied before, and the shared cache after: both outlive a
+    test."""
     from django.core.cache import cache
 
-    from factions.selectors import engine_cache_clear
+    from armybuilder.memo import clear_all
 
     cache.clear()
-    engine_cache_clear()
+    clear_all()
     yield
     cache.clear()
 
 
 @pytest.fixture
 def fresh_engine_cache():
-    """The engine's book cache emptied before and after: test databases reuse row ids,
-    and books imported by a test must not meet another test's copies."""
-    from factions.selectors import engine_cache_clear
+    """This process's memos (the compiled books among them) emptied before and after:
+    test databases reuse row ids, and books imported by a test must not meet another
+    test's copies."""
+    from armybuilder.memo import clear_all
 
-    engine_cache_clear()
+    clear_all()
     yield
-    engine_cache_clear()
+    clear_all()
 
 
 @pytest.fixture(autouse=True)
@@ -494,11 +496,11 @@ def rulebook_ngrams():
 @pytest.fixture
 def wardens(db):
     """The small Test Wardens book (aof) in the catalogue, with no stale engine cache."""
+    from armybuilder.memo import clear_all
     from factions.models import Faction
-    from factions.selectors import engine_cache_clear
     from factions.services import armybook_import
 
-    engine_cache_clear()
+    clear_all()
     armybook_import(data=aof_book())
     return Faction.objects.get(slug="test-wardens")
 

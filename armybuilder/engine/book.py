@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, NamedTuple
+
+from armybuilder.memo import Memo, memoize
 
 _NUMBER_RE = re.compile(r"\+?\d{1,18}")  # longer is text: Python reads no number of more than 4,300 digits
 
@@ -60,7 +61,7 @@ class Rule(NamedTuple):
         return f"{self.name}({'+' if self.adds else ''}{self.rating})"
 
 
-@lru_cache(maxsize=4096)
+@memoize("engine: forms of a name", 4096)
 def name_forms(name: str) -> frozenset[str]:
     """The name in lower case with the singular forms its last word may stand for, so
     that "Spears" finds "Spear" and "Spear" finds "Spears" (targets and equipment are
@@ -80,7 +81,7 @@ def name_forms(name: str) -> frozenset[str]:
     return frozenset(forms)
 
 
-@lru_cache(maxsize=16384)
+@memoize("engine: names for the same thing", 16384)
 def same_name(a: str, b: str) -> bool:
     """Two equipment names for the same thing, singular or plural either way."""
     return a == b or not name_forms(a).isdisjoint(name_forms(b))
@@ -265,6 +266,16 @@ class Composition:
 
 # A loadout worked out once: (ruleset slug, unit id, copies, the picks that are not 0).
 LoadoutKey = tuple[str, str, int, tuple[tuple[str, int], ...]]
+LOADOUTS_KEPT = 4096  # per book
+MEMO_KEPT = 5_000  # per book: the builder's pieces, a few KB each
+
+
+def _loadouts() -> Memo[LoadoutKey, Any]:
+    return Memo("engine: loadouts of a book", LOADOUTS_KEPT)
+
+
+def _memo() -> Memo[Any, Any]:
+    return Memo("engine: what callers derive from a book", MEMO_KEPT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,10 +299,12 @@ class Book:
     # Loadouts already worked out for this book, keyed by unit, picks and copies: a
     # builder re-validates the whole list on every change, and most entries are unchanged.
     # The values are `loadout.Loadout`s, which this module cannot name: loadout.py imports it.
-    loadouts: dict[LoadoutKey, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    # Both memos are the book's own (not passed in, so not shared by a book made from this
+    # one with `replace`) and go when it does, so nothing in them is ever stale.
+    loadouts: Memo[LoadoutKey, Any] = field(default_factory=_loadouts, init=False, compare=False, repr=False)
     # A place for callers to keep what they derive from this book (the builder keeps its
-    # rendered pieces here): it goes when the book does, so nothing in it is ever stale.
-    memo: dict[Any, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    # rendered pieces here).
+    memo: Memo[Any, Any] = field(default_factory=_memo, init=False, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import cache
 from importlib import import_module
 from typing import TYPE_CHECKING
 
@@ -71,8 +70,8 @@ class Policy:
 DEFAULT = Policy()
 
 
-@cache
 def policy_for(slug: str) -> Policy:
+    """The policy of the game `slug` (its module's, imported once by Python)."""
     try:
         module = import_module(f"armybuilder.engine.{MODULES[slug]}")
     except KeyError:

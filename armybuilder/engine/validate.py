@@ -16,8 +16,6 @@ from armybuilder.engine.rulesets import Policy, policy_for
 
 __all__ = ["ERROR", "WARNING", "EntryResult", "Issue", "Validation", "validate_list"]
 
-LOADOUT_CACHE_SIZE = 4096
-
 
 def validate_list(book: Book, ruleset: RulesetSpec, army: ArmyList) -> Validation:
     policy = policy_for(ruleset.family)
@@ -44,9 +42,7 @@ def validate_list(book: Book, ruleset: RulesetSpec, army: ArmyList) -> Validatio
                 combine_rules=policy.combine_rules,
                 implied_rules=policy.implied_rules,
             )
-            if len(book.loadouts) >= LOADOUT_CACHE_SIZE:
-                book.loadouts.clear()
-            book.loadouts[key] = loadout
+            book.loadouts.set(key, loadout)
         result = KnownResult(entry, unit, loadout)
         ctx.entries.append(result)
         ctx.known.append(result)

@@ -484,7 +484,9 @@ class UnitCardsPdf:
         self.combine = combine
         frame_width = self.grid.card[0] - 2 * self.grid.inset
         self.width = frame_width - 2 * self.style.padding  # of the card's content
-        self._header_cache: dict[tuple, tuple[float, list[str], float]] = {}
+        # Name bands laid out in this drawing (a card is measured again while it is fitted):
+        # work of one render, gone with it, not a cache of the process (armybuilder/memo.py).
+        self._headers: dict[tuple, tuple[float, list[str], float]] = {}
         self.smaller = smaller_card(self.style)
 
     def render(self) -> bytes:
@@ -532,14 +534,14 @@ class UnitCardsPdf:
         """Height of the name band, the name's lines and their size: the name shrinks
         to fit beside the cost, and wraps when even the smallest size is too wide."""
         key = (title, cost, self.style.text.size)
-        if key not in self._header_cache:
+        if key not in self._headers:
             style = self.style
             room = self.width - (width_of(cost, BOLD, style.cost.size) + 6 if cost else 0)
             size = fit_size(title, style.name.font, style.name.size, room, style.name_min)
             lines = wrap(title, style.name.font, size, room)
             height = len(lines) * style.name.sized(size).leading + 6
-            self._header_cache[key] = (height, lines, size)
-        return self._header_cache[key]
+            self._headers[key] = (height, lines, size)
+        return self._headers[key]
 
     def _title(self, card: CardData, number: int) -> str:
         title = f"{card.copies}× {card.title}" if card.copies > 1 else card.title

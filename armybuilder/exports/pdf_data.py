@@ -12,12 +12,12 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from functools import lru_cache
 
 from armybuilder.engine import Validation
 from armybuilder.engine.book import Rule
 from armybuilder.engine.meanings import NONE, rule_meaning
 from armybuilder.lists.selectors import ListState
+from armybuilder.memo import memoize
 from factions.armyforge import core_rules_source
 
 SPELL_RULES = ("Caster", "Wizard")  # units with these rules cast the faction's spells
@@ -222,7 +222,7 @@ def rules_reached(printout: Printout, names: list[str], *, spells: bool) -> list
 PLAIN_WORDS = frozenset({"Defense", "Quality", "Attacks", "Wounds", "Morale", "Shaken", "Unique", "Hero", "Caster"})
 
 
-@lru_cache(maxsize=64)
+@memoize("pdf: patterns of rule names", 64)
 def _names_pattern(names: tuple[str, ...]) -> re.Pattern[str] | None:
     wanted = sorted((name for name in names if name and name not in PLAIN_WORDS), key=len, reverse=True)
     if not wanted:

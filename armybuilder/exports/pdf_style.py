@@ -24,11 +24,8 @@ import logging
 import os
 import re
 import unicodedata
-from collections.abc import Callable
 from dataclasses import dataclass, replace
-from functools import lru_cache, wraps
 from pathlib import Path
-from typing import Any
 
 import reportlab
 import uharfbuzz
@@ -42,6 +39,8 @@ from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import ShapeData, ShapedStr, TTFont
+
+from armybuilder.memo import memoize
 
 log = logging.getLogger(__name__)
 
@@ -159,26 +158,17 @@ class Piece:
     actual: str | None = None
 
 
-def short_texts_cached(maxsize: int, longest: int = 200) -> Callable:
-    """lru_cache for texts up to `longest` characters; longer ones are worked out each
-    time. The caches live as long as the worker: bounded in count alone, texts of 5,000
-    characters (a list's notes) could make them hold gigabytes."""
-
-    def decorate(function: Callable) -> Callable:
-        cached = lru_cache(maxsize=maxsize)(function)
-
-        @wraps(function)
-        def lookup(text: str, *args: Any) -> Any:
-            return cached(text, *args) if len(text) <= longest else function(text, *args)
-
-        lookup.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
-        lookup.cache_info = cached.cache_info  # type: ignore[attr-defined]
-        return lookup
-
-    return decorate
+# The caches of shaped and measured text live as long as the worker: they keep texts up to
+# SHORT_TEXT characters (names, words), and work the longer ones out each time. Bounded in
+# count alone, texts of 5,000 characters (a list's notes) could make them hold gigabytes.
+SHORT_TEXT = 200
 
 
-@short_texts_cached(maxsize=65536)
+def _short(text: str, *rest: object) -> bool:
+    return len(text) <= SHORT_TEXT
+
+
+@memoize("pdf: texts as pieces to draw", 65536, when=_short)
 def prepare(text: str, font: str) -> tuple[Piece, ...]:
     """`text` as pieces to draw left to right in `font` and its fallbacks: right-to-left
     runs in the order they are seen, complex scripts shaped. Linear in the text."""
@@ -268,20 +258,20 @@ def _font_runs(text: str, font: str) -> list[tuple[str, str]]:
     return [("".join(chars), used) for chars, used in out]
 
 
-@lru_cache(maxsize=16)
+@memoize("pdf: fallback fonts of a font", 16)
 def _chain(font: str) -> tuple[str, ...]:
     """The fonts `font` looks in for a character, in order: those the system has."""
     return tuple(name for name in FALLBACKS.get(font, (font,)) if name in COVERAGE) or (font,)
 
 
-@lru_cache(maxsize=16)
+@memoize("pdf: HarfBuzz fonts", 16)
 def _hb_font(font: str) -> uharfbuzz.Font:
     ttf = pdfmetrics.getFont(font)
     ttf.hbFont(10)  # readies ReportLab's own mapping of glyphs the font has no character for
     return uharfbuzz.Font(ttf.hbFace)
 
 
-@short_texts_cached(maxsize=16384)
+@memoize("pdf: shaped runs of text", 16384, when=_short)
 def _shape(text: str, font: str, rtl: bool) -> Piece:
     """One run of one font and direction, shaped by HarfBuzz; `text` in typed order."""
     ttf = pdfmetrics.getFont(font)
@@ -493,7 +483,7 @@ def width_of(text: str, font: str, size: float) -> float:
     return _advance(text, font) * size
 
 
-@short_texts_cached(maxsize=65536)
+@memoize("pdf: widths of texts", 65536, when=_short)
 def _advance(text: str, font: str) -> float:
     """The width of `text` at 1 pt."""
     return sum(piece.advance for piece in prepare(text, font))
@@ -641,7 +631,8 @@ def _attached(char: str) -> bool:
     return unicodedata.category(char)[0] == "M" or char in "\u200c\u200d"
 
 
-@lru_cache(maxsize=256)  # words too long for a line, texts cut short: few, and up to 5,000 characters
+# Words too long for a line, texts cut short: few, and up to 5,000 characters.
+@memoize("pdf: widths of the characters of a text", 256)
 def _shares(text: str, font: str) -> tuple[float, ...]:
     """Each character's share of the width of `text` at 1 pt, in typed order: its own
     width, or in a shaped run the width of the glyphs of its cluster (given to the first
@@ -657,7 +648,7 @@ def _shares(text: str, font: str) -> tuple[float, ...]:
     return tuple(shares)
 
 
-@short_texts_cached(maxsize=4096)
+@memoize("pdf: widths of the characters of a shaped run", 4096, when=_short)
 def _shaped_shares(text: str, font: str) -> tuple[float, ...]:
     """`_shares` of a run in one font with complex scripts, shaped in its typed order a
     direction at a time (right-to-left letters with their marks, and the spaces between

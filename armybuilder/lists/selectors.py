@@ -16,7 +16,7 @@ from armybuilder.events.models import EventPack
 from armybuilder.events.rules import event_rules, pack_stamp
 from armybuilder.events.selectors import event_pack_get, event_packs_of
 from armybuilder.lists.models import ArmyList
-from armybuilder.stamps import VALIDATION, source_hash
+from armybuilder.stamps import release
 from factions.models import BookVersion, Faction, Ruleset
 from factions.selectors import (
     BookHandle,
@@ -199,11 +199,11 @@ class ListSummary:
 
 def validation_stamp(version: int | str, handle: BookHandle | None, pack: EventPack | None) -> str:
     """What a stored validation was worked out from: the list's version, the content
-    stamps of its book and ruleset, its event's rules and the engine's code."""
+    stamps of its book and ruleset, its event's rules and the release stamp of the code."""
     # The current version too: an event that plays the current books checks against it.
     book = f"{handle.stamp}.{handle.current_version}" if handle else "no-book"
     event = pack_stamp(pack) if pack is not None else "no-event"
-    return f"{version}:{book}:{event}:{source_hash(*VALIDATION)}"
+    return f"{version}:{book}:{event}:{release()}"
 
 
 def army_list_summaries(army_lists: Sequence[ArmyList]) -> list[ListSummary]:
@@ -213,7 +213,7 @@ def army_list_summaries(army_lists: Sequence[ArmyList]) -> list[ListSummary]:
     titles when a book is gone).
 
     A list keeps its last validation with a stamp of what it was worked out from (its
-    version, the content stamps of its book and ruleset, the engine's code); while the
+    version, the content stamps of its book and ruleset, the release stamp); while the
     stamp matches, the stored one is shown. A stale one (the list was edited, or the
     book, the ruleset or the engine changed since) is worked out again from the cached
     book, and stored."""

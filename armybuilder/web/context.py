@@ -1,14 +1,14 @@
 """Template context shared by every page."""
 
-from functools import cache
-
 from django.http import HttpRequest
 from django.urls import reverse
+
+from armybuilder.memo import memoize
 
 NAV = ("start", "my-lists", "events", "login", "logout", "signup", "account", "password_change", "password_reset")
 
 
-@cache
+@memoize("web: the header's links", 1)
 def site_links() -> dict[str, str]:
     """The header's links. Pages rendered without a request (the 500 and 503 pages) pass
     them in themselves: they need no database and no session."""

@@ -47,11 +47,11 @@ from django.utils.safestring import SafeString, mark_safe
 
 from armybuilder.engine import Book, RulesetSpec
 from armybuilder.lists.models import ArmyList
+from armybuilder.memo import Memo
 from armybuilder.web import presenters
 
 FORM_HEAD = mark_safe("<!--form-head-->")
 JOIN_MENU = mark_safe("<!--join-menu-->")
-MEMO_SIZE = 5_000  # pieces kept per book at most (a few KB each; all dropped when full)
 # The fixed slots: name (its template is builder/_<name>.html), the id of its element, and
 # whether it holds a key that gives access to something.
 SLOTS = {
@@ -106,12 +106,10 @@ def _piece(key: str, template: str, context: dict[str, Any], secret: bool = Fals
     return Piece(key, mark_safe(html), hashlib.blake2b(html.encode(), digest_size=6).hexdigest(), secret)
 
 
-def _memo(book: Book | None) -> dict:
-    if book is None:
-        return {}
-    if len(book.memo) > MEMO_SIZE:
-        book.memo.clear()
-    return book.memo
+def _memo(book: Book | None) -> Memo[Any, Piece]:
+    """Where the pieces of `book`'s lists are kept (engine/book.py MEMO_KEPT at most, the
+    least recently used dropped first); without a book, nowhere that lasts."""
+    return book.memo if book is not None else Memo("web: builder pieces of no book", 1)
 
 
 def units_piece(
@@ -122,11 +120,12 @@ def units_piece(
     army_list = context["army_list"]
     memo = _memo(book)
     key = ("units", army_list.pk, context["ruleset"].uses_points)
-    piece = memo.get(key)
-    if piece is None:
+
+    def make() -> Piece:
         groups = presenters.unit_groups(book, ruleset, core) if book else []
-        piece = memo[key] = _piece("units", "builder/_units.html", {**_base(context), "unit_groups": groups})
-    return piece
+        return _piece("units", "builder/_units.html", {**_base(context), "unit_groups": groups})
+
+    return memo.fetch(key, make)
 
 
 def entry_pieces(book: Book | None, entries: list, chosen, context: dict[str, Any]) -> list[Piece]:
@@ -156,7 +155,7 @@ def entry_pieces(book: Book | None, entries: list, chosen, context: dict[str, An
             values = {**base, "view": view, "first": i == 0, "last": i == len(entries) - 1, "join_menu": JOIN_MENU}
             if is_selected:
                 values.update(is_selected=True, selected=view, sections=presenters.section_views(result))
-            piece = memo[key] = _piece(f"entry-{view.id}", "builder/_entry.html", values)
+            piece = memo.set(key, _piece(f"entry-{view.id}", "builder/_entry.html", values))
         if JOIN_MENU in piece.html:
             menu = _join_piece(memo, view, context)
             piece = replace(piece, html=mark_safe(piece.html.replace(JOIN_MENU, menu.html)), inner=(menu,))
@@ -164,13 +163,12 @@ def entry_pieces(book: Book | None, entries: list, chosen, context: dict[str, An
     return pieces
 
 
-def _join_piece(memo: dict, view: presenters.EntryView, context: dict[str, Any]) -> Piece:
+def _join_piece(memo: Memo[Any, Piece], view: presenters.EntryView, context: dict[str, Any]) -> Piece:
     entry = view.result.entry
     key = ("join", context["army_list"].pk, entry.id, entry.joined_to, tuple(view.join_targets))
-    piece = memo.get(key)
-    if piece is None:
-        piece = memo[key] = _piece(f"joining-{entry.id}", "builder/_join.html", {**_base(context), "view": view})
-    return piece
+    return memo.fetch(
+        key, lambda: _piece(f"joining-{entry.id}", "builder/_join.html", {**_base(context), "view": view})
+    )
 
 
 def _base(context: dict[str, Any]) -> dict[str, Any]:

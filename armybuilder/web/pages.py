@@ -1,30 +1,26 @@
 """Read-only pages."""
 
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
-from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 
+from armybuilder.cache import remembered, shared_key
 from armybuilder.engine import RulesetSpec
 from armybuilder.engine.rulesets import policy_or_default
 from armybuilder.exports.armyforge import opens_in_armyforge
 from armybuilder.lists import selectors
 from armybuilder.lists.models import ArmyList
-from armybuilder.stamps import VALIDATION, source_hash
+from armybuilder.memo import Memo
 from armybuilder.web import presenters, printing
 from armybuilder.web.fragments import csrf_input
 from factions.selectors import core_rule_meanings
-
-# What turns a list into its share page: a change to any of it is a new key for the kept copies.
-SHARE_PAGE_SOURCES = ("templates", "armybuilder/web", *VALIDATION)
 
 
 def shared_list(request: HttpRequest, key: str) -> HttpResponse:
@@ -33,7 +29,7 @@ def shared_list(request: HttpRequest, key: str) -> HttpResponse:
 
     The list part of the page is the same for every reader until the list, its army book
     or its ruleset changes, so it is rendered once per stamp of those (the list's
-    version, the content stamps of book and ruleset, and the page's code and templates)
+    version, the content stamps of book and ruleset, and the release stamp of the code)
     and kept in the cache; one query finds the list and that stamp. For a reader who is
     not signed in (most readers of a share link) the whole page is the same but for its
     CSRF token, so this process keeps it ready and only puts the token in. The print
@@ -43,7 +39,7 @@ def shared_list(request: HttpRequest, key: str) -> HttpResponse:
     if stamp is None:
         raise Http404("No list has this share link (it may have been replaced by a new one).")
     list_id, name, versions = stamp
-    cache_key = f"shared-body:{source_hash(*SHARE_PAGE_SOURCES)}:{key}:{versions}"
+    cache_key = shared_key("shared-body", key, versions)
     paper = printing.request_paper(request)  # the one thing the page takes from the reader's headers
     page = _SharedPage(request, key, name, paper, lambda: _shared_body(cache_key, list_id))
     if request.user.is_authenticated or len(messages.get_messages(request)):
@@ -76,27 +72,21 @@ class _SharedPage:
 def _ready_page(page_key: tuple[str, str, str], page: _SharedPage, request: HttpRequest) -> bytes:
     """The page as this process keeps it ready for readers not signed in, with the
     reader's CSRF token put in."""
-    ready = _READY_PAGES.get(page_key)
-    if ready is None:
-        ready = _READY_PAGES[page_key] = page.render(CSRF_MARK).content
-        while len(_READY_PAGES) > READY_PAGES_SIZE:
-            _READY_PAGES.popitem(last=False)
+    ready = READY_PAGES.fetch(page_key, lambda: page.render(CSRF_MARK).content)
     return ready.replace(CSRF_MARK.encode(), csrf_input(request).encode())
 
 
 def _shared_body(cache_key: str, list_id: int) -> str:
-    body = cache.get(cache_key)
-    if body is None:
-        army_list = ArmyList.objects.get(pk=list_id)
-        body = render_to_string("shared_list_body.html", _shared_body_context(army_list))
-        cache.set(cache_key, body, timeout=3600)
-    return mark_safe(body)
+    def render_body() -> str:
+        return render_to_string("shared_list_body.html", _shared_body_context(ArmyList.objects.get(pk=list_id)))
+
+    return mark_safe(remembered(cache_key, render_body, seconds=3600))
 
 
 CSRF_MARK = mark_safe("<!--csrf-->")
 PRINT_MARK = "<!--print-choices-->"  # in the kept list part: where the print choices go
-READY_PAGES_SIZE = 256
-_READY_PAGES: OrderedDict[tuple[str, str, str], bytes] = OrderedDict()
+# Share pages ready for readers not signed in, by (kept list part's key, address, paper).
+READY_PAGES: Memo[tuple[str, str, str], bytes] = Memo("web: share pages ready to serve", 256)
 
 
 def _shared_body_context(army_list: ArmyList) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from schemathesis.config import SchemathesisConfig
 from armybuilder.api.lists import parse_list_body
 from armybuilder.events import services as event_services
 from armybuilder.lists.services import army_list_create
-from factions.selectors import engine_cache_clear
+from armybuilder.memo import clear_all
 from factions.services import armybook_import
 from tests.conftest import aof_book
 
@@ -59,7 +59,7 @@ def api_schema(fuzzer, monkeypatch, tmp_path):
     inside the test's transaction breaks the next query."""
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
-    engine_cache_clear()
+    clear_all()
     armybook_import(data=aof_book())
     data, _handle = parse_list_body(
         {"system": "aof", "faction": "test-wardens", "points_limit": 500, "entries": [{"id": "e1", "unit": "wardens"}]}

@@ -48,16 +48,16 @@ def test_the_api_refuses_json_it_cannot_keep(wardens, path, raw):
 
 @pytest.fixture
 def forge_client(db):
-    from factions.selectors import engine_cache_clear
+    from armybuilder.memo import clear_all
     from factions.services import armybook_import
     from tests.armyforge.test_interop import AOF_BOOK
 
-    engine_cache_clear()
+    clear_all()
     armybook_import(data=load(AOF_BOOK))
     client = APIClient()
     client.force_authenticate(get_user_model().objects.create_user("forger", password="a-long-pass-phrase-1"))
     yield client
-    engine_cache_clear()
+    clear_all()
 
 
 def _mutated(change):

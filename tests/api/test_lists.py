@@ -8,8 +8,8 @@ from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from armybuilder.lists.models import ArmyList
+from armybuilder.memo import clear_all
 from factions.admin_checks import catalogue_change_check
-from factions.selectors import engine_cache_clear
 from factions.services import armybook_import
 
 
@@ -412,7 +412,7 @@ def test_saves_at_the_same_moment_never_lose_an_update(make_aof_book):
     from factions.services import sync_rulesets
 
     sync_rulesets()  # transactional tests may run after one that emptied the tables
-    engine_cache_clear()
+    clear_all()
     armybook_import(data=make_aof_book())
     owner = get_user_model().objects.create_user("racer", password="a-long-pass-phrase-1")
     data, _handle = parse_list_body(list_body())

@@ -9,9 +9,9 @@ from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from armybuilder.memo import clear_all
 from factions.admin_checks import catalogue_change_check
 from factions.models import ForceOrgLimit
-from factions.selectors import engine_cache_clear
 from factions.services import armybook_import
 
 URL = "/api/validate/"
@@ -157,7 +157,7 @@ def test_bad_json_is_400(api_client, wardens):
 
 
 def test_arena_lists_send_no_points_limit(db, api_client, make_arena_book):
-    engine_cache_clear()
+    clear_all()
     armybook_import(data=make_arena_book())
     warband = {
         "system": "aof-arena",

@@ -289,7 +289,7 @@ def figures_of(book, ruleset, unit, options: dict[str, int]):
     army = list_from_dict(
         {"system": book.system, "faction": book.slug, "entries": [{"id": "e", "unit": unit.id, "options": options}]}
     )
-    result = validate_list(replace(book, units={unit.id: unit}, loadouts={}), ruleset, army)
+    result = validate_list(replace(book, units={unit.id: unit}), ruleset, army)
     loadout = result.entries[0].loadout
     weapons = sorted((w.name, w.count, w.rules) for w in loadout.weapons)
     return weapons, sorted(loadout.items), sorted(i.message for i in result.issues if i.entry == "e")

@@ -29,10 +29,11 @@ from armybuilder.lists import submissions as list_submissions
 from armybuilder.lists.format import parse_list_body
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.selectors import army_list_load
+from armybuilder.memo import clear_all
 from armybuilder.stamps import content_hash
 from factions.admin_checks import catalogue_change_check
 from factions.models import ArmyForgeRules, ArmyForgeSync, BookVersion, CoreRule, Faction, ForceOrgLimit, Ruleset
-from factions.selectors import armyforge_rules_get, engine_book_get, engine_cache_clear
+from factions.selectors import armyforge_rules_get, engine_book_get
 from factions.services import (
     armybook_import,
     bundled_book_paths,
@@ -89,7 +90,7 @@ def fresh_database() -> None:
     with connection.cursor() as cursor:
         for sql in connection.ops.sequence_reset_sql(no_style(), emptied):
             cursor.execute(sql)
-    engine_cache_clear()
+    clear_all()
 
 
 def database_state() -> dict:
@@ -120,7 +121,7 @@ def post_list(client: Client, data: dict) -> dict:
 
 @pytest.fixture
 def books(db):
-    engine_cache_clear()
+    clear_all()
     baseline.bundled_books()
 
 
@@ -433,7 +434,7 @@ def event_site(db, tmp_path):
     """A club's variant of Age of Fantasy with a book of its own, a league on it (its own
     rules), two players' lists built for it and submitted, one list edited since and one
     list built for no event; backed up into tmp_path / "event-backup", then a fresh database."""
-    engine_cache_clear()
+    clear_all()
     variant = ruleset_variant_create(source=Ruleset.objects.get(slug="aof"), slug="aof-club", name="AoF Club Rules")
     armybook_import(data={**aof_book(), "system": variant.slug, "slug": "club-wardens", "name": "Club Wardens"})
     organiser = User.objects.create_user("league-organiser", password="a-long-pass-phrase-4")
@@ -629,7 +630,7 @@ def versioned_site(db, tmp_path):
     modifiedAt), a sync record, and three versions of Army Forge's core rules (two of
     aof, one of aof-skirmish); backed up into tmp_path / "versions-backup", then a fresh
     database."""
-    engine_cache_clear()
+    clear_all()
     armybook_import(data=wardens_at("1.0.0", 110))
     keeper = User.objects.create_user("keeper", password="a-long-pass-phrase-6")
     body = {
@@ -684,7 +685,7 @@ def test_every_version_of_a_book_comes_back_and_a_list_keeps_the_prices_of_its_o
     assert before["prices"] == {"Old": ("1.0.0", 110, [110]), "New": ("1.1.0", 120, [120])}
     restore(versioned_site["folder"])
     cache.clear()  # no compiled book from before the restore answers for the restored one
-    engine_cache_clear()
+    clear_all()
     assert versions_held() == before["versions"]
     assert [row[:2] for row in versions_held()] == [
         ("test-wardens", "1.0.0"),
@@ -1065,7 +1066,7 @@ def round_trip(tmp_path: Path) -> None:
 @pytest.mark.django_db
 @pytest.mark.parametrize("path", BUNDLED, ids=[f"{p.parent.name}/{p.stem}" for p in BUNDLED])
 def test_every_bundled_book_restores_as_it_was(path, tmp_path):
-    engine_cache_clear()
+    clear_all()
     armybook_import(data=path.read_bytes())
     round_trip(tmp_path)
 
@@ -1073,7 +1074,7 @@ def test_every_bundled_book_restores_as_it_was(path, tmp_path):
 @pytest.mark.django_db
 @pytest.mark.parametrize("name", ARMYFORGE_BOOKS)
 def test_every_army_forge_book_restores_as_it_was(name, tmp_path):
-    engine_cache_clear()
+    clear_all()
     path = require_shared(ARMYFORGE / name)
     result = armybook_import(data=path.read_bytes(), system=name.split("--", 1)[0])
     assert result.faction.import_warnings == [str(w) for w in result.warnings]

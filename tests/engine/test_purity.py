@@ -31,9 +31,9 @@ def test_no_engine_module_imports_django():
 
 
 def test_the_layer_contracts_hold():
-    """engine imports nothing of Django or of ours; exports and lists do not import web or
-    api; factions does not import web or api; web does not import api; nothing below the
-    API uses DRF; no cycles inside engine."""
+    """engine imports nothing of Django (nor does memo.py, the one module of ours it
+    uses); exports and lists do not import web or api; factions does not import web or
+    api; web does not import api; nothing below the API uses DRF; no cycles inside engine."""
     lint = shutil.which("lint-imports", path=str(Path(sys.executable).parent))
     assert lint, "import-linter is not installed (requirements.txt)"
     result = subprocess.run([lint, "--no-cache"], cwd=REPO, capture_output=True, text=True, timeout=120)

@@ -273,7 +273,7 @@ def test_a_combined_units_copy_sizes_do_not_depend_on_what_was_validated_before(
     for the book is the same for a ruleset (an event's, say) without that limit."""
     six = [*entries("thane", 1), {"id": "r", "unit": "rangers", "combined": True, "options": {"levy": 6}}]
     no_formation = [lim for lim in ruleset(R).limits if lim.kind != "formation"]
-    fresh = replace(BOOK, loadouts={}, memo={})
+    fresh = replace(BOOK)  # the same book with empty memos of its own
     limits = [
         {"code": lim.code, "kind": lim.kind, "params": dict(lim.params), "section": lim.section} for lim in no_formation
     ]

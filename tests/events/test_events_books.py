@@ -26,7 +26,7 @@ from armybuilder.lists import services
 from armybuilder.lists import submissions as list_submissions
 from armybuilder.lists.format import parse_list_body
 from armybuilder.lists.models import ArmyList
-from factions.selectors import engine_cache_clear
+from armybuilder.memo import clear_all
 from factions.services import armybook_import
 from tests.conftest import SHARED, require_shared
 from tests.events.test_event_files import page_texts
@@ -78,7 +78,7 @@ def beetle_list(owner, name: str) -> ArmyList:
 def lists(people) -> dict:
     """The elder's Giant Beetle built on Wood Elves 3.5.1; then 3.5.2 came out, and the
     sprout built theirs on it."""
-    engine_cache_clear()
+    clear_all()
     armybook_import(data=wood_elves("3.5.1"), system="aof")
     old = beetle_list(people["elder"], "Old Grove")
     armybook_import(data=wood_elves("3.5.2"), system="aof")

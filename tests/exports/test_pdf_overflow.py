@@ -13,7 +13,7 @@ from armybuilder import downloads
 from armybuilder.exports.pdf_cards import POKER_NOTE, PRINT_NOTE
 from armybuilder.lists.format import parse_list_body
 from armybuilder.lists.services import army_list_create
-from factions.selectors import engine_cache_clear
+from armybuilder.memo import clear_all
 from factions.services import armybook_import
 from tests.exports.test_pdf import card_boxes
 
@@ -94,7 +94,7 @@ def overfull_book(name: str) -> dict:
 def overfull_list(db, user):
     def make(name: str):
         cache.clear()
-        engine_cache_clear()
+        clear_all()
         armybook_import(data=overfull_book(name))
         body = {
             "format": "armylist/1",

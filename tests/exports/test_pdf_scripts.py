@@ -19,7 +19,7 @@ from armybuilder import downloads
 from armybuilder.exports import pdf_style
 from armybuilder.lists.format import parse_list_body
 from armybuilder.lists.services import army_list_create
-from factions.selectors import engine_cache_clear
+from armybuilder.memo import clear_all
 from factions.services import armybook_import
 
 DPI = 200
@@ -231,7 +231,7 @@ def test_pdftotext_reads_every_script_back_in_typed_order(user, make_aof_book, k
         assert name in text, f"{script}: {name!r} not in {text[:200]!r}"
         assert name[::-1] not in text or name == name[::-1]
         cache.clear()
-        engine_cache_clear()
+        clear_all()
 
 
 # -- every style ------------------------------------------------------------------------
@@ -290,7 +290,7 @@ def test_breaking_a_long_word_shapes_a_bounded_multiple_of_its_length(monkeypatc
     totals = {}
     for length in (500, 2000):
         shaped.clear()
-        pdf_style.prepare.cache_clear()
+        pdf_style.prepare.memo.clear()
         word = ("جيشالملك" * length)[:length]
         lines = pdf_style.wrap(word, pdf_style.REGULAR, 8, 120)
         assert "".join(lines) == word

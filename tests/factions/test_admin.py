@@ -7,10 +7,10 @@ import pytest
 from django.apps import apps
 from django.urls import reverse
 
+from armybuilder.memo import clear_all
 from factions import models
 from factions.armyforge_rules import armyforge_rules_store
 from factions.models import Faction
-from factions.selectors import engine_cache_clear
 from factions.services import armybook_import
 from tests.support.admin_forms import change_form, save
 
@@ -20,7 +20,7 @@ MODELS = [m for m in apps.get_app_config("factions").get_models() if m.__name__ 
 
 @pytest.fixture
 def admin_client_with_book(client, staff_user, make_aof_book, make_arena_book):
-    engine_cache_clear()
+    clear_all()
     armybook_import(data=make_aof_book())
     armybook_import(data=make_arena_book())
     armyforge_rules_store(system="aof", rules=[{"name": "Warding", "text": "Blocks the first wound of each round."}])

@@ -4,6 +4,7 @@ that differs in any value, is always checked."""
 
 import copy
 
+from armybuilder.memo import Memo
 from factions import armybook
 from tests.conftest import aof_book
 
@@ -17,7 +18,7 @@ def counting(monkeypatch) -> list[object]:
         return walk(data)
 
     monkeypatch.setattr(armybook, "_schema_problems", counted)
-    monkeypatch.setattr(armybook, "_PASSED", armybook.OrderedDict())
+    monkeypatch.setattr(armybook, "PASSED", Memo("test: passed", 256))
     return walked
 
 
@@ -51,9 +52,9 @@ def test_any_changed_value_is_checked_again_even_one_json_cannot_tell_from_a_str
 
 def test_it_keeps_a_bounded_number_of_digests(monkeypatch):
     counting(monkeypatch)
-    monkeypatch.setattr(armybook, "_PASSED_KEPT", 3)
+    monkeypatch.setattr(armybook, "PASSED", Memo("test: passed", 3))
     for i in range(5):
         book = aof_book()
         book["name"] = f"Wardens {i}"
         assert armybook.check_schema(book) == []
-    assert len(armybook._PASSED) == 3
+    assert len(armybook.PASSED) == 3

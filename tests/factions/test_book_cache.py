@@ -5,12 +5,12 @@ import pytest
 from django.apps import apps
 from django.urls import reverse
 
+from armybuilder.memo import clear_all
 from armybuilder.stamps import content_hash
 from factions.admin_checks import catalogue_change_check, catalogue_owner
 from factions.models import Faction, ForceOrgLimit, Ruleset
 from factions.selectors import (
     engine_book_get,
-    engine_cache_clear,
     faction_book,
     faction_get_with_book,
     ruleset_record,
@@ -159,7 +159,7 @@ def test_building_a_book_takes_the_same_queries_whatever_its_size(make_aof_book)
     armybook_import(data=big)
     counts = []
     for slug in ("test-wardens", "big-wardens"):
-        engine_cache_clear()
+        clear_all()
         with CaptureQueriesContext(connection) as queries:
             book, _ruleset = engine_book_get(system="aof", slug=slug)
         counts.append(len(queries))
@@ -170,7 +170,7 @@ def test_building_a_book_takes_the_same_queries_whatever_its_size(make_aof_book)
 @pytest.mark.django_db
 def test_another_app_server_builds_the_book_from_the_shared_cache(wardens, django_assert_max_num_queries):
     engine_book_get(system="aof", slug="test-wardens")  # built from the tables, kept in the shared cache
-    engine_cache_clear()  # as if this were another process, with only the shared cache in common
+    clear_all()  # as if this were another process, with only the shared cache in common
     with django_assert_max_num_queries(1):  # the handle; no book tables read
         book, _ruleset = engine_book_get(system="aof", slug="test-wardens")
     assert set(book.units) == {"warden-captain", "wardens", "wardens-0"}

@@ -17,8 +17,8 @@ from armybuilder.events.models import EventPack
 from armybuilder.lists import admin, services
 from armybuilder.lists.format import parse_list_body
 from armybuilder.lists.models import ArmyList
+from armybuilder.memo import clear_all
 from factions.models import Ruleset
-from factions.selectors import engine_cache_clear
 from factions.services import armybook_import, sync_rulesets
 from tests.conftest import wardens_list
 from tests.events.test_events import pack_data
@@ -198,7 +198,7 @@ def test_a_player_save_between_the_admin_s_check_and_its_write_is_not_overwritte
     check passed: the admin's write finds the list moved on, writes nothing, and the form
     says so."""
     sync_rulesets()  # transactional tests may run after one that emptied the tables
-    engine_cache_clear()
+    clear_all()
     armybook_import(data=make_aof_book())
     player = get_user_model().objects.create_user("player-one", password="not-a-real-pass-123")
     army_list = wardens_list(player, ["wardens"], name="Border Watch", points=500)

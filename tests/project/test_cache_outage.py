@@ -64,11 +64,11 @@ def redis_cache(settings, tmp_path):
         "default": {"BACKEND": "armybuilder.cache.FailSoftRedisCache", "LOCATION": f"redis://127.0.0.1:{server.port}/0"}
     }
     settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "anon": "5/min"}
-    fail_soft._checked.clear()
+    fail_soft.STATES.clear()
     caches["default"].clear()  # (the stand-in local cache is kept by name across tests)
     yield server
     server.stop()
-    fail_soft._checked.clear()
+    fail_soft.STATES.clear()
 
 
 def pages(army_list: ArmyList) -> dict[str, str]:
@@ -90,7 +90,7 @@ def test_with_redis_stopped_every_cached_page_answers_and_health_says_so(redis_c
         assert client.get(path).status_code == 200, name
     assert caches["default"].get_many(["x"]) == {}  # Redis answered: the shared cache is in use
     redis_cache.stop()
-    fail_soft._checked.clear()
+    fail_soft.STATES.clear()
 
     started = time.monotonic()
     for name, path in pages(army_list).items():
@@ -103,7 +103,7 @@ def test_with_redis_stopped_every_cached_page_answers_and_health_says_so(redis_c
 
     redis_cache.start()
     caches["default"]._down_until = 0.0  # (rather than wait out the retry period)
-    fail_soft._checked.clear()
+    fail_soft.STATES.clear()
     assert client.get("/api/health/").json() == {"status": "ok", "cache": "ok"}
 
 

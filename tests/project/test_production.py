@@ -11,8 +11,8 @@ from django.db import OperationalError, connection
 from rest_framework.test import APIClient
 
 from armybuilder.lists.models import ArmyList
+from armybuilder.memo import clear_all
 from factions.models import Faction, Unit
-from factions.selectors import engine_cache_clear
 from factions.services import armybook_import
 
 REPO = Path(__file__).resolve().parents[2]
@@ -178,7 +178,7 @@ def test_on_postgresql_a_killed_connection_is_a_503_then_recovers(make_aof_book)
     from factions.services import sync_rulesets
 
     sync_rulesets()
-    engine_cache_clear()
+    clear_all()
     armybook_import(data=make_aof_book())
     client = APIClient()
     assert client.post("/api/validate/", body(), format="json").status_code == 200
@@ -187,7 +187,7 @@ def test_on_postgresql_a_killed_connection_is_a_503_then_recovers(make_aof_book)
     with killer.cursor() as cursor:
         cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
     killer.close()
-    engine_cache_clear()  # make the next request go to the database
+    clear_all()  # make the next request go to the database
     response = client.post("/api/validate/", body(), format="json")
     assert response.status_code == 503
     assert client.post("/api/validate/", body(), format="json").status_code == 200

@@ -56,10 +56,10 @@ def chromium_browser():
 @pytest.fixture
 def books(transactional_db, live_server):
     """The bundled books, written back as they were first loaded on this worker."""
-    from factions.selectors import engine_cache_clear
+    from armybuilder.memo import clear_all
     from tests.support import baseline
 
-    engine_cache_clear()
+    clear_all()
     baseline.bundled_books()
     yield
     requests_done(live_server.thread.httpd)

@@ -12,8 +12,8 @@ import pytest
 
 from armybuilder.engine.results import EntryResult
 from armybuilder.lists.models import ArmyList
+from armybuilder.memo import clear_all
 from armybuilder.web import presenters
-from factions.selectors import engine_cache_clear
 from factions.services import armybook_import
 from tests.conftest import SHARED, require_shared
 
@@ -81,7 +81,7 @@ def test_a_rule_name_opens_on_what_it_does_without_a_tooltip(army_list, client):
 
 
 def test_the_arena_composition_card_counts_the_warband(db, client, make_arena_book):
-    engine_cache_clear()
+    clear_all()
     armybook_import(data=make_arena_book())
     assert client.post("/new/aof-arena/", {"faction": "test-pit"}).status_code == 302
     army_list = ArmyList.objects.get()
@@ -98,7 +98,7 @@ def test_the_arena_composition_card_counts_the_warband(db, client, make_arena_bo
 def test_an_arena_weapon_profile_reads_in_the_cards_order_on_every_database(db, client, make_arena_book):
     """PostgreSQL gives a book's JSON keys back in its own order; the builder says the
     profile as the cards do (accuracy, strength, damage, critical)."""
-    engine_cache_clear()
+    clear_all()
     armybook_import(data=make_arena_book())
     assert client.post("/new/aof-arena/", {"faction": "test-pit"}).status_code == 302
     army_list = ArmyList.objects.get()
@@ -113,7 +113,7 @@ def test_a_command_group_allowing_one_is_still_a_box_each(db, client, make_aof_b
     troops["label"] = "Upgrade one model with one"
     troops["select"] = {"type": "exactly", "value": 1}
     troops["optional"] = True
-    engine_cache_clear()
+    clear_all()
     armybook_import(data=book)
     assert client.post("/new/aof/", {"faction": "test-wardens", "points": "1500"}).status_code == 302
     army_list = ArmyList.objects.get()
@@ -133,7 +133,7 @@ def test_command_groups_are_check_boxes_in_every_bundled_and_army_forge_book(db)
     from factions.selectors import engine_book_get
     from factions.services import armybook_import_file
 
-    engine_cache_clear()
+    clear_all()
     for path in sorted(BUNDLED.glob("*/*.json")):
         armybook_import_file(path=path)
     for path in sorted(require_shared(SHARED / "armyforge").glob("*.json")):

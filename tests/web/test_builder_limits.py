@@ -8,7 +8,7 @@ import html
 import pytest
 
 from armybuilder.lists.models import ArmyList
-from factions.selectors import engine_cache_clear
+from armybuilder.memo import clear_all
 from factions.services import armybook_import
 from tests.conftest import aof_book
 
@@ -128,7 +128,7 @@ def limits_book() -> dict:
 
 @pytest.fixture
 def army_list(db, client) -> ArmyList:
-    engine_cache_clear()
+    clear_all()
     armybook_import(data=limits_book())
     response = client.post("/new/aof/", {"faction": "test-wardens", "points": "3000", "name": "Limits"})
     assert response.status_code == 302

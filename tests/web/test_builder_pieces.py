@@ -13,8 +13,9 @@ from django.conf import settings
 from armybuilder.lists import services
 from armybuilder.lists.format import parse_list_body
 from armybuilder.lists.models import ArmyList
+from armybuilder.memo import clear_all
 from armybuilder.web import fragments
-from factions.selectors import engine_book_get, engine_cache_clear
+from factions.selectors import engine_book_get
 from factions.services import armybook_import_file
 
 HUMAN_EMPIRE = settings.BASE_DIR / "factions/data/books/aof/human-empire.json"
@@ -25,7 +26,7 @@ KB = 1024
 def big_list(db, client, django_user_model) -> ArmyList:
     """A 50-entry Human Empire list of the client's user: every unit of the book in turn,
     each with one option in every section, another one from copy to copy."""
-    engine_cache_clear()
+    clear_all()
     armybook_import_file(path=HUMAN_EMPIRE)
     book, _ruleset = engine_book_get(system="aof", slug="human-empire")
     units = list(book.units.values())

@@ -98,12 +98,12 @@ def test_the_event_build_form_sent_twice_makes_one_list(wardens):
 def test_sends_at_the_same_moment_make_one_list(transactional_db):
     """Five sends of one form at once, each on its own connection: one list, and every
     answer leads to it."""
-    from factions.selectors import engine_cache_clear
+    from armybuilder.memo import clear_all
     from factions.services import armybook_import, sync_rulesets
     from tests.conftest import aof_book
 
     sync_rulesets()  # a transactional test empties the tables the migrations filled
-    engine_cache_clear()
+    clear_all()
     armybook_import(data=aof_book())
     owner = get_user_model().objects.create_user("quick", password=PASSWORD)
     client = Client()

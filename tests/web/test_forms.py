@@ -96,10 +96,10 @@ def test_the_new_list_page_shows_every_problem_and_what_was_typed(wardens, clien
 
 
 def test_an_arena_list_needs_no_points(db, client, make_arena_book):
-    from factions.selectors import engine_cache_clear
+    from armybuilder.memo import clear_all
     from factions.services import armybook_import
 
-    engine_cache_clear()
+    clear_all()
     armybook_import(data=make_arena_book())
     form = new_list_form({"faction": "test-pit", "points": "lots"}, system="aof-arena")
     assert form.is_valid(), form.errors

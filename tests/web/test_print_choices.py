@@ -81,10 +81,10 @@ class Form(HTMLParser):
 @pytest.fixture(autouse=True)
 def fresh_caches():
     cache.clear()
-    pages._READY_PAGES.clear()
+    pages.READY_PAGES.clear()
     yield
     cache.clear()
-    pages._READY_PAGES.clear()
+    pages.READY_PAGES.clear()
 
 
 @pytest.fixture
@@ -247,4 +247,4 @@ def test_the_kept_share_page_is_kept_per_paper(patrol, client):
     for _ in range(2):
         assert share_form(client, patrol, "en-US").checked("paper") == ["letter"]
         assert share_form(client, patrol, "en-AU").checked("paper") == ["a4"]
-    assert len(pages._READY_PAGES) == 2
+    assert len(pages.READY_PAGES) == 2
