@@ -9,8 +9,10 @@ from django.apps import apps
 from django.core.management import CommandError, call_command
 
 from factions.armybook import ArmyBookError
-from factions.models import Equipment, Faction, Unit, UpgradeOption
+from factions.models import Faction
+from factions.selectors import faction_document
 from factions.services import armybook_import
+from tests.conftest import book_option, part
 from tests.mutations import DELETE, set_at
 
 ARENA_STATS = {"move": 3, "rush": 5, "evasion": 3, "toughness": 3, "stamina": 4, "health": 6}
@@ -271,11 +273,13 @@ def test_a_good_book_is_stored_whole(make_aof_book):
 
     faction = Faction.objects.get(ruleset__slug="aof", slug="test-wardens")
     assert result.faction == faction and result.replaced_version is None
-    assert list(faction.units.values_list("uid", flat=True)) == ["warden-captain", "wardens", "wardens-0"]
-    assert Equipment.objects.filter(unit__faction=faction).count() == 1 + 2 + 2
-    halberds = UpgradeOption.objects.get(uid="TROOPS-2a", section__package__faction=faction)
-    assert (halberds.cost, halberds.costs) == (10, {"wardens": 15})
-    assert list(faction.units.get(uid="wardens").packages.values_list("uid", flat=True)) == ["TROOPS"]
+    document = faction_document(faction=faction)
+    assert [unit["id"] for unit in document["units"]] == ["warden-captain", "wardens", "wardens-0"]
+    assert sum(len(unit["equipment"]) for unit in document["units"]) == 1 + 2 + 2
+    halberds = book_option(document, "TROOPS-2a")
+    assert (halberds["cost"], halberds["costs"]) == (10, {"wardens": 15})
+    assert part(document["units"], "id", "wardens")["upgrades"] == ["TROOPS"]
+    assert document == make_aof_book()
 
 
 @pytest.mark.django_db
@@ -290,7 +294,7 @@ def test_reimporting_the_same_slug_replaces_the_book(make_aof_book):
     assert second.faction.pk == first.faction.pk
     assert second.replaced_version == "1.0.0"
     assert Faction.objects.filter(slug="test-wardens").count() == 1
-    assert list(Unit.objects.filter(faction=first.faction).values_list("uid", "cost")) == [
+    assert [(unit["id"], unit["cost"]) for unit in faction_document(faction=second.faction)["units"]] == [
         ("warden-captain", 70),
         ("wardens", 95),
     ]
