@@ -293,7 +293,7 @@ class FactionAdmin(BookCommands, BookDocuments, admin.ModelAdmin):
     list_display = ["name", "ruleset", "slug", "version", "source", "version_count", "imported_at", "warning_count"]
     list_filter = ["ruleset", "source"]
     search_fields = ["name", "slug", "armyforge_id"]
-    fields = readonly_fields = [
+    readonly_fields = [
         "document_link",
         "name",
         "ruleset",
@@ -308,6 +308,7 @@ class FactionAdmin(BookCommands, BookDocuments, admin.ModelAdmin):
         "last_sync",
         "import_warnings_list",
     ]
+    fields = tuple(readonly_fields)
     inlines = [BookVersionInline]
     actions = [export_books]
 
