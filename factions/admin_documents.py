@@ -118,9 +118,13 @@ class BookDocumentForm(forms.Form):
     def add_problems(self, problems: list[Problem]) -> None:
         """The checks' problems, each on the part of the document it is in."""
         self.add_error(None, "Not saved: the book fails the checks an import runs (each is shown by its part).")
+        labels = {key: label for key, label, _kind in JSON_PARTS}
         for problem in problems:
             part = problem.path.split(".", 1)[0].split("[", 1)[0]
-            self.add_error(part if part in self.fields and part != "based_on" else None, str(problem))
+            if part in labels:
+                self.add_error(part, f"{labels[part]}: {problem}")
+            else:
+                self.add_error(part if part in self.fields and part != "based_on" else None, str(problem))
 
 
 if TYPE_CHECKING:  # what the mixin is mixed into, for mypy
