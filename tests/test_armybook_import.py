@@ -346,3 +346,21 @@ def test_import_command_reports_a_missing_file(tmp_path):
     with pytest.raises(CommandError):
         call_command("import_armybook", str(tmp_path / "nope.json"), stderr=err)
     assert "cannot read" in err.getvalue()
+
+
+@pytest.mark.django_db
+def test_a_field_the_schema_takes_is_kept_and_given_back_with_nothing_else_changed(make_aof_book, monkeypatch, client):
+    """A book is kept as its document: a new option field needs the schema to take it (and
+    the engine or a page to read it), not a column, a writer or an export of its own."""
+    from factions import armybook
+
+    schema = json.loads(armybook.SCHEMA_PATH.read_text())
+    schema["$defs"]["option"]["properties"]["note"] = {"type": "string", "maxLength": 200}
+    monkeypatch.setattr(armybook, "_validator", lambda: armybook._BookValidator(schema))
+    book = make_aof_book()
+    book_option(book, "TROOPS-2a")["note"] = "Only with the banner."
+    armybook_import(data=book)
+    faction = Faction.objects.get(slug="test-wardens")
+    assert book_option(faction_document(faction=faction), "TROOPS-2a")["note"] == "Only with the banner."
+    answer = client.get("/api/factions/aof/test-wardens/").json()
+    assert book_option(answer, "TROOPS-2a")["note"] == "Only with the banner."
