@@ -197,8 +197,8 @@ class BookHandle:
     variant, the book may be one of its base ruleset's.
 
     `version` is the version read: the one a list is pinned to, when the book holds it,
-    else the current one (`version_id` None: it is found by the book's version and
-    stamp); each version's content is its BookVersion's document."""
+    else the current one (`version_id` None: it is found by the book's version name);
+    each version's content is its BookVersion's document."""
 
     system: str
     slug: str

@@ -364,13 +364,6 @@ def ruleset_variant_create(*, source: Ruleset, slug: str, name: str) -> Ruleset:
     return ruleset_import(data=document)
 
 
-class _Unchanged(Exception):
-    """Rolls back a version that turned out to be held already."""
-
-    def __init__(self, version: str):
-        self.version = version
-
-
 def _import_version(book: dict[str, Any], source: str, warnings: list[Problem]) -> ImportResult:
     """`book` kept as a version of its book, made when new; the result carries `warnings`
     (the checks') and, for a new book kept beside a namesake, the warning saying so."""
