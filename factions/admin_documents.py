@@ -32,7 +32,7 @@ from factions.admin_checks import CatalogueRefused, _version_after_edit
 from factions.armybook import ArmyBookError, Problem
 from factions.models import Faction
 from factions.selectors import faction_document
-from factions.services import BookChanged, ImportStatus, armybook_edit
+from factions.services import BookChanged, ImportResult, ImportStatus, armybook_edit
 
 # The parts of a document edited as JSON: (key, label, the JSON type it must be).
 JSON_PARTS = (
@@ -154,12 +154,9 @@ class BookDocuments(_FactionAdmin):
         faction = Faction.objects.select_related("ruleset").filter(pk=unquote(object_id)).first()
         if faction is None:
             raise Http404("No such army book.")
-        form = BookDocumentForm(
-            request.POST if request.method == "POST" else None,
-            faction=faction,
-            document=faction_document(faction=faction),
-        )
-        if request.method == "POST" and form.is_valid():
+        posted = request.POST if request.method == "POST" else None
+        form = BookDocumentForm(posted, faction=faction, document=faction_document(faction=faction))
+        if posted is not None and form.is_valid():
             try:
                 result = armybook_edit(
                     faction=faction, document=form.document(), based_on=form.cleaned_data["based_on"]
@@ -169,13 +166,7 @@ class BookDocuments(_FactionAdmin):
             except ArmyBookError as refused:
                 form.add_problems(refused.problems)
             else:
-                if result.status == ImportStatus.UNCHANGED:
-                    self.message_user(request, f"Nothing changed: {faction.name} {faction.version} is kept as it was.")
-                else:
-                    said = f"Kept {faction.name} {result.version} (was {result.replaced_version}): the current version."
-                    self.message_user(request, said, messages.SUCCESS)
-                    for warning in result.warnings[:SHOWN_WARNINGS]:
-                        self.message_user(request, f"warning: {warning}", messages.WARNING)
+                self._say_kept(request, result)
                 return redirect(reverse("admin:factions_faction_change", args=[faction.pk]))
         context = {
             **self.admin_site.each_context(request),
@@ -185,6 +176,15 @@ class BookDocuments(_FactionAdmin):
             "form": form,
         }
         return TemplateResponse(request, "admin/factions/faction/document.html", context)
+
+    def _say_kept(self, request: HttpRequest, result: ImportResult) -> None:
+        if result.status == ImportStatus.UNCHANGED:
+            self.message_user(request, f"Nothing changed: {result.faction.name} {result.version} is kept as it was.")
+            return
+        said = f"Kept {result.faction.name} {result.version} (was {result.replaced_version}): the current version."
+        self.message_user(request, said, messages.SUCCESS)
+        for warning in result.warnings[:SHOWN_WARNINGS]:
+            self.message_user(request, f"warning: {warning}", messages.WARNING)
 
     @admin.display(description="Edit the book")
     def document_link(self, faction: Faction) -> str:
