@@ -62,7 +62,7 @@ class BookDocumentForm(forms.Form):
         "they are moved to this one.",
     )
     name = forms.CharField(max_length=120)
-    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3, "cols": 100}), required=False)
+    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3, "cols": 100}), required=False, strip=False)
 
     def __init__(self, data=None, *, faction: Faction, document: dict[str, Any]):
         self.current = document
