@@ -364,3 +364,19 @@ def test_a_field_the_schema_takes_is_kept_and_given_back_with_nothing_else_chang
     assert book_option(faction_document(faction=faction), "TROOPS-2a")["note"] == "Only with the banner."
     answer = client.get("/api/factions/aof/test-wardens/").json()
     assert book_option(answer, "TROOPS-2a")["note"] == "Only with the banner."
+
+
+@pytest.mark.django_db
+def test_a_book_is_kept_saying_nothing_one_way_and_its_stats_in_the_ruleset_s_order(make_aof_book):
+    """Two ways of saying the same (`core: false` or none, `items: []` or none, stats in
+    any order) are kept as one, so the same book imported either way is one version."""
+    book = make_aof_book()
+    book["rules"][0]["core"] = False
+    book["units"][1]["items"] = []
+    book["units"][1]["stats"] = {"defense": 5, "quality": 4}
+    first = armybook_import(data=book)
+    kept = faction_document(faction=first.faction)
+    assert "core" not in kept["rules"][0] and "items" not in kept["units"][1]
+    assert list(kept["units"][1]["stats"]) == ["quality", "defense"]
+    assert kept == make_aof_book()
+    assert armybook_import(data=make_aof_book()).status == "unchanged"
