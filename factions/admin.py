@@ -1,6 +1,8 @@
 """Admin for the catalogue. Books normally arrive by import (here too: "Import a book"
 and "Sync from Army Forge" on the army books' list, see admin_commands); the admin is for
-fixing a cost or a typo in place, and for exporting a book back to armybook/1 JSON."""
+fixing a cost or a typo, by editing the book's document into a new version
+(admin_documents), for changing a ruleset's limits, and for exporting a book back to
+armybook/1 JSON."""
 
 from __future__ import annotations
 
@@ -19,9 +21,10 @@ from django.utils.html import format_html, format_html_join
 from factions import models
 from factions.admin_checks import PARENT_FIELDS, CatalogueRefused, catalogue_change_check, catalogue_delete
 from factions.admin_commands import BookCommands, shown
+from factions.admin_documents import BookDocuments
 from factions.limits import LimitForm
 from factions.ruleset_format import RulesetError
-from factions.selectors import faction_book, faction_get_with_book
+from factions.selectors import faction_document
 from factions.services import ruleset_variant_create
 
 if TYPE_CHECKING:
@@ -32,10 +35,10 @@ if TYPE_CHECKING:
 
 
 class CatalogueAdmin(admin.ModelAdmin):
-    """Every change made here, inlines and deletes included, is checked as the importer
-    checks a book, on the whole book (or ruleset) it touches. One the checks refuse is
-    rolled back and the page says why; one they pass expires the cached copies of the
-    book and marks it as updated for the lists saved with it (see admin_checks)."""
+    """Every change made here to a ruleset, its limits and core rules, inlines and deletes
+    included, is checked as the importer checks a book, on every book of the ruleset. One
+    the checks refuse is rolled back and the page says why; one they pass stamps the
+    ruleset anew, which expires the cached copies built from it (see admin_checks)."""
 
     def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
         try:
@@ -56,7 +59,6 @@ class CatalogueAdmin(admin.ModelAdmin):
         catalogue_change_check(
             objects=[form.instance, *_parents_left(form)],
             changed=not change or form.has_changed() or any(formset.has_changed() for formset in formsets),
-            version_by_hand=isinstance(form.instance, models.Faction) and "version" in form.changed_data,
         )
 
     def delete_view(self, request, object_id, extra_context=None):
@@ -106,8 +108,8 @@ def _show(model_admin: admin.ModelAdmin, request, what: str, refused: CatalogueR
 
 
 def _parents_left(form) -> list:
-    """The parent the object had before, when the form moved it to another (a unit to
-    another faction): the book it left is checked too."""
+    """The parent the object had before, when the form moved it to another (a limit to
+    another ruleset): the ruleset it left is checked too."""
     parents = []
     for name in PARENT_FIELDS:
         if name in form.changed_data and form.initial.get(name) is not None:
@@ -164,10 +166,6 @@ def make_variants(modeladmin, request, queryset):
         )
 
 
-SECTION_FIELDS = ["order", "uid", "label", "variant", "targets", "affects_type", "affects_value"]
-SECTION_FIELDS += ["select_type", "select_value", "select_per", "optional"]
-OPTION_FIELDS = ["order", "uid", "label", "cost", "costs", "command"]
-
 PAGES = {
     models.Ruleset: page(
         columns=["title", "slug", "base", "uses_points", "default_points", "max_points"],
@@ -190,63 +188,6 @@ PAGES = {
         filters=["ruleset", "kind", "severity"],
         form=LimitForm,
     ),
-    models.Unit: page(
-        columns=["name", "uid", "faction", "type", "size", "cost"],
-        filters=["faction__ruleset", "faction", "type"],
-        search=["name", "uid", "faction__name"],
-        related=["faction__ruleset"],
-        inlines=[
-            inline(models.Equipment, ["order", "name", "count", "range", "attacks", "rules", "extra"]),
-            inline(models.UnitPackage, ["order", "package", "without"], autocomplete_fields=["package"]),
-        ],
-    ),
-    models.Package: page(
-        columns=["uid", "faction"],
-        filters=["faction__ruleset", "faction"],
-        search=["uid", "faction__name", "sections__label"],
-        related=["faction__ruleset"],
-        inlines=[inline(models.UpgradeSection, SECTION_FIELDS, show_change_link=True)],
-    ),
-    models.UpgradeSection: page(
-        columns=["uid", "label", "variant", "package"],
-        filters=["package__faction__ruleset", "variant"],
-        search=["uid", "label", "package__faction__name"],
-        related=["package__faction"],
-        inlines=[inline(models.UpgradeOption, OPTION_FIELDS, show_change_link=True)],
-    ),
-    models.UpgradeOption: page(
-        columns=["uid", "label", "cost", "command", "section"],
-        search=["uid", "label", "section__package__faction__name"],
-        filters=["section__package__faction__ruleset", "command"],
-        related=["section"],
-        inlines=[inline(models.Gain, ["order", "kind", "name", "detail"])],
-    ),
-    models.CompositionCard: page(
-        columns=["faction", "models_min", "models_max"],
-        inlines=[inline(models.CompositionGroup, ["order", "label", "units", "min", "max"])],
-    ),
-    models.Spell: page(columns=["name", "cost", "faction"], filters=["faction__ruleset"], search=["name"]),
-    models.FactionRule: page(
-        columns=["name", "rated", "core", "per_army", "faction"], filters=["faction__ruleset"], search=["name", "text"]
-    ),
-    models.Equipment: page(
-        columns=["name", "unit", "count", "range", "attacks"],
-        filters=["unit__faction__ruleset", "unit__faction"],
-        search=["name", "unit__name"],
-        related=["unit"],
-    ),
-    models.Gain: page(
-        columns=["name", "kind", "option"],
-        filters=["option__section__package__faction__ruleset", "kind"],
-        search=["name", "option__label", "option__uid"],
-        related=["option"],
-    ),
-    models.CompositionGroup: page(
-        columns=["label", "card", "min", "max"],
-        filters=["card__faction"],
-        search=["label"],
-        related=["card__faction__ruleset"],
-    ),
 }
 for model, options in PAGES.items():
     admin.site.register(model, CatalogueAdmin, **options)
@@ -254,10 +195,7 @@ for model, options in PAGES.items():
 
 @admin.action(description="Export selected books as armybook/1 JSON")
 def export_books(modeladmin, request, queryset):
-    books = [
-        faction_book(faction=faction_get_with_book(system=f.ruleset.slug, slug=f.slug))
-        for f in queryset.select_related("ruleset")
-    ]
+    books = [faction_document(faction=faction) for faction in queryset.select_related("ruleset")]
     payload = books[0] if len(books) == 1 else books
     name = f"{books[0]['system']}-{books[0]['slug']}.json" if len(books) == 1 else "armybooks.json"
     response = HttpResponse(json.dumps(payload, indent=2, ensure_ascii=False), content_type="application/json")
@@ -293,7 +231,7 @@ class BookVersionInline(ReadOnly, admin.TabularInline):
     model = models.BookVersion
     fields = readonly_fields = VERSION_FIELDS
     extra = 0
-    verbose_name_plural = "versions (newest first; the tables above hold the current one)"
+    verbose_name_plural = "versions (newest first; an edit keeps a new one)"
 
     @admin.display(description="what changed")
     def changes(self, version: models.BookVersion) -> str:
@@ -354,18 +292,38 @@ class ArmyForgeRulesAdmin(ReadOnly, admin.ModelAdmin):
 
 
 @admin.register(models.Faction)
-class FactionAdmin(BookCommands, CatalogueAdmin):
+class FactionAdmin(BookCommands, BookDocuments, admin.ModelAdmin):
+    """A book's page shows its row and versions; its content is edited as its current
+    version's document ("Edit the book", admin_documents), each edit a new version. Books
+    arrive by import: "Add" leads there."""
+
     list_display = ["name", "ruleset", "slug", "version", "source", "version_count", "imported_at", "warning_count"]
     list_filter = ["ruleset", "source"]
     search_fields = ["name", "slug", "armyforge_id"]
-    readonly_fields = ["source", "import_slug", "armyforge_rules", "last_sync", "import_warnings_list"]
-    exclude = ["import_warnings"]
-    inlines = [
-        inline(models.FactionRule, ["order", "name", "rated", "text", "core", "per_army"]),
-        inline(models.Spell, ["order", "name", "cost", "text"]),
-        BookVersionInline,
+    readonly_fields = [
+        "document_link",
+        "name",
+        "ruleset",
+        "slug",
+        "version",
+        "description",
+        "source",
+        "import_slug",
+        "armyforge_id",
+        "armyforge_rules",
+        "imported_at",
+        "last_sync",
+        "import_warnings_list",
     ]
+    fields = tuple(readonly_fields)
+    inlines = [BookVersionInline]
     actions = [export_books]
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False  # the row follows its current version: "Edit the book" changes both
+
+    def add_view(self, request, form_url="", extra_context=None):
+        return HttpResponseRedirect(reverse("admin:factions_faction_import"))
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(version_total=Count("versions", distinct=True))

@@ -703,3 +703,30 @@ def _no_repeats(path: str, values: list[str], what: str) -> Iterator[Problem]:
         if value in seen:
             yield Problem(f"{path}[{i}]", f'{what} "{value}" listed twice')
         seen.add(value)
+
+
+def kept_form(book: dict[str, Any], stat_fields: Iterable[str]) -> dict[str, Any]:
+    """`book` (armybook/1, checked) as a version keeps it: what it says, each way of saying
+    nothing said one way (no `core: false`, no empty `items` or `targets`), and a unit's
+    stats in its ruleset's order, the order they print in. Every other field is kept as it
+    is, one this code does not name included, so the same book kept twice has one stamp."""
+    order = {key: i for i, key in enumerate(stat_fields)}
+    kept = {**book}
+    kept["rules"] = [_without(rule, core=False) for rule in book["rules"]]
+    kept["units"] = [
+        {
+            **_without(unit, items=[]),
+            "stats": dict(sorted(unit["stats"].items(), key=lambda kv: order.get(kv[0], len(order)))),
+        }
+        for unit in book["units"]
+    ]
+    kept["packages"] = [
+        {**package, "sections": [_without(section, targets=[]) for section in package["sections"]]}
+        for package in book["packages"]
+    ]
+    return kept
+
+
+def _without(data: dict[str, Any], **empty: Any) -> dict[str, Any]:
+    """`data` without the keys whose value is the empty one given."""
+    return {key: value for key, value in data.items() if key not in empty or value != empty[key]}

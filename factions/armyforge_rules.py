@@ -30,7 +30,7 @@ from factions.selectors import armyforge_rules_get
 from factions.versions import next_version_name
 
 MAX_RULES = 500
-MAX_NAME = 80  # as a book's rule name (FactionRule.name)
+MAX_NAME = 80  # as a book's rule name (the armybook/1 schema's factionRule name)
 MAX_TEXT = 2000  # Army Forge's longest is under 600 characters
 NEW_VERSION, UNCHANGED = "new version", "unchanged"
 

@@ -1,8 +1,8 @@
 """What changed between two versions of an army book (shared/spec/book-versions.md, "Changes").
 
-`book_changes(old, new)` compares two armybook/1 documents, plain dicts as
-`factions.selectors.faction_book` exports them or as the Army Forge converter makes them,
-and says what a player moving a list from `old` to `new` needs to know: units, options,
+`book_changes(old, new)` compares two armybook/1 documents, plain dicts as a version
+keeps them (`factions.armybook.kept_form`) or as the Army Forge converter makes them, and
+says what a player moving a list from `old` to `new` needs to know: units, options,
 the book's own rules, the core rules it names and spells added, removed or changed, and
 only what differs of each.
 Plain Python on plain data: no queries, linear in the size of the two books.

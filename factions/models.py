@@ -1,9 +1,11 @@
 """The catalogue: rulesets with their force-organisation limits and core rules, and the
-factions (army books) with their units, upgrades, rules, spells and Arena composition.
+factions (army books) with their versions.
 
-Army books travel as `armybook/1` JSON (see factions/armybook.py); these tables are how
-they live in the database so that the admin can edit them. Each book-level id (unit,
-package, section, option) is kept in a `uid` column so that lists can refer to it.
+A book's content (units, upgrades, rules, spells, Arena composition) lives in one place:
+the `armybook/1` document of each of its versions (BookVersion.document, checked by
+factions/armybook.py). A Faction row holds what names and finds the book (ruleset, slug,
+source, Army Forge id) and which version is current, with the current version's name and
+stamp; nothing of its content is kept twice.
 """
 
 from typing import TYPE_CHECKING, Any
@@ -141,14 +143,15 @@ class BookSource(models.TextChoices):
 
 
 class Faction(models.Model):
-    """One army book of one ruleset. Its tables hold the current version (the version
-    imported last), which the admin edits; every version imported is kept as a
-    BookVersion."""
+    """One army book of one ruleset. Every version imported or edited is kept as a
+    BookVersion, whose document is the book; the current one (the one kept last) is named
+    by `version` and stamped by `content_hash`, and its name, description and Army Forge
+    fields are copied here, so that lists of books need no document."""
 
     ruleset = models.ForeignKey(Ruleset, on_delete=models.PROTECT, related_name="factions")
     slug = models.SlugField(max_length=80)
     name = models.CharField(max_length=120)
-    version = models.CharField(max_length=48, help_text="The current version: the one imported last")
+    version = models.CharField(max_length=48, help_text="The current version: the one kept last")
     description = models.TextField(null=True, blank=True)
     imported_at = models.DateTimeField(auto_now=True)
     source = models.CharField(max_length=10, choices=BookSource.choices, default=BookSource.UPLOAD)
@@ -222,8 +225,8 @@ class JSONDocument(_DocumentText):
 class BookVersion(models.Model):
     """One version of an army book as it was imported: its armybook/1 document, kept
     whole so that lists pinned to it keep their prices, and so that what changed
-    between two versions can be shown. The current version's document follows the
-    admin's edits of the book's tables (stamps.stamp_books writes it)."""
+    between two versions can be shown. An edit in the admin keeps a new version; a kept
+    document is never changed."""
 
     faction = models.ForeignKey(Faction, on_delete=models.CASCADE, related_name="versions")
     version = models.CharField(
@@ -242,12 +245,7 @@ class BookVersion(models.Model):
         help_text="Army Forge's modifiedAt of the book when this version was read from it: a book re-published "
         "under the same version is told apart by it",
     )
-    document = JSONDocument(
-        null=True,
-        blank=True,
-        help_text="The version as armybook/1; empty only for the current version of a book imported before "
-        "versions were kept, whose tables hold it",
-    )
+    document = JSONDocument(help_text="The version as armybook/1: the book itself")
 
     class Meta:
         ordering = ["-imported_at", "-id"]
@@ -302,223 +300,3 @@ class ArmyForgeRules(models.Model):
 
     def __str__(self) -> str:
         return f"Army Forge core rules of {self.ruleset.slug}, {self.version}"
-
-
-class BookPart(models.Model):
-    """A row of an army book, kept in the order the book lists it."""
-
-    order = models.PositiveIntegerField(default=0)
-
-    class Meta:
-        abstract = True
-        ordering = ["order", "id"]
-
-    def __str__(self) -> str:
-        return getattr(self, "name", f"{type(self).__name__} {self.pk}")
-
-
-class FactionRule(BookPart):
-    """A rule of the faction's own; one named like a core rule overrides it for this
-    faction (a rated Fear(X) where the ruleset's Fear has no value). With `core`, a core
-    rule of the rules an Army Forge book is written for, which the book names: its text is
-    the book's wording of it or Army Forge's (empty when neither was read), and it
-    overrides nothing."""
-
-    faction = models.ForeignKey(Faction, on_delete=models.CASCADE, related_name="rules")
-    name = models.CharField(max_length=80)
-    rated = models.BooleanField(default=False)
-    text = models.TextField(blank=True)
-    core = models.BooleanField(
-        default=False, help_text="A core rule of Army Forge's that the book names (not the faction's own)"
-    )
-    per_army = models.PositiveSmallIntegerField(
-        null=True,
-        blank=True,
-        help_text="A rule for building lists: a unit with it may be taken at most this many times per army "
-        "(Unique: 1; a combined unit counts once)",
-    )
-
-    class Meta(BookPart.Meta):
-        constraints = [models.UniqueConstraint(fields=["faction", "name"], name="faction_rule_unique_name")]
-
-
-class Spell(BookPart):
-    faction = models.ForeignKey(Faction, on_delete=models.CASCADE, related_name="spells")
-    name = models.CharField(max_length=80)
-    cost = models.PositiveSmallIntegerField(help_text="Spell value (tokens)")
-    text = models.TextField()
-
-    def __str__(self) -> str:
-        return f"{self.name} ({self.cost})"
-
-
-class UnitType(models.TextChoices):
-    HERO = "hero"
-    INFANTRY = "infantry"
-    CAVALRY = "cavalry"
-    MONSTER = "monster"
-    CHARIOT = "chariot"
-    ARTILLERY = "artillery"
-    ORDNANCE = "ordnance"
-    FIGHTER = "fighter"
-
-
-class Package(BookPart):
-    """A named group of upgrade sections that units refer to by id."""
-
-    faction = models.ForeignKey(Faction, on_delete=models.CASCADE, related_name="packages")
-    uid = models.CharField("id", max_length=100)
-
-    class Meta(BookPart.Meta):
-        constraints = [models.UniqueConstraint(fields=["faction", "uid"], name="package_unique_uid")]
-
-    def __str__(self) -> str:
-        return f"{self.uid} ({self.faction.slug})"
-
-
-class Unit(BookPart):
-    faction = models.ForeignKey(Faction, on_delete=models.CASCADE, related_name="units")
-    uid = models.CharField("id", max_length=100)
-    name = models.CharField(max_length=120)
-    type = models.CharField(max_length=20, choices=UnitType.choices)
-    size = models.PositiveIntegerField(default=1, help_text="Models")
-    cost = models.PositiveIntegerField(default=0, help_text="Points (Arena: 0)")
-    stats = models.JSONField(default=dict)
-    rules = models.JSONField(default=list, blank=True, help_text='e.g. ["Hero", "Tough(3)"]')
-    items = models.JSONField(
-        default=list,
-        blank=True,
-        help_text='What it starts with besides weapons, e.g. [{"name": "Horse", "rules": ["Fast"]}]',
-    )
-    packages = models.ManyToManyField(Package, through="UnitPackage", related_name="units", blank=True)
-
-    class Meta(BookPart.Meta):
-        constraints = [models.UniqueConstraint(fields=["faction", "uid"], name="unit_unique_uid")]
-
-
-class UnitPackage(BookPart):
-    unit = models.ForeignKey(Unit, on_delete=models.CASCADE, related_name="unit_packages")
-    package = models.ForeignKey(Package, on_delete=models.CASCADE)
-    without = models.JSONField(
-        default=list, blank=True, help_text="Ids of the package's sections this unit does not get"
-    )
-
-    def __str__(self) -> str:
-        return self.package.uid
-
-
-class Equipment(BookPart):
-    """A weapon a unit starts with. Ruleset-specific profile fields (OPF strength and
-    weapon type; Arena accuracy, strength, damage, critical) live in `extra`."""
-
-    unit = models.ForeignKey(Unit, on_delete=models.CASCADE, related_name="equipment")
-    name = models.CharField(max_length=120)
-    count = models.PositiveIntegerField(default=1)
-    range = models.PositiveIntegerField(null=True, blank=True, help_text="Empty for melee")
-    attacks = models.CharField(max_length=20, blank=True, help_text='A number or dice, e.g. "D3+3"')
-    rules = models.JSONField(default=list, blank=True)
-    extra = models.JSONField(default=dict, blank=True)
-
-    class Meta(BookPart.Meta):
-        verbose_name_plural = "equipment"
-
-
-class UpgradeSection(BookPart):
-    class Variant(models.TextChoices):
-        REPLACE = "replace"
-        UPGRADE = "upgrade"
-        ATTACHMENT = "attachment"
-        MODELS = "models"
-
-    class Count(models.TextChoices):
-        EXACTLY = "exactly"
-        UP_TO = "up to"
-        ALL = "all"
-        ANY = "any"
-
-    class Per(models.TextChoices):
-        MODEL = "model"
-        ITEM = "item"
-        OPTION = "option"
-
-    package = models.ForeignKey(Package, on_delete=models.CASCADE, related_name="sections")
-    uid = models.CharField("id", max_length=100)
-    label = models.CharField(max_length=200)
-    variant = models.CharField(max_length=20, choices=Variant.choices)
-    targets = models.JSONField(
-        default=list,
-        blank=True,
-        help_text='Equipment names (replace, attachment), or {"name": …, "count": N} for N of one item a pick',
-    )
-    affects_type = models.CharField(max_length=10, choices=Count.choices, blank=True)
-    affects_value = models.PositiveIntegerField(null=True, blank=True)
-    select_type = models.CharField(max_length=10, choices=Count.choices, blank=True)
-    select_value = models.PositiveIntegerField(null=True, blank=True)
-    select_per = models.CharField(
-        max_length=10, choices=Per.choices, blank=True, help_text="The select limit holds per model, item or option"
-    )
-    optional = models.BooleanField(
-        null=True, blank=True, help_text='"Exactly N" sections only: zero picks are legal too'
-    )
-
-    def __str__(self) -> str:
-        return f"{self.uid}: {self.label}"
-
-
-class UpgradeOption(BookPart):
-    # The command-group upgrade an option is; each ruleset limits how many a unit or an army has.
-    # django-stubs types the functional form with one label only, not a list of members.
-    Command = models.TextChoices(  # type: ignore[call-overload]
-        "Command", [("SERGEANT", "sergeant"), ("MUSICIAN", "musician"), ("BANNER", "banner")]
-    )
-
-    section = models.ForeignKey(UpgradeSection, on_delete=models.CASCADE, related_name="options")
-    uid = models.CharField("id", max_length=100)
-    label = models.CharField(max_length=200)
-    cost = models.IntegerField(default=0, help_text="Points per pick (negative: a cheaper swap)")
-    costs = models.JSONField(default=dict, blank=True, help_text='Per-unit overrides: {"unit-id": 10}')
-    command = models.CharField(max_length=10, choices=Command.choices, blank=True)
-
-    def __str__(self) -> str:
-        return f"{self.uid}: {self.label}"
-
-
-class Gain(BookPart):
-    """What an option gives. `detail` holds the rest of the gain as in armybook/1
-    (weapon profile, item rules and equipment, a model's stats and equipment)."""
-
-    class Kind(models.TextChoices):
-        WEAPON = "weapon"
-        RULE = "rule"
-        ITEM = "item"
-        MODEL = "model"
-
-    option = models.ForeignKey(UpgradeOption, on_delete=models.CASCADE, related_name="gains")
-    kind = models.CharField(max_length=10, choices=Kind.choices)
-    name = models.CharField(max_length=120)
-    detail = models.JSONField(default=dict, blank=True)
-
-    def __str__(self) -> str:
-        return f"{self.kind}: {self.name}"
-
-
-class CompositionCard(models.Model):
-    """Arena: which models a warband of this faction may field."""
-
-    faction = models.OneToOneField(Faction, on_delete=models.CASCADE, related_name="composition")
-    models_min = models.PositiveIntegerField()
-    models_max = models.PositiveIntegerField()
-
-    def __str__(self) -> str:
-        return f"Composition of {self.faction}"
-
-
-class CompositionGroup(BookPart):
-    card = models.ForeignKey(CompositionCard, on_delete=models.CASCADE, related_name="groups")
-    label = models.CharField(max_length=80)
-    units = models.JSONField(default=list, help_text="Unit ids in this group")
-    min = models.PositiveIntegerField(default=0)
-    max = models.PositiveIntegerField()
-
-    def __str__(self) -> str:
-        return f"{self.label} {self.min}-{self.max}"

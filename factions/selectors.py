@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
 
 from armybuilder.cache import remembered, shared_key
@@ -15,21 +15,7 @@ from armybuilder.engine.book import Book, RulesetSpec, book_from_dict, ruleset_f
 from armybuilder.memo import Memo
 from factions.armybook import RulesetInfo
 from factions.catalogue import CORE_RULE_FIELDS, LIMIT_FIELDS, RULESET_FIELDS
-from factions.models import (
-    ArmyForgeRules,
-    BookVersion,
-    CompositionCard,
-    CoreRule,
-    Equipment,
-    Faction,
-    Gain,
-    Package,
-    Ruleset,
-    Unit,
-    UnitPackage,
-    UpgradeOption,
-    UpgradeSection,
-)
+from factions.models import ArmyForgeRules, BookVersion, CoreRule, Faction, Ruleset
 
 
 def ruleset_infos() -> dict[str, RulesetInfo]:
@@ -163,9 +149,11 @@ def ruleset_record(*, ruleset: Ruleset) -> dict[str, Any]:
 
 def faction_list(*, system: str | None = None) -> QuerySet[Faction]:
     """Every army book, or the books a list of `system` may use: its own and, for a
-    variant, those of the ruleset it plays; each with its units and versions counted."""
+    variant, those of the ruleset it plays; each with the units of its current version
+    and its versions counted."""
+    current = BookVersion.objects.filter(faction=OuterRef("pk"), version=OuterRef("version"))
     factions = Faction.objects.select_related("ruleset").annotate(
-        unit_count=Count("units", distinct=True), version_count=Count("versions", distinct=True)
+        unit_count=Subquery(current.values("units")[:1]), version_count=Count("versions", distinct=True)
     )
     if system:
         factions = factions.filter(Q(ruleset__slug=system) | Q(ruleset__variants__slug=system))
@@ -179,154 +167,12 @@ def faction_by_armyforge_id(*, system: str, armyforge_id: str) -> Faction | None
     return Faction.objects.filter(ruleset__slug=system, armyforge_id=armyforge_id).first()
 
 
-def faction_get_with_book(*, system: str, slug: str) -> Faction:
-    """The faction with everything its book holds, prefetched (12 queries)."""
-    return factions_with_book().get(ruleset__slug=system, slug=slug)
-
-
-def factions_with_book() -> QuerySet[Faction]:
-    """Factions with everything their books hold, prefetched: 12 queries for any number."""
-    return Faction.objects.select_related("ruleset").prefetch_related(
-        "rules",
-        "spells",
-        Prefetch(
-            "units",
-            queryset=Unit.objects.prefetch_related(
-                Prefetch("equipment", queryset=Equipment.objects.order_by("order", "id")),
-                Prefetch(
-                    "unit_packages",
-                    queryset=UnitPackage.objects.select_related("package").order_by("order", "id"),
-                ),
-            ),
-        ),
-        Prefetch(
-            "packages",
-            queryset=Package.objects.prefetch_related(
-                Prefetch(
-                    "sections",
-                    queryset=UpgradeSection.objects.prefetch_related(
-                        Prefetch(
-                            "options",
-                            queryset=UpgradeOption.objects.prefetch_related(
-                                Prefetch("gains", queryset=Gain.objects.order_by("order", "id"))
-                            ),
-                        )
-                    ),
-                )
-            ),
-        ),
-        Prefetch("composition", queryset=CompositionCard.objects.prefetch_related("groups")),
-    )
-
-
-def faction_book(*, faction: Faction) -> dict[str, Any]:
-    """The faction as an armybook/1 document (use faction_get_with_book to load it)."""
-    ruleset = faction.ruleset
-    book: dict[str, Any] = {
-        "format": "armybook/1",
-        "system": ruleset.slug,
-        "slug": faction.slug,
-        "name": faction.name,
-        "version": faction.version,
-    }
-    if faction.description is not None:
-        book["description"] = faction.description
-    if faction.armyforge_id:
-        book["armyforge_id"] = faction.armyforge_id
-    if faction.armyforge_rules:
-        book["armyforge_rules"] = faction.armyforge_rules
-    book["rules"] = [
-        {
-            "name": r.name,
-            "rated": r.rated,
-            "text": r.text,
-            **({"core": True} if r.core else {}),
-            **({"per_army": r.per_army} if r.per_army is not None else {}),
-        }
-        for r in faction.rules.all()
-    ]
-    book["spells"] = [{"name": s.name, "cost": s.cost, "text": s.text} for s in faction.spells.all()]
-    book["units"] = [_unit(u, ruleset.stat_fields) for u in faction.units.all()]
-    book["packages"] = [
-        {"id": p.uid, "sections": [_section(s) for s in p.sections.all()]} for p in faction.packages.all()
-    ]
-    card = _composition_or_none(faction)
-    if card is not None:
-        book["composition"] = {
-            "models": {"min": card.models_min, "max": card.models_max},
-            "groups": [{"label": g.label, "units": g.units, "min": g.min, "max": g.max} for g in card.groups.all()],
-        }
-    return book
-
-
-def _composition_or_none(faction: Faction) -> CompositionCard | None:
-    try:
-        return faction.composition
-    except CompositionCard.DoesNotExist:
-        return None
-
-
-def _attacks(value: str) -> int | str:
-    return int(value) if value.isdigit() else value
-
-
-def _unit(unit: Unit, stat_fields: list[str]) -> dict[str, Any]:
-    stats = {k: unit.stats[k] for k in stat_fields if k in unit.stats}
-    stats.update({k: v for k, v in unit.stats.items() if k not in stats})
-    return {
-        "id": unit.uid,
-        "name": unit.name,
-        "type": unit.type,
-        "size": unit.size,
-        "cost": unit.cost,
-        "stats": stats,
-        "rules": unit.rules,
-        "equipment": [equipment_as_dict(e) for e in unit.equipment.all()],
-        **({"items": unit.items} if unit.items else {}),
-        "upgrades": [
-            {"package": up.package.uid, "without": up.without} if up.without else up.package.uid
-            for up in unit.unit_packages.all()
-        ],
-    }
-
-
-def equipment_as_dict(equipment: Equipment) -> dict[str, Any]:
-    weapon: dict[str, Any] = {"name": equipment.name, "count": equipment.count}
-    if equipment.range is not None:
-        weapon["range"] = equipment.range
-    if equipment.attacks:
-        weapon["attacks"] = _attacks(equipment.attacks)
-    weapon.update(equipment.extra)
-    weapon["rules"] = equipment.rules
-    return weapon
-
-
-def _section(section: UpgradeSection) -> dict[str, Any]:
-    data: dict[str, Any] = {"id": section.uid, "label": section.label, "variant": section.variant}
-    if section.targets:
-        data["targets"] = section.targets
-    for key, kind, value in (
-        ("affects", section.affects_type, section.affects_value),
-        ("select", section.select_type, section.select_value),
-    ):
-        if kind:
-            data[key] = {"type": kind, "value": value} if kind in ("exactly", "up to") else {"type": kind}
-    if section.select_per and "select" in data:
-        data["select"]["per"] = section.select_per
-    if section.optional is not None:
-        data["optional"] = section.optional
-    data["options"] = [_option(o) for o in section.options.all()]
-    return data
-
-
-def _option(option: UpgradeOption) -> dict[str, Any]:
-    data: dict[str, Any] = {"id": option.uid, "label": option.label, "cost": option.cost}
-    if option.costs:
-        data["costs"] = option.costs
-    if option.command:
-        data["command"] = option.command
-    data["gains"] = [{"kind": g.kind, "name": g.name, **g.detail} for g in option.gains.all()]
-    return data
+def faction_document(*, faction: Faction) -> dict[str, Any]:
+    """The book's current version as armybook/1: the document kept with it (one query)."""
+    document = book_version_document(faction=faction, version=faction.version)
+    if document is None:  # every writer of a book keeps its current version
+        raise BookVersion.DoesNotExist(f"{faction} keeps no version {faction.version}")
+    return document
 
 
 # -- the rules engine's view of the catalogue ----------------------------------------
@@ -341,8 +187,8 @@ class BookHandle:
     variant, the book may be one of its base ruleset's.
 
     `version` is the version read: the one a list is pinned to, when the book holds it,
-    else the current one. The current version lives in the book's tables
-    (`version_id` None); an older one in its BookVersion's document."""
+    else the current one (`version_id` None: it is found by the book's version name);
+    each version's content is its BookVersion's document."""
 
     system: str
     slug: str
@@ -392,7 +238,7 @@ def _handles(where: str, params: list[str], version: str = "") -> list[BookHandl
         f"f.ruleset_id = r.id, v.id, v.content_hash FROM {faction.db_table} f JOIN {ruleset.db_table} r "
         f"ON (r.id = f.ruleset_id OR r.base_id = f.ruleset_id) "
         f"LEFT JOIN {versions.db_table} v ON v.faction_id = f.id AND v.version = %s AND v.version <> f.version "
-        f"AND v.document IS NOT NULL WHERE {where}"
+        f"WHERE {where}"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [version, *params])
@@ -429,9 +275,7 @@ def book_handles_get(*, books: set[BookKey]) -> dict[BookKey, BookHandle]:
     older = {key: handle for key, handle in found.items() if key[2] and key[2] != handle.current_version}
     if older:
         rows = BookVersion.objects.filter(
-            faction_id__in={h.faction_id for h in older.values()},
-            version__in={key[2] for key in older},
-            document__isnull=False,
+            faction_id__in={h.faction_id for h in older.values()}, version__in={key[2] for key in older}
         ).values_list("faction_id", "version", "id", "content_hash")
         held = {(faction_id, version): (pk, stamp) for faction_id, version, pk, stamp in rows}
         for key, handle in older.items():
@@ -448,10 +292,10 @@ def engine_book_get(
 
     Three levels: this process's own copy (no query when the caller has the handle), then
     the shared cache (CACHE_URL: the book as plain armybook/1 data, so every app server
-    builds it from there rather than from the tables), then the database (a fixed
-    handful of queries). The key is the content stamps of the book and its ruleset (and,
-    in the shared cache, the release stamp: what the data looks like is the code's), so a
-    stale copy is never found."""
+    builds it from there rather than from the database), then the database (the
+    version's document and the ruleset: a fixed handful of queries). The key is the
+    content stamps of the book and its ruleset (and, in the shared cache, the release
+    stamp: what the data looks like is the code's), so a stale copy is never found."""
     if handle is None:
         handle = book_handle_get(system=system, slug=slug, version=version)
         if handle is None:
@@ -473,14 +317,9 @@ def book_versions(*, faction: Faction) -> QuerySet[BookVersion]:
 
 
 def book_version_document(*, faction: Faction, version: str) -> dict[str, Any] | None:
-    """The armybook/1 document of a version the book holds (the current one as its tables
-    hold it), or None when it holds no such version."""
-    row = BookVersion.objects.filter(faction=faction, version=version).values_list("document", "content_hash").first()
-    if version != faction.version:
-        return row[0] if row else None
-    if row is not None and row[0] is not None and row[1] == faction.content_hash:
-        return row[0]  # kept as the tables hold it (stamps.stamp_books writes both)
-    return faction_book(faction=factions_with_book().get(pk=faction.pk))
+    """The armybook/1 document of a version the book holds, or None when it holds no such
+    version."""
+    return BookVersion.objects.filter(faction=faction, version=version).values_list("document", flat=True).first()
 
 
 class VersionNotHeld(Exception):
@@ -526,13 +365,12 @@ def book_versions_held(*, faction_id: int) -> list[str]:
 
 def book_document(handle: BookHandle) -> dict[str, Any]:
     """The armybook/1 document of the version a handle reads, as kept with the version
-    (one query), or, for a current version kept before versions were, from the tables."""
+    (one query: a kept version's document is never changed)."""
     versions = BookVersion.objects.filter(faction_id=handle.faction_id, version=handle.version)
-    # An older version's own; the current one's while it is what the tables hold (the same stamp).
-    document = versions.filter(content_hash=handle.book_stamp).values_list("document", flat=True).first()
-    if document is not None:
-        return document
-    return faction_book(faction=factions_with_book().get(pk=handle.faction_id))
+    document = versions.values_list("document", flat=True).first()
+    if document is None:  # the book was deleted meanwhile
+        raise Faction.DoesNotExist(f'no version "{handle.version}" of "{handle.slug}" in ruleset "{handle.system}"')
+    return document
 
 
 def ruleset_spec(*, ruleset: Ruleset) -> RulesetSpec:

@@ -11,14 +11,16 @@ from pathlib import Path
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
+from armybuilder.stamps import content_hash
 from factions.armybook import (
     ArmyBookError,
     Problem,
     check_armybook,
     check_file_size,
     check_storable,
-    package_ref,
+    kept_form,
     parse_json,
 )
 from factions.book_formats import to_armybook
@@ -32,28 +34,10 @@ from factions.catalogue import (
     replace_rows,
     ruleset_data,
 )
-from factions.models import (
-    BookSource,
-    BookVersion,
-    CompositionCard,
-    CompositionGroup,
-    CoreRule,
-    Equipment,
-    Faction,
-    FactionRule,
-    ForceOrgLimit,
-    Gain,
-    Package,
-    Ruleset,
-    Spell,
-    Unit,
-    UnitPackage,
-    UpgradeOption,
-    UpgradeSection,
-)
+from factions.models import BookSource, BookVersion, CoreRule, Faction, ForceOrgLimit, Ruleset
 from factions.ruleset_format import RulesetError, check_ruleset, variant_record
-from factions.selectors import faction_book, factions_with_book, ruleset_document, ruleset_get, ruleset_infos
-from factions.stamps import stamp_books, stamp_rulesets
+from factions.selectors import book_version_document, ruleset_document, ruleset_get, ruleset_infos
+from factions.stamps import stamp_rulesets
 from factions.versions import (
     book_of_source,
     free_slug,
@@ -66,10 +50,6 @@ from factions.versions import (
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 BOOKS_DIR = DATA_DIR / "books"
-
-UNIT_COLUMNS = ("name", "type", "size", "cost", "stats", "rules", "items")
-# Weapon keys stored in their own columns; the rest of a profile goes to Equipment.extra.
-_EQUIPMENT_COLUMNS = ("name", "count", "range", "attacks", "rules")
 
 
 class ImportStatus:
@@ -175,7 +155,7 @@ class KeptVersion:
     imported_at: datetime
     units: int
     content_hash: str
-    document: dict[str, Any] | None  # armybook/1; None for the current version, which the book's tables hold
+    document: dict[str, Any] | None  # armybook/1; None for the current version, which the backup's book file is
     armyforge_modified_at: str = ""  # Army Forge's modifiedAt of the book when this version was read
 
 
@@ -184,39 +164,102 @@ def armybook_restore(
     *, data: Any, source: str, import_slug: str, versions: Sequence[KeptVersion], faction_id: int | None = None
 ) -> Faction:
     """Put a book back as a backup keeps it: `data`, its current version (armybook/1,
-    checked as an import checks it: ArmyBookError), in its tables; its source and the
-    slug it came with; and every version in `versions` as it was, the current one (named
-    by `data`'s version) with its document and stamp as the tables now hold it (no
-    `versions`: the book holds one version, its current one). Nothing is matched by
-    source or renamed as an import would do: the backup says which book this is. A book
-    of the same ruleset and slug already here (the bundled books of a new server) keeps
-    its row and takes the backup's content and versions instead of its own; a new one
-    takes the id `faction_id` when given."""
+    checked as an import checks it: ArmyBookError); its source and the slug it came with;
+    and every version in `versions` as it was, the current one (named by `data`'s
+    version) with `data` for its document (no `versions`: the book holds one version, its
+    current one). Nothing is matched by source or renamed as an import would do: the
+    backup says which book this is. A book of the same ruleset and slug already here (the
+    bundled books of a new server) keeps its row and takes the backup's content and
+    versions instead of its own; a new one takes the id `faction_id` when given."""
     book, warnings = _checked_book(data, None)
     ruleset = Ruleset.objects.get(slug=book["system"])
     faction = Faction.objects.select_for_update().filter(ruleset=ruleset, slug=book["slug"]).first()
     if faction is None:
         faction = Faction(pk=faction_id, ruleset=ruleset, slug=book["slug"])
     faction.source, faction.import_slug = source, import_slug
-    _write_book(faction, book, warnings)
+    document = _write_faction(faction, book, warnings)
     BookVersion.objects.filter(faction=faction).delete()
+    kept = {version.version: version for version in versions}
+    current = kept.get(faction.version)
     BookVersion.objects.bulk_create(
-        BookVersion(
-            faction=faction,
-            version=kept.version,
-            source=kept.source,
-            armyforge_id=kept.armyforge_id,
-            imported_at=kept.imported_at,
-            units=kept.units,
-            content_hash=kept.content_hash,
-            document=kept.document,
-            armyforge_modified_at=kept.armyforge_modified_at,
-        )
-        for kept in versions
+        [
+            *(
+                BookVersion(
+                    faction=faction,
+                    version=version.version,
+                    source=version.source,
+                    armyforge_id=version.armyforge_id,
+                    imported_at=version.imported_at,
+                    units=version.units,
+                    content_hash=version.content_hash,
+                    document=version.document,
+                    armyforge_modified_at=version.armyforge_modified_at,
+                )
+                for version in versions
+                if version is not current
+            ),
+            _version_row(
+                faction,
+                document,
+                imported_at=current.imported_at if current else None,
+                source=current.source if current else faction.source,
+                armyforge_modified_at=current.armyforge_modified_at if current else "",
+            ),
+        ]
     )
-    stamp_books([faction.pk])
     faction.refresh_from_db()
     return faction
+
+
+class BookChanged(Exception):
+    """An edit made from a version that is no longer the book's current one: someone kept
+    a newer version meanwhile."""
+
+    def __init__(self, faction: Faction):
+        self.faction = faction
+        super().__init__(
+            f"{faction.name} was changed while you edited it: its current version is now {faction.version}. "
+            "Nothing was saved; reload to edit the current version."
+        )
+
+
+@transaction.atomic
+def armybook_edit(*, faction: Faction, document: Any, based_on: str) -> ImportResult:
+    """Keep `document`, the book's current version as edited (armybook/1), as a new
+    version of the book, the current one from now on (named by its `version`). It is
+    checked whole as an import checks a book, and its ruleset, slug and Army Forge id must
+    be the book's: ArmyBookError naming every problem, and nothing changed. `based_on` is
+    the stamp of the current version the edit was made from: when the book's current
+    version is another by now, BookChanged, and nothing changed (a compare-and-swap on the
+    stamp). A document that says what the current version says keeps nothing
+    (ImportStatus.UNCHANGED)."""
+    book, warnings = _checked_book(document, None)
+    ruleset = faction.ruleset
+    own = {"system": ruleset.slug, "slug": faction.slug, "armyforge_id": faction.armyforge_id or None}
+    problems = [
+        Problem(key, f"must stay the book's own, {value!r}" if value else "the book has none: leave it out")
+        for key, value in own.items()
+        if book.get(key) != value
+    ]
+    fresh = Faction.objects.select_related("ruleset").get(pk=faction.pk)
+    if fresh.content_hash != based_on:
+        raise BookChanged(fresh)
+    current = book_version_document(faction=fresh, version=fresh.version) or {}
+    kept = kept_form(book, ruleset.stat_fields)
+    if not problems and content_hash({**kept, "version": ""}) == content_hash({**current, "version": ""}):
+        return ImportResult(fresh, ImportStatus.UNCHANGED, fresh.version, None, *_counts(kept))
+    if BookVersion.objects.filter(faction=fresh, version=kept["version"]).exists():
+        message = f'{fresh.name} holds a version "{kept["version"]}" already: name the new version otherwise'
+        problems.append(Problem("version", message))
+    if problems:
+        raise ArmyBookError(problems, warnings)
+    fields = _current_version_fields(kept, warnings)
+    if not Faction.objects.filter(pk=fresh.pk, content_hash=based_on).update(**fields, imported_at=timezone.now()):
+        raise BookChanged(Faction.objects.get(pk=fresh.pk))
+    fresh.refresh_from_db()
+    _version_row(fresh, kept).save()
+    replaced, counts = current.get("version"), _counts(kept)
+    return ImportResult(fresh, ImportStatus.NEW_VERSION, fresh.version, replaced, *counts, warnings=tuple(warnings))
 
 
 def armybook_import_file(
@@ -257,18 +300,6 @@ def bundled_books_load() -> list[ImportResult]:
             continue
         results.append(armybook_import(data=data, source=BookSource.BUNDLED))
     return results
-
-
-@transaction.atomic
-def book_versions_backfill() -> int:
-    """Keep the document of every current version that has none (books imported before
-    versions were kept: migration 0009 could not write them), so that a later change in
-    the admin leaves the version lists are pinned to whole. Writes nothing else of the
-    books; how many it kept."""
-    held = BookVersion.objects.filter(document__isnull=True).values_list("faction_id", "version")
-    factions = [pk for pk, version in held if Faction.objects.filter(pk=pk, version=version).exists()]
-    stamp_books(factions)
-    return len(factions)
 
 
 @transaction.atomic
@@ -333,16 +364,9 @@ def ruleset_variant_create(*, source: Ruleset, slug: str, name: str) -> Ruleset:
     return ruleset_import(data=document)
 
 
-class _Unchanged(Exception):
-    """Rolls back a version that turned out to be held already."""
-
-    def __init__(self, version: str):
-        self.version = version
-
-
 def _import_version(book: dict[str, Any], source: str, warnings: list[Problem]) -> ImportResult:
-    """`book` written as a version of its book (`warnings`, the checks', gain any the
-    writing finds); the result carries them all."""
+    """`book` kept as a version of its book, made when new; the result carries `warnings`
+    (the checks') and, for a new book kept beside a namesake, the warning saying so."""
     ruleset = Ruleset.objects.get(slug=book["system"])
     faction = book_of_source(ruleset, book, source)
     if faction is None:
@@ -352,158 +376,80 @@ def _import_version(book: dict[str, Any], source: str, warnings: list[Problem]) 
         faction = Faction(
             ruleset=ruleset, slug=slug, source=source, import_slug=book["slug"] if slug != book["slug"] else ""
         )
-        counts = _write_book(faction, book, warnings)
-        stamp_books([faction.pk])
-        return ImportResult(faction, ImportStatus.NEW_BOOK, faction.version, None, *counts, warnings=tuple(warnings))
+        document = _write_faction(faction, {**book, "slug": slug}, warnings)
+        _version_row(faction, document).save()
+        return ImportResult(
+            faction, ImportStatus.NEW_BOOK, faction.version, None, *_counts(document), warnings=tuple(warnings)
+        )
     if faction.armyforge_id and faction.slug != book["slug"]:
         message = f'Army Forge book "{faction.armyforge_id}" is already imported as {ruleset.slug}/{faction.slug}'
         raise ArmyBookError([Problem("armyforge_id", message)])
     faction = Faction.objects.select_for_update().get(pk=faction.pk)
     replaced = faction.version
-    current = BookVersion.objects.filter(faction=faction, version=faction.version).first()
-    if current is None or current.document is None:
-        stamp_books([faction.pk])  # a book from before versions were kept: keep what its tables hold first
+    document = kept_form({**book, "slug": faction.slug}, ruleset.stat_fields)
     held = list(versions_named(faction, book["version"]))
-    try:
-        with transaction.atomic():
-            counts = _write_book(faction, book, warnings)
-            document = faction_book(faction=factions_with_book().get(pk=faction.pk))
-            for version in held:
-                if same_content(document, version):
-                    raise _Unchanged(version.version)
-    except _Unchanged as unchanged:
-        faction.refresh_from_db()
-        counts = _counts(faction)
-        return ImportResult(faction, ImportStatus.UNCHANGED, unchanged.version, None, *counts, warnings=tuple(warnings))
+    for version in held:
+        if same_content(document, version):
+            counts = _counts(document)
+            return ImportResult(
+                faction, ImportStatus.UNCHANGED, version.version, None, *counts, warnings=tuple(warnings)
+            )
     name = next_version_name(book["version"], [v.version for v in held])
-    if name != faction.version:
-        Faction.objects.filter(pk=faction.pk).update(version=name)
-        faction.version = name
-    stamp_books([faction.pk])
+    document = _write_faction(faction, {**document, "version": name}, warnings)
+    _version_row(faction, document).save()
+    counts = _counts(document)
     return ImportResult(faction, ImportStatus.NEW_VERSION, name, replaced, *counts, warnings=tuple(warnings))
 
 
-def _counts(faction: Faction) -> tuple[int, int, int]:
-    return (
-        faction.units.count(),
-        faction.packages.count(),
-        UpgradeOption.objects.filter(section__package__faction=faction).count(),
-    )
+def _counts(document: dict[str, Any]) -> tuple[int, int, int]:
+    """(units, packages, options) of a book."""
+    options = sum(len(section["options"]) for package in document["packages"] for section in package["sections"])
+    return len(document["units"]), len(document["packages"]), options
 
 
-def _write_book(faction: Faction, book: dict[str, Any], warnings: list[Problem]) -> tuple[int, int, int]:
-    """Write `book` into the faction's tables (made when new), replacing what they held;
-    (units, packages, options) written."""
-    if faction.pk is not None:
-        faction.units.all().delete()
-        faction.packages.all().delete()
-        faction.rules.all().delete()
-        faction.spells.all().delete()
-        CompositionCard.objects.filter(faction=faction).delete()
-    faction.name = book["name"]
-    faction.version = book["version"]
-    faction.description = book.get("description")
-    faction.armyforge_id = book.get("armyforge_id", "")
-    faction.armyforge_rules = book.get("armyforge_rules", "")
-    faction.import_warnings = [str(w) for w in warnings]
+def _write_faction(faction: Faction, book: dict[str, Any], warnings: list[Problem]) -> dict[str, Any]:
+    """Make `book` (armybook/1, checked) the faction's current version on its row (made
+    when new), and return the book as it is kept (factions.armybook.kept_form). The
+    caller keeps the version (`_version_row`)."""
+    document = kept_form(book, faction.ruleset.stat_fields)
+    for field, value in _current_version_fields(document, warnings).items():
+        setattr(faction, field, value)
     faction.save()
+    return document
 
-    FactionRule.objects.bulk_create(
-        FactionRule(
-            faction=faction,
-            name=r["name"],
-            rated=r["rated"],
-            text=r["text"],
-            core=r.get("core", False),
-            per_army=r.get("per_army"),
-            order=i,
-        )
-        for i, r in enumerate(book["rules"])
-    )
-    Spell.objects.bulk_create(
-        Spell(faction=faction, name=s["name"], cost=s["cost"], text=s["text"], order=i)
-        for i, s in enumerate(book["spells"])
-    )
 
-    packages = Package.objects.bulk_create(
-        Package(faction=faction, uid=p["id"], order=i) for i, p in enumerate(book["packages"])
-    )
-    package_by_uid = {p.uid: p for p in packages}
-    section_rows, section_data = [], []
-    for package, data in zip(packages, book["packages"], strict=True):
-        for i, section in enumerate(data["sections"]):
-            affects, select = section.get("affects") or {}, section.get("select") or {}
-            section_rows.append(
-                UpgradeSection(
-                    package=package,
-                    uid=section["id"],
-                    **columns(section, ("label", "variant", "targets", "optional"), {"targets": [], "optional": None}),
-                    affects_type=affects.get("type", ""),
-                    affects_value=affects.get("value"),
-                    select_type=select.get("type", ""),
-                    select_value=select.get("value"),
-                    select_per=select.get("per", ""),
-                    order=i,
-                )
-            )
-            section_data.append(section)
-    sections = UpgradeSection.objects.bulk_create(section_rows)
-    option_rows, option_data = [], []
-    for section, data in zip(sections, section_data, strict=True):
-        for i, option in enumerate(data["options"]):
-            option_rows.append(
-                UpgradeOption(
-                    section=section,
-                    uid=option["id"],
-                    **columns(option, ("label", "cost", "costs", "command"), {"costs": {}, "command": ""}),
-                    order=i,
-                )
-            )
-            option_data.append(option)
-    options = UpgradeOption.objects.bulk_create(option_rows)
-    Gain.objects.bulk_create(
-        Gain(
-            option=option,
-            kind=gain["kind"],
-            name=gain["name"],
-            detail={k: v for k, v in gain.items() if k not in ("kind", "name")},
-            order=i,
-        )
-        for option, data in zip(options, option_data, strict=True)
-        for i, gain in enumerate(data["gains"])
-    )
+def _current_version_fields(document: dict[str, Any], warnings: list[Problem]) -> dict[str, Any]:
+    """What a faction's row says of its current version `document` (as kept): its name,
+    version, description, Army Forge fields, the check's warnings and its stamp."""
+    return {
+        "name": document["name"],
+        "version": document["version"],
+        "description": document.get("description"),
+        "armyforge_id": document.get("armyforge_id", ""),
+        "armyforge_rules": document.get("armyforge_rules", ""),
+        "import_warnings": [str(w) for w in warnings],
+        "content_hash": content_hash(document),
+    }
 
-    units = Unit.objects.bulk_create(
-        Unit(faction=faction, uid=u["id"], **columns(u, UNIT_COLUMNS, {"items": []}), order=i)
-        for i, u in enumerate(book["units"])
-    )
-    Equipment.objects.bulk_create(
-        Equipment(
-            unit=unit,
-            name=w["name"],
-            count=w["count"],
-            range=w.get("range"),
-            attacks=str(w["attacks"]) if "attacks" in w else "",
-            rules=w["rules"],
-            extra={k: v for k, v in w.items() if k not in _EQUIPMENT_COLUMNS},
-            order=i,
-        )
-        for unit, data in zip(units, book["units"], strict=True)
-        for i, w in enumerate(data["equipment"])
-    )
-    UnitPackage.objects.bulk_create(
-        UnitPackage(unit=unit, package=package_by_uid[uid], without=without, order=i)
-        for unit, data in zip(units, book["units"], strict=True)
-        for i, (uid, without) in enumerate(package_ref(entry) for entry in data["upgrades"])
-    )
 
-    card = book.get("composition")
-    if card is not None:
-        composition = CompositionCard.objects.create(
-            faction=faction, models_min=card["models"]["min"], models_max=card["models"]["max"]
-        )
-        CompositionGroup.objects.bulk_create(
-            CompositionGroup(card=composition, label=g["label"], units=g["units"], min=g["min"], max=g["max"], order=i)
-            for i, g in enumerate(card["groups"])
-        )
-    return len(units), len(packages), len(options)
+def _version_row(
+    faction: Faction,
+    document: dict[str, Any],
+    *,
+    imported_at: datetime | None = None,
+    source: str | None = None,
+    armyforge_modified_at: str = "",
+) -> BookVersion:
+    """The faction's current version, `document` (as `_write_faction` kept it), as a new
+    BookVersion row (unsaved)."""
+    return BookVersion(
+        faction=faction,
+        version=faction.version,
+        source=source or faction.source,
+        armyforge_id=faction.armyforge_id,
+        imported_at=imported_at or timezone.now(),
+        units=len(document["units"]),
+        content_hash=faction.content_hash,
+        document=document,
+        armyforge_modified_at=armyforge_modified_at,
+    )

@@ -104,7 +104,7 @@ def version_key(version: str) -> tuple[int, ...]:
 
 
 def same_content(document: dict[str, Any], held: BookVersion) -> bool:
-    """Whether `document` (armybook/1, as the tables now hold it) says what the version
+    """Whether `document` (armybook/1, as a version keeps it) says what the version
     `held` says. The core rules of Army Forge's a book names are the book's content, their
     texts are not: they are the core rules read when it was imported (the book records
     which), so a book imported again after Army Forge's core rules changed is the same

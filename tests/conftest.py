@@ -505,6 +505,34 @@ def wardens(db):
     return Faction.objects.get(slug="test-wardens")
 
 
+def edit_book(slug: str, change: Callable[[dict], Any], *, system: str = "aof"):
+    """The book `slug` of `system` edited as the admin edits it (factions/admin_documents.py):
+    its current document changed in place by `change`, kept as a new version named as the
+    admin names it (`1.0.0+admin.1`). Returns the book's row."""
+    from factions.admin_checks import _version_after_edit
+    from factions.models import Faction
+    from factions.selectors import faction_document
+    from factions.services import armybook_edit
+
+    faction = Faction.objects.select_related("ruleset").get(ruleset__slug=system, slug=slug)
+    document = copy.deepcopy(faction_document(faction=faction))
+    change(document)
+    document["version"] = _version_after_edit(faction)
+    armybook_edit(faction=faction, document=document, based_on=faction.content_hash)
+    return Faction.objects.get(pk=faction.pk)
+
+
+def part(items: list[dict], key: str, value: str) -> dict:
+    """The item of a book's list (units, rules, sections, options …) whose `key` is `value`."""
+    return next(item for item in items if item[key] == value)
+
+
+def book_option(document: dict, uid: str) -> dict:
+    """The option `uid` of a book document, wherever it is."""
+    sections = [section for package in document["packages"] for section in package["sections"]]
+    return part([option for section in sections for option in section["options"]], "id", uid)
+
+
 def wardens_list(owner, units: list[str], *, event=None, points: int = 355, name: str = ""):
     """A saved Test Wardens list (aof) of `owner` with one entry per unit id, built for the
     event pack `event` when given (355 pts: a 110 pts unit is 31% of it)."""

@@ -34,9 +34,8 @@ from factions.selectors import (
     book_changes_get,
     book_version_document,
     book_versions,
-    faction_book,
+    faction_document,
     faction_get_or_404,
-    faction_get_with_book,
     faction_list,
     ruleset_document,
     ruleset_find,
@@ -183,11 +182,7 @@ class FactionViewSet(viewsets.ViewSet):
         description="The whole army book in armybook/1 form.",
     )
     def book(self, request: Request, system: str, slug: str) -> Response:
-        try:
-            faction = faction_get_with_book(system=system, slug=slug)
-        except Faction.DoesNotExist:
-            raise Http404(f'no faction "{slug}" in ruleset "{system}"') from None
-        return Response(faction_book(faction=faction))
+        return Response(faction_document(faction=_faction(system, slug)))
 
     @extend_schema(responses={200: s.BookVersionSerializer(many=True), 404: NOT_FOUND})
     def versions(self, request: Request, system: str, slug: str) -> Response:

@@ -30,7 +30,7 @@ from armybuilder.backups.format import (
 from armybuilder.events.models import EventPack, Submission
 from armybuilder.lists.models import ArmyList
 from factions.models import ArmyForgeRules, ArmyForgeSync, BookVersion, Faction, Ruleset
-from factions.selectors import faction_book, faction_get_with_book, ruleset_record
+from factions.selectors import ruleset_record
 
 
 def _write(path: Path, data: Any) -> None:
@@ -83,10 +83,12 @@ def _export(folder: Path) -> dict[str, int]:
 
     factions, versions = [], 0
     for faction in Faction.objects.select_related("ruleset").order_by("ruleset__slug", "slug"):
-        full = faction_get_with_book(system=faction.ruleset.slug, slug=faction.slug)
-        _write(folder / "books" / faction.ruleset.slug / f"{faction.slug}.json", faction_book(faction=full))
-        kept = _versions_of(faction)
-        _write(folder / "versions" / faction.ruleset.slug / f"{faction.slug}.json", kept)
+        kept = list(BookVersion.objects.filter(faction=faction).order_by("imported_at", "id"))
+        current = [row.document for row in kept if row.version == faction.version]
+        if not current:  # every writer of a book keeps its current version
+            raise BackupError(f"{faction} keeps no version {faction.version}, its current one")
+        _write(folder / "books" / faction.ruleset.slug / f"{faction.slug}.json", current[0])
+        _write(folder / "versions" / faction.ruleset.slug / f"{faction.slug}.json", _versions_of(faction, kept))
         versions += len(kept)
         factions.append(
             {
@@ -221,22 +223,9 @@ def _chosen_name(user: Model) -> str:
         return ""
 
 
-def _versions_of(faction: Faction) -> list[dict[str, Any]]:
+def _versions_of(faction: Faction, rows: list[BookVersion]) -> list[dict[str, Any]]:
     """The book's versions as the backup keeps them, oldest first; the current version's
-    document is the book's own file. (A book whose current version has no row, which
-    the writers of books never leave, gets one: the backup always restores.)"""
-    rows = list(BookVersion.objects.filter(faction=faction).order_by("imported_at", "id"))
-    if all(row.version != faction.version for row in rows):
-        rows.append(
-            BookVersion(
-                version=faction.version,
-                source=faction.source,
-                armyforge_id=faction.armyforge_id,
-                imported_at=faction.imported_at,
-                units=faction.units.count(),
-                content_hash=faction.content_hash,
-            )
-        )
+    document is the book's own file."""
     return [
         {
             **{field: getattr(row, field) for field in VERSION_FIELDS},

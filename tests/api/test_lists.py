@@ -9,8 +9,8 @@ from rest_framework.test import APIClient
 
 from armybuilder.lists.models import ArmyList
 from armybuilder.memo import clear_all
-from factions.admin_checks import catalogue_change_check
 from factions.services import armybook_import
+from tests.conftest import edit_book, part
 
 
 def list_body(**overrides):
@@ -535,7 +535,6 @@ def test_a_listing_runs_the_same_queries_for_few_lists_and_many(wardens, owner, 
 
 def test_a_listing_shows_the_stored_validation_until_the_list_or_its_book_changes(wardens, owner, monkeypatch):
     from armybuilder.lists import selectors
-    from factions.models import Unit
 
     _many_lists(owner, 3)
     client = client_for(owner)
@@ -560,10 +559,7 @@ def test_a_listing_shows_the_stored_validation_until_the_list_or_its_book_change
     assert listed[item["id"]]["validation"]["total_points"] < item["validation"]["total_points"]
 
     # A change to the army book makes every list of it stale.
-    unit = Unit.objects.get(faction__slug="test-wardens", uid="wardens")
-    unit.cost += 1
-    unit.save()
-    catalogue_change_check(objects=[unit])  # as the admin saves it
+    edit_book("test-wardens", lambda book: part(book["units"], "id", "wardens").update(cost=111))
     client.get("/api/lists/")
     assert len(calls) == 4
 

@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from factions import models
+from factions.selectors import faction_document
 from factions.services import BOOKS_DIR
 from tests.armyforge.test_sync import BOOKS, catalogue
 from tests.conftest import SHARED, require_shared
@@ -79,13 +80,14 @@ def test_staff_import_a_bundled_book_and_land_on_its_page(admin_client):
     faction = models.Faction.objects.get(ruleset__slug="aof", slug="human-empire")
     assert response.redirect_chain == [(reverse("admin:factions_faction_change", args=[faction.pk]), 302)]
     assert faction.source == models.BookSource.UPLOAD and faction.versions.count() == 1
-    size = f"{faction.units.count()} units, {faction.packages.count()} packages, {_options(faction)} options"
+    book = faction_document(faction=faction)
+    size = f"{len(book['units'])} units, {len(book['packages'])} packages, {_options(book)} options"
     added = f"Added Human Empire (aof/human-empire) {faction.version}: {size}; no warnings."
     assert shown(response) == [("success", added)]
 
 
-def _options(faction: models.Faction) -> int:
-    return models.UpgradeOption.objects.filter(section__package__faction=faction).count()
+def _options(book: dict) -> int:
+    return sum(len(section["options"]) for package in book["packages"] for section in package["sections"])
 
 
 def test_staff_import_an_official_army_forge_book_and_see_its_warnings(admin_client):
@@ -95,7 +97,7 @@ def test_staff_import_an_official_army_forge_book_and_see_its_warnings(admin_cli
     assert (faction.ruleset.slug, faction.slug, faction.version) == ("aof", "ratmen", "3.5.2")
     warnings = faction.import_warnings
     assert 0 < len(warnings) <= 30
-    first = f"Added Ratmen (aof/ratmen) 3.5.2: {faction.units.count()} units"
+    first = f"Added Ratmen (aof/ratmen) 3.5.2: {len(faction_document(faction=faction)['units'])} units"
     assert shown(response)[0][1].startswith(first)
     assert shown(response)[0][1].endswith(f"; {len(warnings)} warnings (this page lists them all).")
     assert shown(response)[1:] == [("warning", f"warning: {warning}") for warning in warnings]

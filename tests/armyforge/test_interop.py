@@ -22,7 +22,7 @@ from factions.armybook import ArmyBookError
 from factions.armyforge import our_id
 from factions.book_formats import to_armybook
 from factions.models import Faction
-from factions.selectors import engine_book_get, faction_book, faction_get_with_book
+from factions.selectors import engine_book_get, faction_document
 from factions.services import armybook_import
 from tests.support.mutations import DELETE, set_at
 
@@ -663,7 +663,7 @@ def test_a_list_file_with_no_points_limit_gets_the_rulesets_default(emberfolk, p
 
 
 def faction_book_of(faction):
-    return faction_book(faction=faction_get_with_book(system=faction.ruleset.slug, slug=faction.slug))
+    return faction_document(faction=faction)
 
 
 # -- the constructs of the official books, on our own small books --------------------------------
@@ -713,7 +713,7 @@ def test_a_rated_fear_overrides_the_unrated_core_fear_of_skirmish(db):
     book["units"][2]["rules"] = [r if r["name"] != "Fear" else {**r, "rating": 2} for r in book["units"][2]["rules"]]
     book["specialRules"].append({"name": "Fear", "hasRating": True, "description": "Our words: rated fear."})
     result = armybook_import(data=book)
-    rules = {r.name: (r.rated, r.text) for r in result.faction.rules.all()}
+    rules = {r["name"]: (r["rated"], r["text"]) for r in faction_document(faction=result.faction)["rules"]}
     assert rules["Fear"] == (True, "Our words: rated fear.")
     assert (
         '"Fear" is a core rule of aof-skirmish; the core rules this book is written for use it with a value, '

@@ -67,7 +67,6 @@ def catalogue() -> dict[str, list]:
     return {
         "factions": list(models.Faction.objects.order_by("pk").values()),
         "versions": list(models.BookVersion.objects.order_by("pk").values()),
-        "units": list(models.Unit.objects.order_by("pk").values_list("pk", "faction_id", "uid", "cost")),
         "syncs": list(models.ArmyForgeSync.objects.order_by("pk").values()),
         "core rules": list(models.ArmyForgeRules.objects.order_by("pk").values()),
     }
@@ -290,7 +289,7 @@ def test_a_book_that_fails_is_left_as_it_was_and_the_others_go_on(synced_3_5_1, 
     make, message = FAILURES[fault]
     make(armyforge)
     before = held()
-    elves_units = list(models.Unit.objects.filter(faction__armyforge_id=WOOD_ELVES).values())
+    elves_book = list(models.BookVersion.objects.filter(faction__armyforge_id=WOOD_ELVES).values())
 
     lines, failure = sync()
 
@@ -302,7 +301,7 @@ def test_a_book_that_fails_is_left_as_it_was_and_the_others_go_on(synced_3_5_1, 
     assert lines[-1] == "0 new books, 6 new versions, 0 unchanged, 1 failed"
     after = held()
     assert after[WOOD_ELVES] == before[WOOD_ELVES]
-    assert list(models.Unit.objects.filter(faction__armyforge_id=WOOD_ELVES).values()) == elves_units
+    assert list(models.BookVersion.objects.filter(faction__armyforge_id=WOOD_ELVES).values()) == elves_book
     elves_versions = models.BookVersion.objects.filter(faction__armyforge_id=WOOD_ELVES)
     assert list(elves_versions.values_list("version", flat=True)) == ["3.5.1"]
     assert {uid: version for uid, (_, version, _) in after.items() if uid != WOOD_ELVES} == {
@@ -669,13 +668,12 @@ def test_a_version_read_before_modified_at_was_kept_is_not_fetched_again(wood_el
 
 
 def test_a_book_edited_in_the_admin_since_is_fetched_when_army_forge_re_publishes_it(wood_elves_served):
-    from factions.admin_checks import catalogue_change_check
+    from tests.conftest import edit_book
 
     armyforge, book = wood_elves_served["standin"], wood_elves_served["book"]
-    unit = models.Unit.objects.filter(faction__armyforge_id=WOOD_ELVES).order_by("order").first()
-    unit.cost += 5
-    unit.save()
-    catalogue_change_check(objects=[unit])  # as the admin saves it: a version of its own, read from no Army Forge
+    elves = models.Faction.objects.get(armyforge_id=WOOD_ELVES)
+    # As the admin saves it: a version of its own, read from no Army Forge.
+    edit_book(elves.slug, lambda elves: elves["units"][0].update(cost=elves["units"][0]["cost"] + 5))
     assert [row[:2] for row in elves_versions()] == [("3.5.2", "2026-01-28T21:38:49.062Z"), ("3.5.2+admin.1", "")]
     wood_elves_served["publish"](republished(book, cost=245))
 

@@ -33,7 +33,7 @@ from armybuilder.memo import clear_all
 from armybuilder.stamps import content_hash
 from factions.admin_checks import catalogue_change_check
 from factions.models import ArmyForgeRules, ArmyForgeSync, BookVersion, CoreRule, Faction, ForceOrgLimit, Ruleset
-from factions.selectors import armyforge_rules_get, engine_book_get
+from factions.selectors import armyforge_rules_get, engine_book_get, faction_document
 from factions.services import (
     armybook_import,
     bundled_book_paths,
@@ -41,7 +41,7 @@ from factions.services import (
     ruleset_variant_create,
     sync_rulesets,
 )
-from tests.conftest import SHARED, aof_book, require_shared
+from tests.conftest import SHARED, aof_book, edit_book, require_shared
 from tests.support import baseline
 
 LISTS = Path(__file__).resolve().parents[2] / "factions" / "data" / "lists"
@@ -309,11 +309,8 @@ def test_a_book_keeps_its_row_id_content_stamp_and_import_warnings(books, tmp_pa
 def test_books_already_in_the_database_are_replaced_by_the_backup_s(books, tmp_path):
     """A new server that ran `bootstrap` before the restore: the books keep that server's
     rows, with the backup's content and warnings, stamped with the backup's content."""
-    faction = Faction.objects.get(slug="human-empire")
-    unit = faction.units.order_by("order").first()
-    unit.cost += 5
-    unit.save()
-    catalogue_change_check(objects=[unit])  # as the admin saves it
+    unit = faction_document(faction=Faction.objects.get(slug="human-empire"))["units"][0]
+    edit_book("human-empire", lambda book: book["units"][0].update(cost=unit["cost"] + 5))  # as the admin saves it
     Faction.objects.filter(slug="human-empire").update(import_warnings=["checked by hand"])
     edited = Faction.objects.get(slug="human-empire").content_hash
     export(tmp_path / "b")
@@ -325,7 +322,7 @@ def test_books_already_in_the_database_are_replaced_by_the_backup_s(books, tmp_p
     assert (after.pk, after.import_warnings) == (bootstrapped.pk, ["checked by hand"])
     assert after.content_hash == edited != bootstrapped.content_hash
     book, _ruleset = engine_book_get(system="aof", slug="human-empire")
-    assert book.units[unit.uid].cost == unit.cost
+    assert book.units[unit["id"]].cost == unit["cost"] + 5
 
 
 def test_a_ruleset_changed_in_the_admin_comes_back_with_the_stamp_of_its_content(books, tmp_path):
@@ -786,15 +783,14 @@ def test_the_versions_of_a_book_come_back_in_place_of_those_a_new_server_holds(v
     assert Faction.objects.get(slug="test-wardens").pk == kept
 
 
-def test_a_book_whose_current_version_has_no_row_still_backs_up_and_restores(wardens, tmp_path):
+def test_a_book_whose_current_version_has_no_row_is_named_and_no_backup_is_written(wardens, tmp_path):
+    """A book's content is its versions' documents: a book that lost its current one (which
+    no writer leaves) cannot be backed up whole, and the backup says which it is rather
+    than leave it out."""
     BookVersion.objects.filter(faction=wardens).delete()
-    export(tmp_path / "b")
-    fresh_database()
-    restore(tmp_path / "b")
-    restored = Faction.objects.get(slug="test-wardens")
-    assert list(restored.versions.values_list("version", "source", "content_hash")) == [
-        ("1.0.0", "upload", wardens.content_hash)
-    ]
+    with pytest.raises(CommandError, match=r"^Test Wardens \(aof\) keeps no version 1.0.0, its current one$"):
+        export(tmp_path / "b")
+    assert not (tmp_path / "b" / "manifest.json").exists()
 
 
 def as_format_5(folder: Path, *, format: str = "armybuilder-backup/5") -> None:
@@ -1130,3 +1126,20 @@ def test_a_backup_is_readable_by_its_owner_only(event_site):
     files = [path for path in folder.rglob("*") if path.is_file()]
     assert files and {path.stat().st_mode & 0o777 for path in files} == {0o600}
     assert {path.stat().st_mode & 0o777 for path in folder.rglob("*") if path.is_dir()} <= {0o700}
+
+
+def test_a_book_is_backed_up_as_its_versions_documents_and_comes_back_the_same(wardens, tmp_path):
+    """The backup carries each version's document as kept (the current one in the book's
+    file), and the restore keeps them as they were: an edit made in the admin included."""
+    edit_book("test-wardens", lambda book: book["units"][0].update(cost=book["units"][0]["cost"] + 5))
+    kept = {v.version: (v.content_hash, v.document) for v in BookVersion.objects.filter(faction=wardens)}
+    export(tmp_path / "b")
+    current = json.loads((tmp_path / "b" / "books" / "aof" / "test-wardens.json").read_text())
+    assert current == kept["1.0.0+admin.1"][1]
+    versions = json.loads((tmp_path / "b" / "versions" / "aof" / "test-wardens.json").read_text())
+    assert [(v["version"], v["document"]) for v in versions] == [("1.0.0", kept["1.0.0"][1]), ("1.0.0+admin.1", None)]
+    fresh_database()
+    restore(tmp_path / "b")
+    restored = Faction.objects.get(slug="test-wardens")
+    assert {v.version: (v.content_hash, v.document) for v in restored.versions.all()} == kept
+    assert restored.content_hash == kept["1.0.0+admin.1"][0]

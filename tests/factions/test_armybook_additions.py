@@ -9,9 +9,10 @@ import pytest
 from django.urls import reverse
 
 from factions.armybook import ArmyBookError
-from factions.models import Faction, Unit, UnitPackage, UpgradeOption, UpgradeSection
-from factions.selectors import faction_book, faction_get_with_book
+from factions.models import Faction
+from factions.selectors import faction_document
 from factions.services import armybook_import
+from tests.conftest import book_option, part
 from tests.support.mutations import set_at
 
 SKIRMISH_BOOK = {
@@ -151,19 +152,21 @@ def test_a_book_with_every_addition_imports_and_answers_with_its_warnings(db):
     ]
     faction = result.faction
     assert faction.import_warnings == [str(w) for w in result.warnings]
-    chief = Unit.objects.get(faction=faction, uid="reaver-chief")
-    assert chief.items[0]["name"] == "Bone Steed"
-    assert UnitPackage.objects.get(unit__faction=faction, unit__uid="reavers").without == ["CREW-2"]
-    assert UpgradeSection.objects.get(package__faction=faction, uid="CHIEF-1").select_per == "item"
-    assert UpgradeOption.objects.get(section__package__faction=faction, uid="on-foot").cost == -10
+    document = faction_document(faction=faction)
+    chief = part(document["units"], "id", "reaver-chief")
+    assert chief["items"][0]["name"] == "Bone Steed"
+    assert part(document["units"], "id", "reavers")["upgrades"][0]["without"] == ["CREW-2"]
+    sections = [section for package in document["packages"] for section in package["sections"]]
+    assert part(sections, "id", "CHIEF-1")["select"]["per"] == "item"
+    assert book_option(document, "on-foot")["cost"] == -10
 
 
 def test_a_book_with_every_addition_survives_import_export_import(db):
     armybook_import(data=copy.deepcopy(SKIRMISH_BOOK))
-    exported = faction_book(faction=faction_get_with_book(system="aof-skirmish", slug="test-reavers"))
+    exported = faction_document(faction=Faction.objects.get(ruleset__slug="aof-skirmish", slug="test-reavers"))
     assert exported == SKIRMISH_BOOK
     armybook_import(data=exported)
-    again = faction_book(faction=faction_get_with_book(system="aof-skirmish", slug="test-reavers"))
+    again = faction_document(faction=Faction.objects.get(ruleset__slug="aof-skirmish", slug="test-reavers"))
     assert again == exported
 
 

@@ -9,8 +9,10 @@ from django.apps import apps
 from django.core.management import CommandError, call_command
 
 from factions.armybook import ArmyBookError
-from factions.models import Equipment, Faction, Unit, UpgradeOption
+from factions.models import Faction
+from factions.selectors import faction_document
 from factions.services import armybook_import
+from tests.conftest import book_option, part
 from tests.support.mutations import DELETE, set_at
 
 ARENA_STATS = {"move": 3, "rush": 5, "evasion": 3, "toughness": 3, "stamina": 4, "health": 6}
@@ -271,11 +273,13 @@ def test_a_good_book_is_stored_whole(make_aof_book):
 
     faction = Faction.objects.get(ruleset__slug="aof", slug="test-wardens")
     assert result.faction == faction and result.replaced_version is None
-    assert list(faction.units.values_list("uid", flat=True)) == ["warden-captain", "wardens", "wardens-0"]
-    assert Equipment.objects.filter(unit__faction=faction).count() == 1 + 2 + 2
-    halberds = UpgradeOption.objects.get(uid="TROOPS-2a", section__package__faction=faction)
-    assert (halberds.cost, halberds.costs) == (10, {"wardens": 15})
-    assert list(faction.units.get(uid="wardens").packages.values_list("uid", flat=True)) == ["TROOPS"]
+    document = faction_document(faction=faction)
+    assert [unit["id"] for unit in document["units"]] == ["warden-captain", "wardens", "wardens-0"]
+    assert sum(len(unit["equipment"]) for unit in document["units"]) == 1 + 2 + 2
+    halberds = book_option(document, "TROOPS-2a")
+    assert (halberds["cost"], halberds["costs"]) == (10, {"wardens": 15})
+    assert part(document["units"], "id", "wardens")["upgrades"] == ["TROOPS"]
+    assert document == make_aof_book()
 
 
 @pytest.mark.django_db
@@ -290,7 +294,7 @@ def test_reimporting_the_same_slug_replaces_the_book(make_aof_book):
     assert second.faction.pk == first.faction.pk
     assert second.replaced_version == "1.0.0"
     assert Faction.objects.filter(slug="test-wardens").count() == 1
-    assert list(Unit.objects.filter(faction=first.faction).values_list("uid", "cost")) == [
+    assert [(unit["id"], unit["cost"]) for unit in faction_document(faction=second.faction)["units"]] == [
         ("warden-captain", 70),
         ("wardens", 95),
     ]
@@ -342,3 +346,37 @@ def test_import_command_reports_a_missing_file(tmp_path):
     with pytest.raises(CommandError):
         call_command("import_armybook", str(tmp_path / "nope.json"), stderr=err)
     assert "cannot read" in err.getvalue()
+
+
+@pytest.mark.django_db
+def test_a_field_the_schema_takes_is_kept_and_given_back_with_nothing_else_changed(make_aof_book, monkeypatch, client):
+    """A book is kept as its document: a new option field needs the schema to take it (and
+    the engine or a page to read it), not a column, a writer or an export of its own."""
+    from factions import armybook
+
+    schema = json.loads(armybook.SCHEMA_PATH.read_text())
+    schema["$defs"]["option"]["properties"]["note"] = {"type": "string", "maxLength": 200}
+    monkeypatch.setattr(armybook, "_validator", lambda: armybook._BookValidator(schema))
+    book = make_aof_book()
+    book_option(book, "TROOPS-2a")["note"] = "Only with the banner."
+    armybook_import(data=book)
+    faction = Faction.objects.get(slug="test-wardens")
+    assert book_option(faction_document(faction=faction), "TROOPS-2a")["note"] == "Only with the banner."
+    answer = client.get("/api/factions/aof/test-wardens/").json()
+    assert book_option(answer, "TROOPS-2a")["note"] == "Only with the banner."
+
+
+@pytest.mark.django_db
+def test_a_book_is_kept_saying_nothing_one_way_and_its_stats_in_the_ruleset_s_order(make_aof_book):
+    """Two ways of saying the same (`core: false` or none, `items: []` or none, stats in
+    any order) are kept as one, so the same book imported either way is one version."""
+    book = make_aof_book()
+    book["rules"][0]["core"] = False
+    book["units"][1]["items"] = []
+    book["units"][1]["stats"] = {"defense": 5, "quality": 4}
+    first = armybook_import(data=book)
+    kept = faction_document(faction=first.faction)
+    assert "core" not in kept["rules"][0] and "items" not in kept["units"][1]
+    assert list(kept["units"][1]["stats"]) == ["quality", "defense"]
+    assert kept == make_aof_book()
+    assert armybook_import(data=make_aof_book()).status == "unchanged"

@@ -9,32 +9,34 @@ from armybuilder.memo import clear_all
 from armybuilder.stamps import content_hash
 from factions.admin_checks import catalogue_change_check, catalogue_owner
 from factions.models import Faction, ForceOrgLimit, Ruleset
-from factions.selectors import (
-    engine_book_get,
-    faction_book,
-    faction_get_with_book,
-    ruleset_record,
-)
+from factions.selectors import engine_book_get, faction_document, ruleset_record
 from factions.services import armybook_import, bundled_books_load, sync_rulesets
+from tests.conftest import book_option, edit_book
 
 URL = "/api/validate/"
 
 
-# A harmless change to one row of each catalogue table: the book still passes its checks.
+# A harmless change to one row of each ruleset table: the books still pass their checks.
 EDITS = {
     "ForceOrgLimit": ("section", "Force Organisation (club reading)"),
     "CoreRule": ("summary", "Said again in other words."),
-    "FactionRule": ("text", "Said again in other words."),
-    "Spell": ("text", "Said again in other words."),
-    "Unit": ("name", "Renamed Unit"),
-    "Equipment": ("rules", ["AP(1)"]),
-    "Package": ("order", 7),
-    "UpgradeSection": ("label", "Upgrade with (renamed)"),
-    "UpgradeOption": ("cost", 99),
-    "Gain": ("order", 9),
-    "UnitPackage": ("order", 9),
-    "CompositionCard": ("models_max", 12),
-    "CompositionGroup": ("max", 5),
+}
+
+
+def _first(items: list) -> dict:
+    return items[0]
+
+
+# A harmless change to each part of a book, as the admin edits its document: (book, change).
+BOOK_EDITS = {
+    "rule": ("test-wardens", lambda book: _first(book["rules"]).update(text="Said again in other words.")),
+    "spell": ("test-wardens", lambda book: _first(book["spells"]).update(text="Said again in other words.")),
+    "unit": ("test-wardens", lambda book: _first(book["units"]).update(name="Renamed Unit")),
+    "weapon": ("test-wardens", lambda book: _first(_first(book["units"])["equipment"]).update(rules=["AP(1)"])),
+    "package order": ("test-wardens", lambda book: book["packages"].reverse()),
+    "section": ("test-wardens", lambda book: _first(_first(book["packages"])["sections"]).update(label="Renamed")),
+    "option": ("test-wardens", lambda book: book_option(book, "TROOPS-1a").update(cost=99)),
+    "composition": ("test-pit", lambda book: book["composition"]["groups"][0].update(max=5)),
 }
 
 
@@ -51,9 +53,10 @@ def _stamps():
     [m for m in apps.get_app_config("factions").get_models() if m.__name__ in EDITS],
     ids=lambda m: m.__name__,
 )
-def test_a_change_to_any_catalogue_row_gives_its_owner_a_new_content_stamp(wardens, make_arena_book, model):
-    """What the admin does on every save (catalogue_change_check) stamps the owner from its
-    content: the owner, and only it, gets a new stamp, the one its content hashes to."""
+def test_a_change_to_any_ruleset_row_gives_its_ruleset_a_new_content_stamp(wardens, make_arena_book, model):
+    """What the admin does on every save of a ruleset (catalogue_change_check) stamps it
+    from its content: the ruleset, and only it, gets a new stamp, the one its content
+    hashes to."""
     armybook_import(data=make_arena_book())
     obj = model.objects.order_by("pk").first()
     field, value = EDITS[model.__name__]
@@ -66,16 +69,28 @@ def test_a_change_to_any_catalogue_row_gives_its_owner_a_new_content_stamp(warde
 
     after = _stamps()
     owner = catalogue_owner(obj)
-    kind = "rulesets" if isinstance(owner, Ruleset) else "books"
     changed = {k: [pk for pk in after[k] if after[k][pk] != before[k][pk]] for k in after}
-    assert changed == {"books": [], "rulesets": [], kind: [owner.pk]}
-    if kind == "books":
-        assert after[kind][owner.pk] == content_hash(
-            faction_book(faction=faction_get_with_book(system=owner.ruleset.slug, slug=owner.slug))
-        )
-    else:
-        full = Ruleset.objects.prefetch_related("limits", "core_rules").get(pk=owner.pk)
-        assert after[kind][owner.pk] == content_hash(ruleset_record(ruleset=full))
+    assert changed == {"books": [], "rulesets": [owner.pk]}
+    full = Ruleset.objects.prefetch_related("limits", "core_rules").get(pk=owner.pk)
+    assert after["rulesets"][owner.pk] == content_hash(ruleset_record(ruleset=full))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("edit", BOOK_EDITS)
+def test_a_change_to_any_part_of_a_book_gives_it_a_new_content_stamp(wardens, make_arena_book, edit):
+    """A book edited as the admin edits it is a new version: the book, and only it, gets
+    a new stamp, the one its new document hashes to."""
+    armybook_import(data=make_arena_book())
+    slug, change = BOOK_EDITS[edit]
+    before = _stamps()
+    system = Faction.objects.get(slug=slug).ruleset.slug
+
+    owner = edit_book(slug, change, system=system)
+
+    after = _stamps()
+    changed = {k: [pk for pk in after[k] if after[k][pk] != before[k][pk]] for k in after}
+    assert changed == {"books": [owner.pk], "rulesets": []}
+    assert after["books"][owner.pk] == content_hash(faction_document(faction=owner))
 
 
 @pytest.mark.django_db

@@ -590,3 +590,76 @@ def test_imports_of_the_same_new_book_at_once_make_one_book(make_aof_book):
     outcomes = at_once(4, lambda: armybook_import(data=make_aof_book()).status)
     assert sorted(outcomes) == ["new book", "unchanged", "unchanged", "unchanged"]
     assert versions_of(Faction.objects.get(slug="test-wardens")) == ["1.0.0"]
+
+
+# -- the admin's edit of a book: a new version, with a compare-and-swap -----------------------
+def edited_wardens(faction: Faction, cost: int, version: str) -> dict:
+    from factions.selectors import faction_document
+
+    document = copy.deepcopy(faction_document(faction=faction))
+    document["units"][1]["cost"], document["version"] = cost, version
+    return document
+
+
+@pytest.mark.django_db
+def test_an_edit_whose_version_was_replaced_between_its_check_and_its_write_changes_nothing(wardens, monkeypatch):
+    """Another edit lands after this one read the current version and before it writes:
+    the write finds the book moved on (UPDATE … WHERE the stamp is the one read), and
+    refuses, keeping nothing. (Here the other edit runs inside this one's transaction,
+    so the refusal rolls it back too; test_edits_of_the_same_version_at_once_keep_one
+    races real ones on PostgreSQL.)"""
+    from factions import services
+
+    read = services.book_version_document
+
+    def another_edit_meanwhile(**kwargs):
+        monkeypatch.setattr(services, "book_version_document", read)
+        theirs = edited_wardens(wardens, 120, "1.0.0+theirs")
+        services.armybook_edit(faction=wardens, document=theirs, based_on=wardens.content_hash)
+        return read(**kwargs)
+
+    monkeypatch.setattr(services, "book_version_document", another_edit_meanwhile)
+    with pytest.raises(services.BookChanged, match="its current version is now 1.0.0\\+theirs"):
+        services.armybook_edit(
+            faction=wardens, document=edited_wardens(wardens, 125, "1.0.0+mine"), based_on=wardens.content_hash
+        )
+    assert not BookVersion.objects.filter(version="1.0.0+mine").exists()
+    assert Faction.objects.get(pk=wardens.pk).version != "1.0.0+mine"
+
+
+@pytest.mark.django_db
+def test_an_edit_may_not_move_a_book_to_another_ruleset_slug_or_army_forge_book(wardens):
+    from factions.armybook import ArmyBookError
+    from factions.services import armybook_edit
+
+    document = {**edited_wardens(wardens, 125, "1.0.0+admin.1"), "slug": "other", "armyforge_id": "abc"}
+    with pytest.raises(ArmyBookError) as refused:
+        armybook_edit(faction=wardens, document=document, based_on=wardens.content_hash)
+    assert [str(p) for p in refused.value.problems] == [
+        "slug: must stay the book's own, 'test-wardens'",
+        "armyforge_id: the book has none: leave it out",
+    ]
+    assert versions_of(wardens) == ["1.0.0"]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.postgres
+def test_edits_of_the_same_version_at_once_keep_one(make_aof_book):
+    """Four staff save an edit made from the same version at the same moment: one is kept,
+    the others are refused and keep nothing."""
+    from factions.services import BookChanged, armybook_edit, sync_rulesets
+
+    sync_rulesets()  # transactional tests may run after one that emptied the tables
+    armybook_import(data=make_aof_book())
+    faction = Faction.objects.select_related("ruleset").get(slug="test-wardens")
+    names = iter(f"1.0.0+admin.{n}" for n in range(1, 5))
+
+    def edit() -> str:
+        document = edited_wardens(faction, 120, next(names))
+        try:
+            return armybook_edit(faction=faction, document=document, based_on=faction.content_hash).status
+        except BookChanged:
+            return "refused"
+
+    assert sorted(at_once(4, edit)) == ["new version", "refused", "refused", "refused"]
+    assert len(versions_of(Faction.objects.get(slug="test-wardens"))) == 2

@@ -73,9 +73,8 @@ def test_the_frozen_ruleset_data_is_what_sync_rulesets_writes_today():
 
 @pytest.mark.django_db(transaction=True)
 def test_books_held_before_versions_were_kept_get_one_version_each_with_their_source():
-    """Migration 0009 gives each book its one version (the one its tables hold) and a
-    source; bootstrap's backfill then keeps that version's document, which the migration
-    could not write."""
+    """Migration 0009 gives each book its one version (the one its tables held) and a
+    source; 0012 then keeps that version's document, built from the tables, and stamps it."""
     from django.db import connection
     from django.db.migrations.executor import MigrationExecutor
 
@@ -95,26 +94,217 @@ def test_books_held_before_versions_were_kept_get_one_version_each_with_their_so
     executor = MigrationExecutor(connection)
     executor.migrate(executor.loader.graph.leaf_nodes())
 
+    from armybuilder.stamps import content_hash
     from factions.models import BookVersion, Faction
-    from factions.services import book_versions_backfill
 
     rows = BookVersion.objects.order_by("faction__slug")
-    assert [(v.faction.slug, v.version, v.source, v.document) for v in rows] == [
-        ("club-book", "0.3.0", "upload", None),
-        ("human-empire", "1.1.0", "bundled", None),
-        ("wood-elves", "3.5.2", "armyforge", None),
+    assert [(v.faction.slug, v.version, v.source, v.document["name"], v.document["version"]) for v in rows] == [
+        ("club-book", "0.3.0", "upload", "Club Book", "0.3.0"),
+        ("human-empire", "1.1.0", "bundled", "Human Empire", "1.1.0"),
+        ("wood-elves", "3.5.2", "armyforge", "Wood Elves", "3.5.2"),
     ]
     assert dict(Faction.objects.values_list("slug", "source")) == {
         "club-book": "upload",
         "human-empire": "bundled",
         "wood-elves": "armyforge",
     }
-    assert BookVersion.objects.get(faction__slug="human-empire").content_hash == "a" * 32
-    assert book_versions_backfill() == 3
     kept = BookVersion.objects.get(faction__slug="human-empire")
-    assert (kept.document["name"], kept.document["version"]) == ("Human Empire", "1.1.0")
-    assert kept.content_hash == Faction.objects.get(slug="human-empire").content_hash != "a" * 32
-    assert book_versions_backfill() == 0
+    assert kept.content_hash == content_hash(kept.document) == Faction.objects.get(slug="human-empire").content_hash
+    assert kept.content_hash != "a" * 32
+
+
+# -- 0012: a book is stored once -------------------------------------------------------------------
+def write_tables(apps, faction, book: dict) -> None:
+    """`book` (armybook/1) written into the tables of a database of 0010, as the importer of
+    that time wrote it (factions/services.py _write_book, before 0012)."""
+    get = apps.get_model
+    for i, r in enumerate(book["rules"]):
+        get("factions", "FactionRule").objects.create(
+            faction=faction,
+            name=r["name"],
+            rated=r["rated"],
+            text=r["text"],
+            core=r.get("core", False),
+            per_army=r.get("per_army"),
+            order=i,
+        )
+    for i, s in enumerate(book["spells"]):
+        get("factions", "Spell").objects.create(
+            faction=faction, name=s["name"], cost=s["cost"], text=s["text"], order=i
+        )
+    packages = {}
+    for i, p in enumerate(book["packages"]):
+        packages[p["id"]] = package = get("factions", "Package").objects.create(faction=faction, uid=p["id"], order=i)
+        for j, section in enumerate(p["sections"]):
+            affects, select = section.get("affects") or {}, section.get("select") or {}
+            row = get("factions", "UpgradeSection").objects.create(
+                package=package,
+                uid=section["id"],
+                label=section["label"],
+                variant=section["variant"],
+                targets=section.get("targets", []),
+                optional=section.get("optional"),
+                affects_type=affects.get("type", ""),
+                affects_value=affects.get("value"),
+                select_type=select.get("type", ""),
+                select_value=select.get("value"),
+                select_per=select.get("per", ""),
+                order=j,
+            )
+            for k, option in enumerate(section["options"]):
+                kept = get("factions", "UpgradeOption").objects.create(
+                    section=row,
+                    uid=option["id"],
+                    label=option["label"],
+                    cost=option["cost"],
+                    costs=option.get("costs", {}),
+                    command=option.get("command", ""),
+                    order=k,
+                )
+                for n, gain in enumerate(option["gains"]):
+                    detail = {key: value for key, value in gain.items() if key not in ("kind", "name")}
+                    get("factions", "Gain").objects.create(
+                        option=kept, kind=gain["kind"], name=gain["name"], detail=detail, order=n
+                    )
+    columns = ("name", "type", "size", "cost", "stats", "rules")
+    for i, u in enumerate(book["units"]):
+        unit = get("factions", "Unit").objects.create(
+            faction=faction, uid=u["id"], items=u.get("items", []), order=i, **{c: u[c] for c in columns}
+        )
+        for j, w in enumerate(u["equipment"]):
+            get("factions", "Equipment").objects.create(
+                unit=unit,
+                name=w["name"],
+                count=w["count"],
+                range=w.get("range"),
+                attacks=str(w["attacks"]) if "attacks" in w else "",
+                rules=w["rules"],
+                extra={k: v for k, v in w.items() if k not in ("name", "count", "range", "attacks", "rules")},
+                order=j,
+            )
+        for j, entry in enumerate(u["upgrades"]):
+            uid, without = (entry["package"], entry["without"]) if isinstance(entry, dict) else (entry, [])
+            get("factions", "UnitPackage").objects.create(unit=unit, package=packages[uid], without=without, order=j)
+    card = book.get("composition")
+    if card is not None:
+        kept_card = get("factions", "CompositionCard").objects.create(
+            faction=faction, models_min=card["models"]["min"], models_max=card["models"]["max"]
+        )
+        for i, g in enumerate(card["groups"]):
+            get("factions", "CompositionGroup").objects.create(
+                card=kept_card, label=g["label"], units=g["units"], min=g["min"], max=g["max"], order=i
+            )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_book_keeps_its_content_when_the_tables_go(make_aof_book, make_arena_book):
+    """A database of 0010 holds the bundled books as the importer of that time left them
+    (the tables and each current version's document, stamped alike), a book held only in
+    the tables (imported before versions were kept), an Arena book whose document the
+    admin's edits of its tables left behind (another stamp: the tables are the book), and
+    an older version with no document. After 0012 every book's current version holds what
+    the code of 0010 read as the book (its document, or the book its tables hold), stamped
+    by its content; the older version with no document is gone, and the tables too."""
+    import json
+
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+    from django.utils import timezone
+
+    from armybuilder.stamps import content_hash
+    from factions.armybook import kept_form
+    from factions.services import bundled_book_paths, sync_rulesets
+
+    sync_rulesets()  # a transactional test before this one may have emptied the tables
+    at_0010 = [("factions", "0010_armyforge_core_rules")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(at_0010)
+    old = executor.loader.project_state(at_0010).apps
+    Ruleset, Faction = old.get_model("factions", "Ruleset"), old.get_model("factions", "Faction")
+    BookVersion = old.get_model("factions", "BookVersion")
+    now = timezone.now()
+    expected: dict[tuple[str, str], dict] = {}  # what the code of 0010 read as each book
+
+    def held(book: dict, *, version: bool = True, source: str = "upload", stamp: str | None = None) -> object:
+        ruleset = Ruleset.objects.get(slug=book["system"])
+        document = kept_form(book, ruleset.stat_fields)
+        faction = Faction.objects.create(
+            ruleset=ruleset,
+            slug=book["slug"],
+            name=book["name"],
+            version=book["version"],
+            description=book.get("description"),
+            armyforge_id=book.get("armyforge_id", ""),
+            armyforge_rules=book.get("armyforge_rules", ""),
+            source=source,
+            content_hash=stamp or content_hash(document),
+        )
+        write_tables(old, faction, book)
+        if version:
+            BookVersion.objects.create(
+                faction=faction,
+                version=book["version"],
+                source=source,
+                imported_at=now,
+                units=len(book["units"]),
+                content_hash=content_hash(document),
+                document=document,
+            )
+        expected[(book["system"], book["slug"])] = document
+        return faction
+
+    for path in bundled_book_paths():
+        held(json.loads(path.read_text()), source="bundled")
+    tables_only = make_aof_book(units=8)
+    tables_only.update(slug="club-book", name="Club Book", version="0.3.0", description="Kept in the tables only.")
+    tables_only["rules"].append({"name": "Stubborn", "rated": False, "text": "Ours.", "core": False})
+    tables_only["units"][1]["items"] = []
+    held(tables_only, version=False, stamp="c" * 32)
+    edited = make_arena_book()
+    pit = held(edited, stamp="e" * 32)  # the tables changed since the document was kept
+    stale = {**expected[("aof-arena", "test-pit")], "units": []}
+    BookVersion.objects.filter(faction=pit).update(document=stale, content_hash=content_hash(stale))
+    BookVersion.objects.create(
+        faction=pit, version="0.9.0", source="upload", imported_at=now, units=0, content_hash="0" * 32, document=None
+    )
+    older = {**expected[("aof-arena", "test-pit")], "version": "0.8.0"}
+    BookVersion.objects.create(
+        faction=pit,
+        version="0.8.0",
+        source="upload",
+        imported_at=now,
+        units=1,
+        content_hash=content_hash(older),
+        document=older,
+    )
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+    from factions.models import BookVersion as Version
+    from factions.models import Faction as Book
+
+    units = options = 0
+    for faction in Book.objects.select_related("ruleset"):
+        current = Version.objects.get(faction=faction, version=faction.version)
+        book = expected.pop((faction.ruleset.slug, faction.slug))
+        assert current.document == book, faction.slug
+        assert [list(u["stats"]) for u in current.document["units"]] == [list(u["stats"]) for u in book["units"]]
+        assert faction.content_hash == current.content_hash == content_hash(book), faction.slug
+        assert current.units == len(book["units"])
+        units += len(book["units"])
+        options += sum(len(s["options"]) for p in book["packages"] for s in p["sections"])
+    assert expected == {}
+    assert sorted(Version.objects.filter(faction__slug="test-pit").values_list("version", flat=True)) == [
+        "0.8.0",
+        "1.0.0",
+    ]
+    assert Version.objects.get(faction__slug="test-pit", version="0.8.0").document == older
+    tables = set(connection.introspection.table_names())
+    assert not {t for t in tables if t in ("factions_unit", "factions_upgradeoption", "factions_factionrule")}
+    books = Book.objects.count()
+    assert books == len(bundled_book_paths()) + 2 and units > 0 and options > 0
+    print(f"\n0012 compared {books} books: {units} units, {options} options, each the same before and after")
 
 
 @pytest.mark.django_db(transaction=True)

@@ -7,15 +7,15 @@ import pytest
 from django.core.management import call_command
 
 from factions.models import Faction
-from factions.selectors import faction_book, faction_get_with_book
-from factions.services import armybook_import, bundled_book_paths, bundled_books_load
+from factions.selectors import faction_document
+from factions.services import armybook_edit, armybook_import, bundled_book_paths, bundled_books_load
 
 BUNDLED = bundled_book_paths()
 SYSTEMS = ("aof", "aof-regiments", "aof-skirmish", "opf", "aof-arena")
 
 
 def export(system: str, slug: str) -> dict:
-    return faction_book(faction=faction_get_with_book(system=system, slug=slug))
+    return faction_document(faction=Faction.objects.get(ruleset__slug=system, slug=slug))
 
 
 def test_every_ruleset_has_a_bundled_book():
@@ -68,9 +68,9 @@ def test_bootstrap_loads_every_bundled_book_once():
 @pytest.mark.django_db
 def test_bundled_book_is_reloaded_only_when_the_file_is_newer():
     bundled_books_load()
-    faction = Faction.objects.order_by("pk").first()
-    faction.name = "Edited in the admin"
-    faction.save()
+    faction = Faction.objects.select_related("ruleset").order_by("pk").first()
+    edited = {**faction_document(faction=faction), "name": "Edited in the admin", "version": f"{faction.version}+a.1"}
+    armybook_edit(faction=faction, document=edited, based_on=faction.content_hash)
     assert bundled_books_load() == []
     assert Faction.objects.get(pk=faction.pk).name == "Edited in the admin"
 

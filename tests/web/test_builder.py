@@ -5,7 +5,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from armybuilder.lists.models import ArmyList
-from factions.admin_checks import catalogue_change_check
+from tests.conftest import aof_book, edit_book, part
 
 
 @pytest.fixture
@@ -263,16 +263,10 @@ def test_a_kept_entry_follows_what_it_shows(army_list, client):
 
 
 def test_kept_pieces_go_with_the_book_they_came_from(army_list, client):
-    from factions.models import Faction, Unit
-
     act(client, army_list, action="add", unit="wardens")
     assert "Test Wardens" in client.get(f"/lists/{army_list.pk}/").content.decode()
-    faction = Faction.objects.get(slug="test-wardens")
-    unit = Unit.objects.get(faction=faction, uid="wardens")
-    old_cost = unit.cost
-    unit.cost = old_cost + 7
-    unit.save()
-    catalogue_change_check(objects=[unit])  # as the admin saves it
+    old_cost = part(aof_book()["units"], "id", "wardens")["cost"]
+    faction = edit_book("test-wardens", lambda book: part(book["units"], "id", "wardens").update(cost=old_cost + 7))
     # The list keeps the version it was built on, and that version's pieces, until it moves on.
     page = client.get(f"/lists/{army_list.pk}/").content.decode()
     assert f"{old_cost + 7} pts" not in page and "your one unit changes cost, +7 pts" in page

@@ -9,7 +9,7 @@ under the same slug.
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
-from factions.services import book_versions_backfill, bundled_books_load
+from factions.services import bundled_books_load
 
 
 class Command(BaseCommand):
@@ -17,9 +17,6 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         call_command("migrate", interactive=False, verbosity=options["verbosity"] - 1 if options["verbosity"] else 0)
-        kept = book_versions_backfill()
-        if kept:
-            self.stdout.write(f"Kept the current version of {kept} army books imported before versions were kept.")
         results = bundled_books_load()
         for result in results:
             self.stdout.write(result.describe())

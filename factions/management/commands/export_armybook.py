@@ -4,7 +4,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from factions.management.output import write_json
 from factions.models import Faction
-from factions.selectors import faction_book, faction_get_with_book
+from factions.selectors import faction_document
 
 
 class Command(BaseCommand):
@@ -17,7 +17,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, system: str, slug: str, output: str | None = None, **options):
         try:
-            faction = faction_get_with_book(system=system, slug=slug)
+            faction = Faction.objects.get(ruleset__slug=system, slug=slug)
         except Faction.DoesNotExist:
             raise CommandError(f'no faction "{slug}" in ruleset "{system}"') from None
-        write_json(self, faction_book(faction=faction), output=output, what=f"{faction.name} {faction.version}")
+        write_json(self, faction_document(faction=faction), output=output, what=f"{faction.name} {faction.version}")
