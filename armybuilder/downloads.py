@@ -32,7 +32,7 @@ from armybuilder.accounts.services import display_name
 from armybuilder.cache import remembered, shared_key
 from armybuilder.events.models import EventPack, Submission
 from armybuilder.events.rules import pack_stamp
-from armybuilder.events.selectors import event_pack_get
+from armybuilder.events.selectors import event_pack_find
 from armybuilder.exports import pdf
 from armybuilder.exports.event_csv import submissions_csv
 from armybuilder.exports.pdf_event import EventRosterPdf
@@ -88,7 +88,7 @@ def list_pdf_response(army_list: ArmyList, kind: str, params: dict[str, str]) ->
     # The pinned version's stamp, and the current version (the roster says when one is out).
     book = (*handle.cache_key, handle.current_version) if handle else None
     # A list entered for an event is checked against the event's rules as they are now.
-    pack = event_pack_get(key=army_list.event_id) if army_list.event_id else None
+    pack = event_pack_find(key=army_list.event_id) if army_list.event_id else None
     event = pack_stamp(pack) if pack is not None else None
     drawing = options.drawing(kind)
     # Only the roster prints the share link (its QR code): the other files do not vary with it.

@@ -11,6 +11,7 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.views import defaults
 
+from armybuilder.missing import Missing
 from armybuilder.web.context import site_links
 
 log = logging.getLogger(__name__)
@@ -30,6 +31,14 @@ PAGES = {
     413: ("Too large", "What was sent is larger than this site accepts."),
     405: ("Not opened this way", "This address takes the site's own forms and buttons; it is not a page to open."),
     500: ("Something went wrong", MESSAGES[500]),
+}
+# What a page says of a thing a lookup did not find (armybuilder.missing.Missing, by kind).
+MISSING = {
+    "list": "No such list among yours.",
+    "shared list": "No list has this share link (it may have been replaced by a new one).",
+    "ruleset": "No such ruleset.",
+    "book": "No such army book.",
+    "event pack": "No event pack has this link.",
 }
 CSRF_WORDS = (
     "This form has expired: the page was open while you logged in, perhaps in another tab. "
@@ -86,7 +95,10 @@ def page_not_found(request: HttpRequest, exception: Exception | None = None) -> 
         return JsonResponse({"detail": MESSAGES[404]}, status=404)
     # Our own 404s say what is missing ("No such list among yours."); the URL resolver's
     # carry a dict of the patterns tried, which is not for visitors.
-    words = exception.args[0] if exception and exception.args and isinstance(exception.args[0], str) else ""
+    if isinstance(exception, Missing):
+        words = MISSING.get(exception.kind, "")
+    else:
+        words = exception.args[0] if exception and exception.args and isinstance(exception.args[0], str) else ""
     return error_page(request, 404, words)
 
 

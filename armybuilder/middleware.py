@@ -1,5 +1,6 @@
-"""Request-level safety nets: oversized bodies, a database that has gone away, and a
-page (not an empty answer) for a method an address does not take."""
+"""Request-level safety nets: oversized bodies, a database that has gone away, a page (not
+an empty answer) for a method an address does not take, and the 404 of a lookup that
+found nothing."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from django.http.multipartparser import MultiPartParserError
 from django.template.loader import render_to_string
 
 from armybuilder import errors
+from armybuilder.missing import Missing
 from armybuilder.web.context import site_links
 from factions.armybook import json_has_nul
 
@@ -159,3 +161,20 @@ class ContentSecurityPolicyMiddleware:
             docs = request.path.startswith("/api/docs/")
             response["Content-Security-Policy"] = DOCS_POLICY if docs else CONTENT_SECURITY_POLICY
         return response
+
+
+class MissingMiddleware:
+    """A page whose lookup found nothing (a selector's Missing) is the site's 404, as an
+    Http404 is: the page says what is missing in its own words (errors.MISSING). The API
+    answers its own (api/exceptions.py)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, Missing):
+            return errors.page_not_found(request, exception)
+        return None

@@ -62,7 +62,7 @@ def submit(pack, number: int) -> None:
 
 def download(pack) -> bytes:
     """What the organiser's roster.pdf view runs."""
-    managed = event_selectors.managed_pack_get(key=pack.key, user=pack.organiser)
+    managed = event_selectors.event_pack_managed_get(key=pack.key, user=pack.organiser)
     submissions = list(event_selectors.submissions_visible(managed, pack.organiser))
     return downloads.event_roster_response(managed, submissions, paper="a4").content
 

@@ -8,11 +8,11 @@ from typing import Any
 
 from django.db import connection
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
-from django.http import Http404
 
 from armybuilder.cache import remembered, shared_key
 from armybuilder.engine.book import Book, RulesetSpec, book_from_dict, ruleset_from_dict
 from armybuilder.memo import Memo
+from armybuilder.missing import Missing
 from factions.armybook import RulesetInfo
 from factions.catalogue import CORE_RULE_FIELDS, LIMIT_FIELDS, RULESET_FIELDS
 from factions.models import ArmyForgeRules, BookVersion, CoreRule, Faction, Ruleset
@@ -93,19 +93,13 @@ def core_rule_meanings(*, system: str) -> dict[str, tuple[bool, str, str]]:
 
 
 # One lookup per resource: every view and service finds a ruleset or a book by slug
-# through these; the views name their own 404 (a page's words differ from the API's).
+# through these; Missing when there is none, which each front end answers with its 404.
 def ruleset_get(*, slug: str) -> Ruleset:
-    """The ruleset `slug` with its base, limits and core rules (Ruleset.DoesNotExist if
-    there is none)."""
-    return Ruleset.objects.select_related("base").prefetch_related("limits", "core_rules").get(slug=slug)
-
-
-def ruleset_get_or_404(*, slug: str, message: str) -> Ruleset:
-    """`ruleset_get`, or a 404 saying `message`."""
+    """The ruleset `slug` with its base, limits and core rules; Missing if there is none."""
     try:
-        return ruleset_get(slug=slug)
+        return Ruleset.objects.select_related("base").prefetch_related("limits", "core_rules").get(slug=slug)
     except Ruleset.DoesNotExist:
-        raise Http404(message) from None
+        raise Missing("ruleset", f'no ruleset "{slug}"') from None
 
 
 def ruleset_find(*, slug: str) -> Ruleset | None:
@@ -120,12 +114,12 @@ def ruleset_family(slug: str) -> str:
     return row.family if row else slug
 
 
-def faction_get_or_404(*, system: str, slug: str, message: str) -> Faction:
-    """The army book `slug` of the ruleset `system` with its ruleset, or a 404 saying
-    `message`."""
+def faction_get(*, system: str, slug: str) -> Faction:
+    """The army book `slug` of the ruleset `system` with its ruleset; Missing if there is
+    none."""
     faction = Faction.objects.select_related("ruleset").filter(ruleset__slug=system, slug=slug).first()
     if faction is None:
-        raise Http404(message)
+        raise Missing("book", f'no faction "{slug}" in ruleset "{system}"')
     return faction
 
 
@@ -288,7 +282,7 @@ def book_handles_get(*, books: set[BookKey]) -> dict[BookKey, BookHandle]:
 def engine_book_get(
     *, system: str, slug: str, handle: BookHandle | None = None, version: str | None = None
 ) -> tuple[Book, RulesetSpec]:
-    """The engine's book and ruleset for a faction.
+    """The engine's book and ruleset for a faction (Missing if there is none).
 
     Three levels: this process's own copy (no query when the caller has the handle), then
     the shared cache (CACHE_URL: the book as plain armybook/1 data, so every app server
@@ -299,7 +293,7 @@ def engine_book_get(
     if handle is None:
         handle = book_handle_get(system=system, slug=slug, version=version)
         if handle is None:
-            raise Faction.DoesNotExist(f'no faction "{slug}" in ruleset "{system}"')
+            raise Missing("book", f'no faction "{slug}" in ruleset "{system}"')
     return ENGINE_BOOKS.fetch(handle.cache_key, lambda: _engine_book_build(handle))
 
 

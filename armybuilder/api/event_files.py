@@ -1,18 +1,18 @@
 """An event's files in the API (shared/spec/api.md): the combined roster of every list
 submitted to a pack, as a PDF, and the submissions as a CSV, for the pack's organiser
-and staff. To anyone else the pack is not there: a 404, never a 403."""
+and staff: two actions of the pack (EventViewSet). To anyone else the pack is not there:
+a 404, never a 403."""
 
 from __future__ import annotations
 
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
-from rest_framework.views import APIView
 
 from armybuilder import downloads
-from armybuilder.api.event_views import managed_pack_or_404
 from armybuilder.api.schema import error
 from armybuilder.api.serializers import FieldErrorsSerializer
 from armybuilder.events import selectors as event_selectors
@@ -28,8 +28,8 @@ NOT_MANAGED = error(
 PAPER = OpenApiParameter("paper", str, OpenApiParameter.QUERY, enum=list(PAPERS), description="Default a4")
 
 
-class EventRosterView(APIView):
-    """Every submission's roster in one PDF, after a cover listing them all."""
+class EventFiles:
+    """The files of a pack (a mixin of EventViewSet)."""
 
     @extend_schema(
         operation_id="events_roster_pdf",
@@ -51,18 +51,16 @@ class EventRosterView(APIView):
             ),
         },
     )
-    def get(self, request: Request, key: str) -> HttpResponse:
-        pack = managed_pack_or_404(request, key)
+    @action(detail=True, url_path="roster.pdf", url_name="roster-export")
+    def roster(self, request: Request, key: str) -> HttpResponse:
+        """Every submission's roster in one PDF, after a cover listing them all."""
+        pack = event_selectors.event_pack_managed_get(key=key, user=request.user)
         try:
             paper = pdf.paper_option(request.query_params.dict())
         except ValueError as exc:
             raise ValidationError({"paper": [str(exc)]}) from None
         submissions = list(event_selectors.submissions_visible(pack, request.user))
         return downloads.event_roster_response(pack, submissions, paper=paper)
-
-
-class EventSubmissionsCsvView(APIView):
-    """The submissions as CSV, one row each, checked against the pack's rules now."""
 
     @extend_schema(
         operation_id="events_submissions_csv",
@@ -73,7 +71,9 @@ class EventSubmissionsCsvView(APIView):
             404: NOT_MANAGED,
         },
     )
-    def get(self, request: Request, key: str) -> HttpResponse:
-        pack = managed_pack_or_404(request, key)
+    @action(detail=True, url_path="submissions.csv", url_name="submissions-export")
+    def submissions_csv(self, request: Request, key: str) -> HttpResponse:
+        """The submissions as CSV, one row each, checked against the pack's rules now."""
+        pack = event_selectors.event_pack_managed_get(key=key, user=request.user)
         rows = list_submissions.submission_rows(pack, list(event_selectors.submissions_visible(pack, request.user)))
         return downloads.submissions_csv_response(pack, rows)

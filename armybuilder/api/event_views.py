@@ -14,37 +14,29 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import serializers, status
+from rest_framework import serializers, status, viewsets
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
+from rest_framework.utils.serializer_helpers import ReturnList
 
 from armybuilder.accounts import services as accounts
+from armybuilder.api.event_files import EventFiles
 from armybuilder.api.exceptions import SignInRequired
 from armybuilder.api.fastjson import ORJSONParser
-from armybuilder.api.list_views import (
-    NOT_YOURS,
-    ArmyListOutSerializer,
-    ListPagination,
-    VisitorSessionCsrf,
-    _own_list,
-    list_conflict,
-    list_payload,
-)
+from armybuilder.api.list_views import ListPagination
 from armybuilder.api.lists import ArmyListSerializer
-from armybuilder.api.schema import FIELD_ERRORS, SIGNED_IN_OR_VISITOR, error
+from armybuilder.api.schema import FIELD_ERRORS, error
 from armybuilder.api.serializers import ClosedSerializer, ConflictSerializer, IssueSerializer, ValidationSerializer
 from armybuilder.conflicts import VersionConflict
 from armybuilder.engine.limit_kinds import ADDABLE_KINDS
 from armybuilder.events import format as pack_format
 from armybuilder.events import selectors as event_selectors
 from armybuilder.events import services as event_services
-from armybuilder.events.models import PACK_KEY_LENGTH, EventPack
+from armybuilder.events.models import EventPack, Submission
 from armybuilder.events.rules import BOOKS_RULES, RULE_FIELDS
-from armybuilder.events.selectors import event_pack_get
-from armybuilder.lists import services as list_services
 from armybuilder.lists import submissions as list_submissions
+from armybuilder.lists.visitors import own_list
 from factions.ruleset_format import MAX_POINTS
 
 # The OpenAPI security requirement of organising and submitting (see SIGNED_IN_OR_VISITOR in
@@ -144,6 +136,10 @@ class RuleLineSerializer(serializers.Serializer):
 
 
 class EventPackOutSerializer(EventPackSerializer):
+    """A pack as the API returns it (a PackView: the pack and its rules in words;
+    `request` in the context, for its address and who asks). Made in one step, as the
+    lists' answers are; tests/test_api_shapes.py keeps it to these fields."""
+
     key = serializers.CharField(help_text="The pack's address: /api/events/{key}/")
     url = serializers.URLField(help_text="The pack's page")
     ruleset_title = serializers.CharField()
@@ -154,6 +150,28 @@ class EventPackOutSerializer(EventPackSerializer):
     created = serializers.DateTimeField()
     updated = serializers.DateTimeField()
     can_manage = serializers.BooleanField(help_text="The caller may change the pack and see every submission")
+
+    def to_representation(self, view: event_selectors.PackView) -> dict[str, Any]:
+        pack, request = view.pack, self.context["request"]
+        return {
+            "key": pack.key,
+            "url": request.build_absolute_uri(pack.path),
+            "name": pack.name,
+            "description": pack.description,
+            "ruleset": pack.ruleset.slug,
+            "ruleset_title": pack.ruleset.title,
+            "points_limit": pack.points_limit,
+            "deadline": pack.deadline.astimezone(UTC).isoformat(),
+            "open": event_selectors.is_open(pack),
+            "organiser": accounts.display_name(pack.organiser),
+            **{field: getattr(pack, field) for field in RULE_FIELDS},
+            "books": pack.books,
+            "rules": [{"text": line.text, "source": line.source, "changed": line.changed} for line in view.rules],
+            "version": pack.version,
+            "created": pack.created.isoformat(),
+            "updated": pack.updated.isoformat(),
+            "can_manage": event_selectors.can_manage(pack, request.user),
+        }
 
 
 class SubmitSerializer(ClosedSerializer):
@@ -169,22 +187,10 @@ PACK_CONFLICT = OpenApiResponse(
 )
 
 
-LIST_CONFLICT = OpenApiResponse(ConflictSerializer, description="The list changed since `version`: nothing written.")
-
-
-class EnterSerializer(ClosedSerializer):
-    event = serializers.CharField(
-        max_length=PACK_KEY_LENGTH, allow_null=True, help_text="An event pack's key; null: no event"
-    )
-    version = serializers.IntegerField(
-        required=False,
-        min_value=1,
-        help_text="The list's version the change was made from (default: the one read now); if the list has "
-        "changed since, nothing is written and the answer is 409",
-    )
-
-
 class SubmissionOutSerializer(serializers.Serializer):
+    """A submission as the API returns it (a SubmissionRow: checked against the pack's
+    rules now). Made in one step; tests/test_api_shapes.py keeps it to these fields."""
+
     id = serializers.IntegerField()
     player = serializers.CharField(help_text=NAME_HELP.format(who="player"))
     faction = serializers.CharField()
@@ -198,52 +204,38 @@ class SubmissionOutSerializer(serializers.Serializer):
     list = ArmyListSerializer(help_text="The list as submitted (armylist/1): later edits leave it alone")
     validation = ValidationSerializer()
 
+    def to_representation(self, row: list_submissions.SubmissionRow) -> dict[str, Any]:
+        submission, validation = row.submission, row.validation
+        return {
+            "id": submission.pk,
+            "player": row.player_name,
+            "faction": submission.data["faction"],
+            "faction_name": row.faction_name,
+            "book_version": row.book_version,
+            "total_points": validation["total_points"],
+            "points_limit": validation["points_limit"],
+            "valid": row.valid,
+            "issues": row.issues,
+            "submitted_at": submission.submitted_at.isoformat(),
+            "list": submission.data,
+            "validation": validation,
+        }
+
 
 # -- answers -------------------------------------------------------------------------------------
-def pack_payloads(request: Request, packs: list[EventPack]) -> list[dict[str, Any]]:
+def _packs(request: Request, packs: list[EventPack]) -> ReturnList:
     """The packs as the API returns them, each ruleset's books read once."""
-    return [_pack_payload(request, view) for view in event_selectors.pack_views(packs)]
+    views = event_selectors.pack_views(packs)
+    return EventPackOutSerializer(views, many=True, context={"request": request}).data  # type: ignore[return-value]
 
 
-def _pack_payload(request: Request, view: event_selectors.PackView) -> dict[str, Any]:
-    pack = view.pack
-    return {
-        "key": pack.key,
-        "url": request.build_absolute_uri(pack.path),
-        "name": pack.name,
-        "description": pack.description,
-        "ruleset": pack.ruleset.slug,
-        "ruleset_title": pack.ruleset.title,
-        "points_limit": pack.points_limit,
-        "deadline": pack.deadline.astimezone(UTC).isoformat(),
-        "open": event_selectors.is_open(pack),
-        "organiser": accounts.display_name(pack.organiser),
-        **{field: getattr(pack, field) for field in RULE_FIELDS},
-        "books": pack.books,
-        "rules": [{"text": line.text, "source": line.source, "changed": line.changed} for line in view.rules],
-        "version": pack.version,
-        "created": pack.created.isoformat(),
-        "updated": pack.updated.isoformat(),
-        "can_manage": event_selectors.can_manage(pack, request.user),
-    }
+def _pack(request: Request, pack: EventPack) -> dict[str, Any]:
+    return _packs(request, [pack])[0]
 
 
-def _submission_payload(row: list_submissions.SubmissionRow) -> dict[str, Any]:
-    submission, validation = row.submission, row.validation
-    return {
-        "id": submission.pk,
-        "player": row.player_name,
-        "faction": submission.data["faction"],
-        "faction_name": row.faction_name,
-        "book_version": row.book_version,
-        "total_points": validation["total_points"],
-        "points_limit": validation["points_limit"],
-        "valid": row.valid,
-        "issues": row.issues,
-        "submitted_at": submission.submitted_at.isoformat(),
-        "list": submission.data,
-        "validation": validation,
-    }
+def _submission(pack: EventPack, submission: Submission) -> dict[str, Any]:
+    (row,) = list_submissions.submission_rows(pack, [submission])
+    return SubmissionOutSerializer(row).data
 
 
 def _signed_in(request: Request) -> User:
@@ -253,61 +245,38 @@ def _signed_in(request: Request) -> User:
     return request.user
 
 
-def _pack(key: str) -> EventPack:
-    try:
-        return event_selectors.pack_get(key=key)
-    except EventPack.DoesNotExist:
-        raise NotFound() from None
-
-
-def managed_pack_or_404(request: Request, key: str) -> EventPack:
-    """The pack, for its organiser and staff; a 404 to anyone else."""
-    try:
-        return event_selectors.managed_pack_get(key=key, user=request.user)
-    except EventPack.DoesNotExist:
-        raise NotFound() from None
-
-
-def _body(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
-
-
 # -- views ---------------------------------------------------------------------------------------
-class EventsView(APIView):
-    """The caller's event packs: those they organise or have submitted a list to (staff:
-    every pack; no one signed in: none). Anyone signed in may organise one."""
+class EventViewSet(EventFiles, viewsets.ViewSet):
+    """Event packs. The listing: the caller's packs, those they organise or have submitted
+    a list to (staff: every pack; no one signed in: none); anyone signed in may organise
+    one. One pack: anyone with its key reads it; its organiser and staff change or delete
+    it, and have its files (event_files.py)."""
 
+    lookup_field = "key"
+    lookup_value_converter = "str"
     pagination_class = ListPagination
     parser_classes = [ORJSONParser]
 
     @extend_schema(responses={200: EventPackOutSerializer(many=True), 404: error("No such page.")})
-    def get(self, request: Request) -> Response:
+    def list(self, request: Request) -> Response:
         paginator = self.pagination_class()
         packs = paginator.paginate_queryset(event_selectors.packs_of(request.user), request, view=self)
         assert packs is not None  # the paginator has a page size: it always gives a page
-        return paginator.get_paginated_response(pack_payloads(request, packs))
+        return paginator.get_paginated_response(_packs(request, packs))
 
     @extend_schema(
         auth=SIGNED_IN,
         request={"application/json": EventPackSerializer},
         responses={201: EventPackOutSerializer, 400: FIELD_ERRORS, 401: SIGN_IN},
     )
-    def post(self, request: Request) -> Response:
+    def create(self, request: Request) -> Response:
         organiser = _signed_in(request)
         pack = event_services.pack_create(organiser=organiser, data=request.data)
-        return Response(pack_payloads(request, [pack])[0], status=status.HTTP_201_CREATED)
-
-
-class EventDetailView(APIView):
-    """One pack: anyone with its key reads it; its organiser and staff change or delete it."""
-
-    parser_classes = [ORJSONParser]
+        return Response(_pack(request, pack), status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={200: EventPackOutSerializer, 404: NO_PACK})
-    def get(self, request: Request, key: str) -> Response:
-        return Response(pack_payloads(request, [_pack(key)])[0])
+    def retrieve(self, request: Request, key: str) -> Response:
+        return Response(_pack(request, event_selectors.event_pack_get(key=key)))
 
     @extend_schema(
         request={"application/json": EventPackSerializer},
@@ -317,8 +286,8 @@ class EventDetailView(APIView):
         "`version` (optional) is the pack's version the change was made from (default: the one read now); "
         "if the pack has changed since, nothing is written and the answer is 409 with the pack as it is.",
     )
-    def patch(self, request: Request, key: str) -> Response:
-        pack = managed_pack_or_404(request, key)
+    def partial_update(self, request: Request, key: str) -> Response:
+        pack = event_selectors.event_pack_managed_get(key=key, user=request.user)
         data, based_on = request.data, None
         if isinstance(data, dict) and "version" in data:
             data = dict(data)
@@ -332,13 +301,16 @@ class EventDetailView(APIView):
                 f"The pack was changed since version {based_on or pack.version}; it is now at version "
                 f"{conflict.current}. Nothing was written: read it again and make the change again."
             )
-            current = pack_payloads(request, [event_selectors.pack_get(key=key)])[0]
-            return Response({"detail": detail, "version": conflict.current, "pack": current}, status=409)
-        return Response(pack_payloads(request, [pack])[0])
+            current = event_selectors.pack_view(event_selectors.event_pack_get(key=key))
+            answer = PackConflictSerializer(
+                {"detail": detail, "version": conflict.current, "pack": current}, context={"request": request}
+            )
+            return Response(answer.data, status=status.HTTP_409_CONFLICT)
+        return Response(_pack(request, pack))
 
     @extend_schema(responses={204: None, 404: NOT_MANAGED})
-    def delete(self, request: Request, key: str) -> Response:
-        event_services.pack_delete(pack=managed_pack_or_404(request, key))
+    def destroy(self, request: Request, key: str) -> Response:
+        event_services.pack_delete(pack=event_selectors.event_pack_managed_get(key=key, user=request.user))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -351,18 +323,20 @@ SUBMIT_ANSWERS = {
 }
 
 
-class SubmissionsView(APIView):
+class SubmissionViewSet(viewsets.ViewSet):
     """A pack's submissions: its organiser and staff see all, a player their own."""
 
+    lookup_value_converter = "int"
     parser_classes = [ORJSONParser]
 
     @extend_schema(responses={200: SubmissionOutSerializer(many=True), 404: NO_SUBMISSIONS})
-    def get(self, request: Request, key: str) -> Response:
-        pack = _pack(key)
+    def list(self, request: Request, key: str) -> Response:
+        pack = event_selectors.event_pack_get(key=key)
         submissions = list(event_selectors.submissions_visible(pack, request.user))
         if not submissions and not event_selectors.can_manage(pack, request.user):
             raise NotFound()
-        return Response([_submission_payload(row) for row in list_submissions.submission_rows(pack, submissions)])
+        rows = list_submissions.submission_rows(pack, submissions)
+        return Response(SubmissionOutSerializer(rows, many=True).data)
 
     @extend_schema(
         auth=SIGNED_IN,
@@ -370,54 +344,22 @@ class SubmissionsView(APIView):
         responses=SUBMIT_ANSWERS,
         description="Submit a frozen copy of one of the caller's lists, replacing their earlier submission.",
     )
-    def post(self, request: Request, key: str) -> Response:
+    def create(self, request: Request, key: str) -> Response:
         player = _signed_in(request)
-        pack = _pack(key)
-        army_list = _own_list(request, _body(SubmitSerializer, request)["list"])
+        pack = event_selectors.event_pack_get(key=key)
+        body = SubmitSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        army_list = own_list(request, body.validated_data["list"])
         submission = event_services.submission_submit(pack=pack, player=player, army_list=army_list)
-        (row,) = list_submissions.submission_rows(pack, [submission])
-        return Response(_submission_payload(row), status=status.HTTP_201_CREATED)
+        return Response(_submission(pack, submission), status=status.HTTP_201_CREATED)
 
-
-class SubmissionDetailView(APIView):
     @extend_schema(
         responses={
             200: SubmissionOutSerializer,
             404: error("No such submission that the caller may see (its organiser, staff and its player may)."),
         }
     )
-    def get(self, request: Request, key: str, pk: int) -> Response:
-        pack = _pack(key)
-        submission = event_selectors.submissions_visible(pack, request.user).filter(pk=pk).first()
-        if submission is None:
-            raise NotFound()
-        (row,) = list_submissions.submission_rows(pack, [submission])
-        return Response(_submission_payload(row))
-
-
-class ListEnterView(APIView):
-    """Build one of the caller's lists for an event pack (or for none)."""
-
-    permission_classes = [VisitorSessionCsrf]
-    parser_classes = [ORJSONParser]
-
-    @extend_schema(
-        auth=SIGNED_IN_OR_VISITOR,
-        request={"application/json": EnterSerializer},
-        responses={200: ArmyListOutSerializer, 400: FIELD_ERRORS, 404: NOT_YOURS, 409: LIST_CONFLICT},
-        description="The list takes the event's ruleset (a variant of its own game) and points, and is checked "
-        "against the event's rules from now on; `null` builds it for no event. "
-        "A list of another game is refused (400, on `event`).",
-    )
-    def post(self, request: Request, pk: int) -> Response:
-        army_list = _own_list(request, pk)
-        body = _body(EnterSerializer, request)
-        key = body["event"]
-        pack = None if key is None else event_pack_get(key=key)
-        if key is not None and pack is None:
-            raise ValidationError({"event": [f'No event pack "{key}".']})
-        try:
-            entered = list_services.army_list_enter(army_list=army_list, pack=pack, based_on=body.get("version"))
-        except VersionConflict as conflict:
-            return list_conflict(body.get("version") or army_list.version, conflict)
-        return Response(list_payload(request, entered))
+    def retrieve(self, request: Request, key: str, pk: int) -> Response:
+        pack = event_selectors.event_pack_get(key=key)
+        submission = event_selectors.submission_get(pack=pack, user=request.user, pk=pk)
+        return Response(_submission(pack, submission))

@@ -1,14 +1,16 @@
 """The API's answer to an exception: DRF's, plus the domain's own errors carried over
-(a list body that is not armylist/1, or an event pack that cannot be made as asked, is a
-400 with its field errors; a submission after the deadline a 409 that says so; a file
-too large to draw a 422 that says why)."""
+(a lookup that found nothing is a 404, saying what was asked for in the catalogue and
+no more of a list or a pack, which may be someone else's; a list body that is not
+armylist/1, or an event pack that cannot be made as asked, is a 400 with its field
+errors; a submission after the deadline a 409 that says so; a file too large to draw a
+422 that says why)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from rest_framework import status
-from rest_framework.exceptions import APIException, ValidationError
+from rest_framework.exceptions import APIException, NotFound, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
@@ -17,6 +19,7 @@ from armybuilder.downloads import TooLargeToPrint
 from armybuilder.events.format import EventError
 from armybuilder.events.services import SubmissionsClosed
 from armybuilder.lists.format import ListFormatError
+from armybuilder.missing import Missing
 
 
 class SignInRequired(APIException):
@@ -29,7 +32,9 @@ class SignInRequired(APIException):
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    if isinstance(exc, (ListFormatError, EventError)):
+    if isinstance(exc, Missing):
+        exc = NotFound(str(exc) or None)
+    elif isinstance(exc, (ListFormatError, EventError)):
         exc = ValidationError(exc.errors)
     elif isinstance(exc, SubmissionsClosed):
         set_rollback()

@@ -1,33 +1,38 @@
 """The lists API (shared/spec/api.md): the caller's own lists, share links and exports.
 
 Someone else's list is a 404 on every endpoint, never a 403, so that nothing tells a
-stranger a list exists. Visitors with no account own lists through their session.
+stranger a list exists (lists/visitors.py own_list: Missing, as for a list that is not
+there). Visitors with no account own lists through their session.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, PolymorphicProxySerializer, extend_schema
-from rest_framework import serializers, status
+from rest_framework import serializers, status, viewsets
 from rest_framework.authentication import SessionAuthentication
+from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from armybuilder.api.fastjson import ORJSONParser
 from armybuilder.api.lists import ArmyListSerializer, EntrySerializer, parse_list_body
 from armybuilder.api.schema import FIELD_ERRORS, SIGNED_IN_OR_VISITOR, error
 from armybuilder.api.serializers import ClosedSerializer, ConflictSerializer, FileUploadSerializer, ValidationSerializer
 from armybuilder.api.throttles import VisitorListThrottle
+from armybuilder.conflicts import VersionConflict
 from armybuilder.downloads import file_stem, json_download, list_pdf_response, text_download
+from armybuilder.events.models import PACK_KEY_LENGTH
+from armybuilder.events.selectors import event_pack_find
 from armybuilder.exports import pdf
 from armybuilder.exports.armyforge import armyforge_list_file, opens_in_armyforge
 from armybuilder.exports.text import list_text
@@ -41,10 +46,41 @@ NOT_YOURS = error(
     "No such list among the caller's: someone else's list is a 404 too, so nothing tells a stranger it exists."
 )
 NOT_SHARED = error("No list has this share key (a rotated key stops working).")
+LIST_CONFLICT = OpenApiResponse(ConflictSerializer, description="The list changed since `version`: nothing written.")
+
+
+@dataclass(frozen=True, slots=True)
+class ShownList:
+    """A saved list and what its answer shows beside it: its validation (as POST
+    /api/validate/ answers it) and the current version of its book (None: the book is gone)."""
+
+    army_list: ArmyList
+    validation: dict[str, Any]
+    book_latest: str | None
+
+
+def shown_list(army_list: ArmyList) -> ShownList:
+    """One list, validated now."""
+    state = selectors.army_list_load(army_list)
+    return ShownList(army_list, state.validation.as_dict(), state.current_book_version)
+
+
+def shown_lists(army_lists: list[ArmyList]) -> list[ShownList]:
+    """A page of lists with their stored validations (a fixed number of queries)."""
+    summaries = selectors.army_list_summaries(army_lists)
+    return [
+        ShownList(army_list, summary.validation, summary.book_latest)
+        for army_list, summary in zip(army_lists, summaries, strict=True)
+    ]
 
 
 class ArmyListOutSerializer(serializers.Serializer):
-    """A saved list as the API returns it (documentation of the shape)."""
+    """A saved list as the API returns it (a ShownList; `request` in the context, for its
+    share link): its armylist/1 fields at the top level, then what is known of it. Made in
+    one step, not field by field: a listing shows 50 lists a page, each with its
+    validation; tests/test_api_shapes.py keeps it to these fields."""
+
+    shared = False  # SharedListOutSerializer: a list read by its share key
 
     id = serializers.IntegerField()
     version = serializers.IntegerField()
@@ -56,6 +92,9 @@ class ArmyListOutSerializer(serializers.Serializer):
     force_org = serializers.BooleanField()
     notes = serializers.CharField()
     entries = EntrySerializer(many=True)
+    event = serializers.CharField(
+        required=False, help_text="The key of the event pack the list is built for (left out: none)"
+    )
     share_url = serializers.URLField(help_text="Anyone with this link may read the list (GET /api/shared/{key}/)")
     book_version = serializers.CharField(
         help_text="The version of the army book the list is pinned to: its costs and rules, until the list is "
@@ -66,6 +105,21 @@ class ArmyListOutSerializer(serializers.Serializer):
     created = serializers.DateTimeField()
     updated = serializers.DateTimeField()
     validation = ValidationSerializer()
+
+    def to_representation(self, shown: ShownList) -> dict[str, Any]:
+        army_list, shared = shown.army_list, self.shared
+        payload: dict[str, Any] = {} if shared else {"id": army_list.pk}
+        payload["version"] = army_list.version
+        payload.update(army_list.as_armylist(with_event=not shared))
+        if not shared:
+            payload["share_url"] = self.context["request"].build_absolute_uri(army_list.share_path)
+        payload["book_version"] = army_list.book_version
+        payload["book_latest"] = shown.book_latest
+        payload["book_changed"] = shown.book_latest != army_list.book_version
+        payload["created"] = army_list.created.isoformat()
+        payload["updated"] = army_list.updated.isoformat()
+        payload["validation"] = shown.validation
+        return payload
 
 
 def changes_own_list(answer: type[serializers.Serializer], unchanged: str) -> dict[int, Any]:
@@ -85,7 +139,14 @@ class ImportWarningSerializer(serializers.Serializer):
 
 
 class ImportedListOutSerializer(ArmyListOutSerializer):
+    """A list just imported, with `warnings` (the import's, in the context)."""
+
     warnings = ImportWarningSerializer(many=True)
+
+    def to_representation(self, shown: ShownList) -> dict[str, Any]:
+        payload = super().to_representation(shown)
+        payload["warnings"] = [warning.as_dict() for warning in self.context["warnings"]]
+        return payload
 
 
 class ArmyForgeLinkSerializer(serializers.Serializer):
@@ -96,60 +157,30 @@ class ArmyForgeLinkSerializer(serializers.Serializer):
 
 
 class SharedListOutSerializer(ArmyListOutSerializer):
-    """A list read by its share key: no `id` or `share_url`."""
+    """A list read by its share key: no `id`, `share_url` or `event`."""
 
+    shared = True
     # (DRF's way to leave out a field a parent serializer declares; the stubs know only the
     # parent's field there)
     id = None  # type: ignore[assignment]
     share_url = None  # type: ignore[assignment]
+    event = None  # type: ignore[assignment]
 
 
 class ArmyListUpdateSerializer(ArmyListSerializer):
     version = serializers.IntegerField(help_text="The version this change was made from")
 
 
-def share_url(request: Request, army_list: ArmyList) -> str:
-    return request.build_absolute_uri(army_list.share_path)
-
-
-def list_payload(
-    request: Request, army_list: ArmyList, *, shared: bool = False, summary: selectors.ListSummary | None = None
-) -> dict[str, Any]:
-    """The list as the API returns it; a listing passes the list's summary (its stored
-    validation), a single list is validated now."""
-    if summary is None:
-        state = selectors.army_list_load(army_list)
-        validation_data, current_version = state.validation.as_dict(), state.current_book_version
-    else:
-        validation_data, current_version = summary.validation, summary.book_latest
-    payload: dict[str, Any] = {}
-    if not shared:
-        payload["id"] = army_list.pk
-    payload["version"] = army_list.version
-    payload.update(army_list.as_armylist(with_event=not shared))
-    if not shared:
-        payload["share_url"] = share_url(request, army_list)
-    payload["book_version"] = army_list.book_version
-    payload["book_latest"] = current_version
-    payload["book_changed"] = current_version != army_list.book_version
-    payload["created"] = army_list.created.isoformat()
-    payload["updated"] = army_list.updated.isoformat()
-    payload["validation"] = validation_data
-    return payload
-
-
-def _own_list(request: Request, pk: int) -> ArmyList:
-    try:
-        return own_list(request, pk)
-    except ArmyList.DoesNotExist:
-        raise NotFound() from None
-
-
-def _shared_list(key: str) -> ArmyList:
-    try:
-        return selectors.army_list_by_share_key(key=key)
-    except ArmyList.DoesNotExist:
-        raise NotFound() from None
+class EnterSerializer(ClosedSerializer):
+    event = serializers.CharField(
+        max_length=PACK_KEY_LENGTH, allow_null=True, help_text="An event pack's key; null: no event"
+    )
+    version = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        help_text="The list's version the change was made from (default: the one read now); if the list has "
+        "changed since, nothing is written and the answer is 409",
+    )
 
 
 def export_kinds() -> tuple[str, ...]:
@@ -242,119 +273,13 @@ class ListPagination(PageNumberPagination):
     max_page_size = 200
 
 
-class ListsView(APIView):
-    """The caller's lists (a user's, or a visitor's through the session)."""
-
-    permission_classes = [VisitorSessionCsrf]
-
-    pagination_class = ListPagination
-
-    @extend_schema(
-        auth=SIGNED_IN_OR_VISITOR, responses={200: ArmyListOutSerializer(many=True), 404: error("No such page.")}
-    )
-    def get(self, request: Request) -> Response:
-        paginator = self.pagination_class()
-        lists = paginator.paginate_queryset(own_lists(request), request, view=self)
-        assert lists is not None  # the paginator has a page size: it always gives a page
-        summaries = selectors.army_list_summaries(lists)
-        return paginator.get_paginated_response(
-            [list_payload(request, army_list, summary=s) for army_list, s in zip(lists, summaries, strict=True)]
-        )
-
-    def get_throttles(self):
-        throttles = super().get_throttles()
-        return [*throttles, VisitorListThrottle()] if self.request.method == "POST" else throttles
-
-    @extend_schema(
-        auth=SIGNED_IN_OR_VISITOR,
-        request={"application/json": ArmyListSerializer},
-        responses={201: ArmyListOutSerializer, 400: FIELD_ERRORS},
-    )
-    def post(self, request: Request) -> Response:
-        data, _handle = parse_list_body(request.data)
-        army_list = services.army_list_create(data=data, **list_owner(request))
-        return Response(list_payload(request, army_list), status=status.HTTP_201_CREATED)
-
-
-class ListImportView(APIView):
-    """Create a list from a list file (armylist/1 or an Army Forge list: a JSON body, or a
-    multipart `file`), or from an Army Forge share link (`{"armyforge": link}`)."""
-
-    permission_classes = [VisitorSessionCsrf]
-
-    def get_throttles(self):
-        return [*super().get_throttles(), VisitorListThrottle()]
-
-    parser_classes = [ORJSONParser, MultiPartParser]
-
-    @extend_schema(
-        auth=SIGNED_IN_OR_VISITOR,
-        request={
-            "application/json": PolymorphicProxySerializer(
-                component_name="ListImport",
-                serializers=[ArmyListSerializer, ArmyForgeLinkSerializer],
-                resource_type_field_name=None,
-            ),
-            "multipart/form-data": FileUploadSerializer,
-        },
-        responses={201: ImportedListOutSerializer, 400: FIELD_ERRORS},
-        description="An armylist/1 list, an Army Forge \u201cShare as File\u201d list or a share link's list "
-        '(`{"armyforge": "<share link or id>"}`, read from Army Forge). The list is pinned to the version '
-        "of its book it was built on when that is held here, else to the nearest one held; `warnings` says "
-        "what the player should know (another version, Army Forge's total differing from ours, notes kept).",
-    )
-    def post(self, request: Request) -> Response:
-        upload = request.FILES.get("file")
-        if upload is not None:
-            imported = list_from_file(upload.read())
-        elif request.content_type.startswith("multipart/"):
-            raise ValidationError({"file": ["No file was submitted."]})
-        elif isinstance(request.data, dict) and set(request.data) == {"armyforge"}:
-            imported = list_from_armyforge_link(request.data["armyforge"])
-        else:
-            imported = list_import(request.data)
-        army_list = services.army_list_create(data=imported.data, **list_owner(request))
-        payload = list_payload(request, army_list)
-        payload["warnings"] = [warning.as_dict() for warning in imported.warnings]
-        return Response(payload, status=status.HTTP_201_CREATED)
-
-
-class ListDetailView(APIView):
-    permission_classes = [VisitorSessionCsrf]
-
-    @extend_schema(auth=SIGNED_IN_OR_VISITOR, responses={200: ArmyListOutSerializer, 404: NOT_YOURS})
-    def get(self, request: Request, pk: int) -> Response:
-        return Response(list_payload(request, _own_list(request, pk)))
-
-    @extend_schema(
-        auth=SIGNED_IN_OR_VISITOR,
-        request={"application/json": ArmyListUpdateSerializer},
-        responses=changes_own_list(ArmyListOutSerializer, "nothing was written"),
-        description="Replace the list. `version` is the version the change was made from; "
-        "if the list has changed since, nothing is written and the answer is 409 with the current version.",
-    )
-    def put(self, request: Request, pk: int) -> Response:
-        army_list = _own_list(request, pk)
-        body, based_on = _versioned_body(request.data)
-        data, _handle = parse_list_body(body)
-        try:
-            army_list = services.army_list_update(army_list=army_list, data=data, based_on=based_on)
-        except services.VersionConflict as conflict:
-            return list_conflict(based_on, conflict)
-        return Response(list_payload(request, army_list))
-
-    @extend_schema(auth=SIGNED_IN_OR_VISITOR, responses={204: None, 404: NOT_YOURS})
-    def delete(self, request: Request, pk: int) -> Response:
-        services.army_list_delete(army_list=_own_list(request, pk))
-        return Response(status=status.HTTP_204_NO_CONTENT)
-
-
-def list_conflict(based_on: int, conflict: services.VersionConflict) -> Response:
+def list_conflict(based_on: int, conflict: VersionConflict) -> Response:
     detail = (
         f"The list was changed since version {based_on}; it is now at version {conflict.current}. "
         "Reload it and apply the change again."
     )
-    return Response({"detail": detail, "version": conflict.current}, status=status.HTTP_409_CONFLICT)
+    answer = ConflictSerializer({"detail": detail, "version": conflict.current})
+    return Response(answer.data, status=status.HTTP_409_CONFLICT)
 
 
 class UpgradeSerializer(ClosedSerializer):
@@ -402,6 +327,9 @@ class UpgradeEntrySerializer(serializers.Serializer):
 
 
 class UpgradeReportSerializer(serializers.Serializer):
+    """What a move to another version did, as lists/services.py army_list_upgrade reports
+    it (plain data already: it is given as it is)."""
+
     to = serializers.CharField()
     total_points = serializers.ListField(child=serializers.IntegerField(), help_text="[before, after]")
     entries = UpgradeEntrySerializer(many=True)
@@ -412,42 +340,15 @@ class UpgradeReportSerializer(serializers.Serializer):
         fields["from"] = serializers.CharField()  # a keyword: not a class attribute
         return fields
 
+    def to_representation(self, report: dict[str, Any]) -> dict[str, Any]:
+        return report
+
 
 class UpgradeOutSerializer(serializers.Serializer):
+    """The moved list (a ShownList) and the report of the move."""
+
     list = ArmyListOutSerializer()
     report = UpgradeReportSerializer()
-
-
-class ListUpgradeView(APIView):
-    """Move the list to another version of its army book (the current one by default)."""
-
-    permission_classes = [VisitorSessionCsrf]
-
-    @extend_schema(
-        auth=SIGNED_IN_OR_VISITOR,
-        request={"application/json": UpgradeSerializer},
-        responses=changes_own_list(UpgradeOutSerializer, "nothing moved"),
-        description="Moves the list, in one transaction, to `book_version` (a version the book holds; default the "
-        "current one): entries whose unit is gone are removed, options the version offers the unit under another "
-        "id are moved (kept, within the new section's limits), options no longer offered are dropped, each named "
-        "with the reason in the report, with every entry's cost before and after and the moved list's "
-        "`validation`. `dry_run` changes nothing.",
-    )
-    def post(self, request: Request, pk: int) -> Response:
-        army_list = _own_list(request, pk)
-        body = UpgradeSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        options = body.validated_data
-        try:
-            moved = services.army_list_upgrade(
-                army_list=army_list,
-                book_version=options.get("book_version"),
-                dry_run=options["dry_run"],
-                based_on=options.get("version"),
-            )
-        except services.VersionConflict as conflict:
-            return list_conflict(options.get("version", army_list.version), conflict)
-        return Response({"list": list_payload(request, moved.army_list), "report": moved.report})
 
 
 def _versioned_body(body: Any) -> tuple[dict[str, Any], int]:
@@ -463,59 +364,196 @@ def _versioned_body(body: Any) -> tuple[dict[str, Any], int]:
     return body, based_on
 
 
-class ListCloneView(APIView):
+class ListViewSet(viewsets.ViewSet):
+    """The caller's lists (a user's, or a visitor's through the session)."""
+
     permission_classes = [VisitorSessionCsrf]
+    pagination_class = ListPagination
+    lookup_value_converter = "int"
+
+    def get_throttles(self):
+        throttles = super().get_throttles()
+        # New lists from visitors, per address: made or imported (signed-in users: the user rate).
+        return [*throttles, VisitorListThrottle()] if self.action in ("create", "import_") else throttles
+
+    def _answer(self, army_list: ArmyList, code: int = status.HTTP_200_OK) -> Response:
+        """The list as the API returns it, validated now."""
+        return Response(ArmyListOutSerializer(shown_list(army_list), context={"request": self.request}).data, code)
+
+    @extend_schema(
+        auth=SIGNED_IN_OR_VISITOR, responses={200: ArmyListOutSerializer(many=True), 404: error("No such page.")}
+    )
+    def list(self, request: Request) -> Response:
+        paginator = self.pagination_class()
+        lists = paginator.paginate_queryset(own_lists(request), request, view=self)
+        assert lists is not None  # the paginator has a page size: it always gives a page
+        shown = ArmyListOutSerializer(shown_lists(lists), many=True, context={"request": request})
+        return paginator.get_paginated_response(shown.data)
+
+    @extend_schema(
+        auth=SIGNED_IN_OR_VISITOR,
+        request={"application/json": ArmyListSerializer},
+        responses={201: ArmyListOutSerializer, 400: FIELD_ERRORS},
+    )
+    def create(self, request: Request) -> Response:
+        data, _handle = parse_list_body(request.data)
+        army_list = services.army_list_create(data=data, **list_owner(request))
+        return self._answer(army_list, status.HTTP_201_CREATED)
+
+    @extend_schema(
+        auth=SIGNED_IN_OR_VISITOR,
+        request={
+            "application/json": PolymorphicProxySerializer(
+                component_name="ListImport",
+                serializers=[ArmyListSerializer, ArmyForgeLinkSerializer],
+                resource_type_field_name=None,
+            ),
+            "multipart/form-data": FileUploadSerializer,
+        },
+        responses={201: ImportedListOutSerializer, 400: FIELD_ERRORS},
+        description="Create a list from a list file or a share link: an armylist/1 list, an Army Forge "
+        '\u201cShare as File\u201d list (a JSON body, or a multipart `file`) or a share link\'s list (`{"armyforge": '
+        '"<share link or id>"}`, read from Army Forge). The list is pinned to the version of its book it was '
+        "built on when that is held here, else to the nearest one held; `warnings` says what the player should "
+        "know (another version, Army Forge's total differing from ours, notes kept).",
+    )
+    @action(
+        detail=False,
+        methods=["post"],
+        url_path="import/",
+        url_name="import",
+        parser_classes=[ORJSONParser, MultiPartParser],
+    )
+    def import_(self, request: Request) -> Response:
+        upload = request.FILES.get("file")
+        if upload is not None:
+            imported = list_from_file(upload.read())
+        elif request.content_type.startswith("multipart/"):
+            raise ValidationError({"file": ["No file was submitted."]})
+        elif isinstance(request.data, dict) and set(request.data) == {"armyforge"}:
+            imported = list_from_armyforge_link(request.data["armyforge"])
+        else:
+            imported = list_import(request.data)
+        army_list = services.army_list_create(data=imported.data, **list_owner(request))
+        context = {"request": request, "warnings": imported.warnings}
+        return Response(ImportedListOutSerializer(shown_list(army_list), context=context).data, status.HTTP_201_CREATED)
+
+    @extend_schema(auth=SIGNED_IN_OR_VISITOR, responses={200: ArmyListOutSerializer, 404: NOT_YOURS})
+    def retrieve(self, request: Request, pk: int) -> Response:
+        return self._answer(own_list(request, pk))
+
+    @extend_schema(
+        auth=SIGNED_IN_OR_VISITOR,
+        request={"application/json": ArmyListUpdateSerializer},
+        responses=changes_own_list(ArmyListOutSerializer, "nothing was written"),
+        description="Replace the list. `version` is the version the change was made from; "
+        "if the list has changed since, nothing is written and the answer is 409 with the current version.",
+    )
+    def update(self, request: Request, pk: int) -> Response:
+        army_list = own_list(request, pk)
+        body, based_on = _versioned_body(request.data)
+        data, _handle = parse_list_body(body)
+        try:
+            army_list = services.army_list_update(army_list=army_list, data=data, based_on=based_on)
+        except VersionConflict as conflict:
+            return list_conflict(based_on, conflict)
+        return self._answer(army_list)
+
+    @extend_schema(auth=SIGNED_IN_OR_VISITOR, responses={204: None, 404: NOT_YOURS})
+    def destroy(self, request: Request, pk: int) -> Response:
+        services.army_list_delete(army_list=own_list(request, pk))
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(auth=SIGNED_IN_OR_VISITOR, request=None, responses={201: ArmyListOutSerializer, 404: NOT_YOURS})
-    def post(self, request: Request, pk: int) -> Response:
-        copy = services.army_list_clone(army_list=_own_list(request, pk), **list_owner(request))
-        return Response(list_payload(request, copy), status=status.HTTP_201_CREATED)
+    @action(detail=True, methods=["post"], url_path="clone/")
+    def clone(self, request: Request, pk: int) -> Response:
+        copy = services.army_list_clone(army_list=own_list(request, pk), **list_owner(request))
+        return self._answer(copy, status.HTTP_201_CREATED)
 
+    @extend_schema(
+        auth=SIGNED_IN_OR_VISITOR,
+        request={"application/json": UpgradeSerializer},
+        responses=changes_own_list(UpgradeOutSerializer, "nothing moved"),
+        description="Moves the list, in one transaction, to `book_version` (a version the book holds; default the "
+        "current one): entries whose unit is gone are removed, options the version offers the unit under another "
+        "id are moved (kept, within the new section's limits), options no longer offered are dropped, each named "
+        "with the reason in the report, with every entry's cost before and after and the moved list's "
+        "`validation`. `dry_run` changes nothing.",
+    )
+    @action(detail=True, methods=["post"], url_path="upgrade/")
+    def upgrade(self, request: Request, pk: int) -> Response:
+        army_list = own_list(request, pk)
+        body = UpgradeSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        options = body.validated_data
+        try:
+            moved = services.army_list_upgrade(
+                army_list=army_list,
+                book_version=options.get("book_version"),
+                dry_run=options["dry_run"],
+                based_on=options.get("version"),
+            )
+        except VersionConflict as conflict:
+            return list_conflict(options.get("version", army_list.version), conflict)
+        answer = {"list": shown_list(moved.army_list), "report": moved.report}
+        return Response(UpgradeOutSerializer(answer, context={"request": request}).data)
 
-class ListShareRotateView(APIView):
-    permission_classes = [VisitorSessionCsrf]
+    @extend_schema(
+        auth=SIGNED_IN_OR_VISITOR,
+        request={"application/json": EnterSerializer},
+        responses={200: ArmyListOutSerializer, 400: FIELD_ERRORS, 404: NOT_YOURS, 409: LIST_CONFLICT},
+        description="Build the list for an event pack (or for none): it takes the event's ruleset (a variant of "
+        "its own game) and points, and is checked against the event's rules from now on; `null` builds it for no "
+        "event. A list of another game is refused (400, on `event`).",
+    )
+    @action(detail=True, methods=["post"], url_path="enter/", parser_classes=[ORJSONParser])
+    def enter(self, request: Request, pk: int) -> Response:
+        army_list = own_list(request, pk)
+        body = EnterSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        key, based_on = body.validated_data["event"], body.validated_data.get("version")
+        pack = None if key is None else event_pack_find(key=key)
+        if key is not None and pack is None:
+            raise ValidationError({"event": [f'No event pack "{key}".']})
+        try:
+            entered = services.army_list_enter(army_list=army_list, pack=pack, based_on=based_on)
+        except VersionConflict as conflict:
+            return list_conflict(based_on or army_list.version, conflict)
+        return self._answer(entered)
 
     @extend_schema(auth=SIGNED_IN_OR_VISITOR, request=None, responses={200: ArmyListOutSerializer, 404: NOT_YOURS})
-    def post(self, request: Request, pk: int) -> Response:
-        try:
-            army_list = services.army_list_share_rotate(army_list=_own_list(request, pk))
-        except ArmyList.DoesNotExist:
-            raise NotFound() from None
-        return Response(list_payload(request, army_list))
+    @action(detail=True, methods=["post"], url_path="share/rotate/", url_name="share-rotate")
+    def share_rotate(self, request: Request, pk: int) -> Response:
+        """A new share link; the old one stops working."""
+        return self._answer(services.army_list_share_rotate(army_list=own_list(request, pk)))
+
+    @extend_schema(parameters=[KIND], responses={**EXPORTS, 404: NOT_YOURS})
+    @action(detail=True, url_path="export/<str:kind>")
+    def export(self, request: Request, pk: int, kind: str) -> HttpResponse:
+        return export_response(own_list(request, pk), kind, _export_params(request))
 
 
-class ListExportView(APIView):
-    @extend_schema(
-        parameters=[KIND],
-        responses={**EXPORTS, 404: NOT_YOURS},
-    )
-    def get(self, request: Request, pk: int, kind: str) -> HttpResponse:
-        return export_response(_own_list(request, pk), kind, _export_params(request))
-
-
-class SharedListView(APIView):
-    """A list by its share key: read-only, no login."""
-
-    @extend_schema(responses={200: SharedListOutSerializer, 404: NOT_SHARED})
-    def get(self, request: Request, key: str) -> Response:
-        return Response(list_payload(request, _shared_list(key), shared=True))
-
-
-class SharedCloneView(APIView):
-    """Copy a shared list into the caller's lists."""
+class SharedListViewSet(viewsets.ViewSet):
+    """A list by its share key: read-only, no login; anyone may copy it into their lists."""
 
     permission_classes = [VisitorSessionCsrf]
+    lookup_field = "key"
+    lookup_value_converter = "str"
+
+    @extend_schema(responses={200: SharedListOutSerializer, 404: NOT_SHARED})
+    def retrieve(self, request: Request, key: str) -> Response:
+        shown = shown_list(selectors.army_list_by_share_key(key=key))
+        return Response(SharedListOutSerializer(shown, context={"request": request}).data)
 
     @extend_schema(auth=SIGNED_IN_OR_VISITOR, request=None, responses={201: ArmyListOutSerializer, 404: NOT_SHARED})
-    def post(self, request: Request, key: str) -> Response:
-        copy = services.army_list_clone(army_list=_shared_list(key), **list_owner(request))
-        return Response(list_payload(request, copy), status=status.HTTP_201_CREATED)
+    @action(detail=True, methods=["post"], url_path="clone/")
+    def clone(self, request: Request, key: str) -> Response:
+        """Copy a shared list into the caller's lists."""
+        copy = services.army_list_clone(army_list=selectors.army_list_by_share_key(key=key), **list_owner(request))
+        shown = ArmyListOutSerializer(shown_list(copy), context={"request": request})
+        return Response(shown.data, status=status.HTTP_201_CREATED)
 
-
-class SharedExportView(APIView):
-    @extend_schema(
-        parameters=[KIND],
-        responses={**EXPORTS, 404: NOT_SHARED},
-    )
-    def get(self, request: Request, key: str, kind: str) -> HttpResponse:
-        return export_response(_shared_list(key), kind, _export_params(request), shared=True)
+    @extend_schema(parameters=[KIND], responses={**EXPORTS, 404: NOT_SHARED})
+    @action(detail=True, url_path="export/<str:kind>")
+    def export(self, request: Request, key: str, kind: str) -> HttpResponse:
+        return export_response(selectors.army_list_by_share_key(key=key), kind, _export_params(request), shared=True)

@@ -41,7 +41,7 @@ NO_CREDENTIALS: Any = [{}]
 _RETRY_AFTER = {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait before trying again"}}
 
 
-def _authenticates(view: type) -> bool:
+def _authenticates(view: Any) -> bool:
     """A bad token, or a session write without its CSRF token, is refused. DRF answers
     403 rather than 401 because session authentication comes first."""
     permissions = getattr(view, "permission_classes", [])
@@ -50,7 +50,7 @@ def _authenticates(view: type) -> bool:
 
 # The answers a view may give because of what surrounds it (middleware, authentication,
 # throttles, the database): status, description, and whether this view gives it.
-SHARED_ANSWERS: list[tuple[str, str, Callable[[type, dict], bool]]] = [
+SHARED_ANSWERS: list[tuple[str, str, Callable[[Any, dict], bool]]] = [
     (
         "400",
         "The request could not be read: a NUL character (which no field accepts) in the path, "
@@ -98,11 +98,11 @@ def postprocess(result: dict[str, Any], generator, **kwargs) -> dict[str, Any]:
     enums, what the armylist/1 body refuses beyond its serializer, and links."""
     error_ref = {"$ref": "#/components/schemas/Error"}  # (ErrorSerializer, used by the views)
     for path, _regex, method, callback in generator.endpoints:
-        path = generator.coerce_path(path, method, generator.create_view(callback, method))  # {pk} -> {id}
+        view = generator.create_view(callback, method)  # with its action's own permissions, parsers…
+        path = generator.coerce_path(path, method, view)  # {pk} -> {id}
         operation = result["paths"].get(path, {}).get(method.lower())
         if operation is None:
             continue
-        view = callback.cls
         responses = operation["responses"]
         for status, description, applies in SHARED_ANSWERS:
             if status in responses or not applies(view, operation):

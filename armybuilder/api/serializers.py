@@ -10,7 +10,10 @@ from typing import Any
 
 from rest_framework import serializers
 
+from armybuilder.engine import Validation
+from factions.armybook import ArmyBookError
 from factions.models import ArmyForgeRules, BookSource, BookVersion, CoreRule, Faction, ForceOrgLimit, Ruleset
+from factions.ruleset_format import RulesetError
 
 
 class RulesetSerializer(serializers.ModelSerializer):
@@ -167,25 +170,39 @@ class ProblemSerializer(serializers.Serializer):
 
 
 class ImportErrorSerializer(serializers.Serializer):
+    """A refused document (an ArmyBookError or a RulesetError): its first problem in
+    words, every problem, and, for a book, what would have needed a reader's eye."""
+
     detail = serializers.CharField()
     errors = ProblemSerializer(many=True, required=False)  # type: ignore[assignment]  # (a field: see above)
     warnings = ProblemSerializer(many=True, required=False)
 
+    def to_representation(self, error: ArmyBookError | RulesetError) -> dict[str, Any]:
+        problems = self.fields["errors"]
+        refused = {"detail": str(error.problems[0]), "errors": problems.to_representation(error.problems)}
+        if isinstance(error, ArmyBookError):  # (a ruleset's check has no warnings)
+            refused["warnings"] = problems.to_representation(error.warnings)
+        return refused
+
 
 class ImportResultSerializer(serializers.Serializer):
-    system = serializers.CharField(help_text="The ruleset's slug")
-    slug = serializers.CharField(help_text="The faction's slug in that ruleset")
-    name = serializers.CharField()
+    """What an import did (factions.services.ImportResult)."""
+
+    system = serializers.CharField(source="faction.ruleset.slug", help_text="The ruleset's slug")
+    slug = serializers.CharField(source="faction.slug", help_text="The faction's slug in that ruleset")
+    name = serializers.CharField(source="faction.name")
     status = serializers.ChoiceField(choices=["new book", "new version", "unchanged"])
     version = serializers.CharField(
         help_text='The version the book holds this one as ("3.5.2"; "3.5.2+2" for other content under a name held)'
     )
-    current = serializers.CharField(help_text="The book's current version now")
-    source = serializers.ChoiceField(choices=BookSource.choices)  # type: ignore[assignment]  # (a field: see above)
+    current = serializers.CharField(source="faction.version", help_text="The book's current version now")
+    source = serializers.ChoiceField(  # type: ignore[assignment]  # (a field: see above)
+        choices=BookSource.choices, source="faction.source"
+    )
     replaced_version = serializers.CharField(
         allow_null=True, help_text="The version that was current before a new version; null otherwise"
     )
-    message = serializers.CharField()
+    message = serializers.CharField(source="describe")
     warnings = ProblemSerializer(many=True, help_text="What was imported but needs a reader's eye")
 
 
@@ -205,11 +222,18 @@ class EntryValidationSerializer(serializers.Serializer):
 
 
 class ValidationSerializer(serializers.Serializer):
+    """A list's validation (the engine's Validation). Its plain data is made in one step
+    (`as_dict`): the builder asks for it on every change, and field by field took longer
+    than the validation itself; tests/test_api_shapes.py keeps it to these fields."""
+
     valid = serializers.BooleanField()
     total_points = serializers.IntegerField()
     points_limit = serializers.IntegerField(allow_null=True)
     entries = EntryValidationSerializer(many=True)
     issues = IssueSerializer(many=True)
+
+    def to_representation(self, validation: Validation) -> dict[str, Any]:
+        return validation.as_dict()
 
 
 class ErrorSerializer(serializers.Serializer):

@@ -1,20 +1,20 @@
 """Catalogue API: rulesets and army books (read-only for anyone; import, and ruleset
 variants, for staff)."""
 
-from typing import Any
-
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, status, viewsets
 from rest_framework.authtoken.views import ObtainAuthToken
-from rest_framework.exceptions import ValidationError
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from armybuilder.api import serializers as s
+from armybuilder.api.exceptions import SignInRequired
 from armybuilder.api.fastjson import ORJSONParser
 from armybuilder.api.lists import ArmyListSerializer, parse_list_body
 from armybuilder.api.schema import FIELD_ERRORS, NO_CREDENTIALS, NOT_FOUND, error
@@ -25,7 +25,7 @@ from armybuilder.lists.selectors import army_list_validate
 from armybuilder.security import locked_out
 from factions.armybook import ArmyBookError, Problem
 from factions.armyforge import ARMYFORGE_GAMES
-from factions.models import Faction, Ruleset
+from factions.models import Ruleset
 from factions.ruleset_format import RulesetError
 from factions.selectors import (
     VersionNotHeld,
@@ -35,22 +35,22 @@ from factions.selectors import (
     book_version_document,
     book_versions,
     faction_document,
-    faction_get_or_404,
+    faction_get,
     faction_list,
     ruleset_document,
-    ruleset_find,
     ruleset_get,
-    ruleset_get_or_404,
     ruleset_list_payload,
 )
-from factions.services import ImportResult, ImportStatus, armybook_import, ruleset_import, ruleset_variant_create
+from factions.services import ImportStatus, armybook_import, ruleset_import, ruleset_variant_create
+
+STAFF = [permissions.IsAdminUser]
 
 
 class SystemViewSet(viewsets.ViewSet):
-    """The five rulesets."""
+    """The rulesets: the five and their variants."""
 
     lookup_field = "system"
-    lookup_value_regex = "[a-z0-9-]+"
+    lookup_value_converter = "slug"
 
     @extend_schema(responses=s.RulesetSerializer(many=True))
     def list(self, request: Request) -> Response:
@@ -58,7 +58,7 @@ class SystemViewSet(viewsets.ViewSet):
 
     @extend_schema(responses={200: s.RulesetDetailSerializer, 404: NOT_FOUND})
     def retrieve(self, request: Request, system: str) -> Response:
-        return Response(s.RulesetDetailSerializer(_ruleset(system)).data)
+        return Response(s.RulesetDetailSerializer(ruleset_get(slug=system)).data)
 
     @extend_schema(
         responses={
@@ -68,8 +68,9 @@ class SystemViewSet(viewsets.ViewSet):
         description="The ruleset as a ruleset/1 file, to download: one of the rulebooks' as the start of a "
         "variant (set its slug, name and base), or a variant to move to another site (POST /api/systems/import/).",
     )
+    @action(detail=True, url_path="export")
     def export(self, request: Request, system: str) -> HttpResponse:
-        ruleset = _ruleset(system)
+        ruleset = ruleset_get(slug=system)
         return json_download(ruleset_document(ruleset=ruleset), f"{ruleset.slug}.ruleset.json")
 
     @extend_schema(
@@ -80,44 +81,28 @@ class SystemViewSet(viewsets.ViewSet):
         "them. 404 before the first sync, for a ruleset Army Forge has none for, or a version not held (naming "
         "those held).",
     )
+    @action(detail=True, url_path="armyforge-rules/")
     def armyforge_rules(self, request: Request, system: str) -> Response:
-        ruleset = ruleset_find(slug=system)
-        if ruleset is None:
-            raise Http404(f'no ruleset "{system}"')
+        ruleset = ruleset_get(slug=system)
         if ruleset.family not in ARMYFORGE_GAMES:
-            raise Http404(
+            raise NotFound(
                 f'Army Forge publishes no core rules for "{system}": only for {", ".join(ARMYFORGE_GAMES)} '
                 "and their variants"
             )
         version = request.query_params.get("version") or None
         versions = armyforge_rules_versions(system=ruleset.family)
         if not versions:
-            raise Http404(
+            raise NotFound(
                 f'Army Forge\'s core rules for "{ruleset.family}" have not been read yet: the first sync from Army '
                 "Forge reads them (manage.py sync_armyforge)"
             )
         rules = armyforge_rules_get(system=ruleset.family, version=version)
         if rules is None:
-            raise Http404(
+            raise NotFound(
                 f'no version "{version}" of Army Forge\'s core rules for "{ruleset.family}": the versions held are '
                 f"{', '.join(versions)}"
             )
         return Response(s.ArmyForgeRulesSerializer(rules, context={"versions": versions}).data)
-
-
-def _ruleset(system: str) -> Ruleset:
-    return ruleset_get_or_404(slug=system, message=f'no ruleset "{system}"')
-
-
-def _variant_made(ruleset: Ruleset) -> Response:
-    return Response(s.RulesetDetailSerializer(ruleset_get(slug=ruleset.slug)).data, status=status.HTTP_201_CREATED)
-
-
-class RulesetImportView(APIView):
-    """Import a ruleset/1 variant (JSON body), replacing the variant of that slug. Staff only."""
-
-    permission_classes = [permissions.IsAdminUser]
-    parser_classes = [ORJSONParser]
 
     @extend_schema(
         request={"application/json": OpenApiTypes.OBJECT},
@@ -129,28 +114,33 @@ class RulesetImportView(APIView):
             403: error("Staff only."),
         },
     )
-    def post(self, request: Request) -> Response:
+    @action(
+        detail=False,
+        methods=["post"],
+        url_path="import/",
+        url_name="import",
+        permission_classes=STAFF,
+        parser_classes=[ORJSONParser],
+    )
+    def import_(self, request: Request) -> Response:
+        """Import a ruleset/1 variant (JSON body), replacing the variant of that slug. Staff only."""
         try:
             ruleset = ruleset_import(data=request.data)
         except RulesetError as exc:
-            refused = {"detail": str(exc.problems[0]), "errors": _problems(exc.problems)}
-            return Response(refused, status=status.HTTP_400_BAD_REQUEST)
+            return Response(s.ImportErrorSerializer(exc).data, status=status.HTTP_400_BAD_REQUEST)
         return _variant_made(ruleset)
-
-
-class RulesetVariantsView(APIView):
-    """Make a variant of a ruleset: a copy of its points and limit rows under a slug and
-    name of its own, playing its game (a variant's variant plays the same base). Staff only."""
-
-    permission_classes = [permissions.IsAdminUser]
-    parser_classes = [ORJSONParser]
 
     @extend_schema(
         request={"application/json": s.VariantSerializer},
         responses={201: s.RulesetDetailSerializer, 400: FIELD_ERRORS, 403: error("Staff only."), 404: NOT_FOUND},
     )
-    def post(self, request: Request, system: str) -> Response:
-        source = _ruleset(system)
+    @action(
+        detail=True, methods=["post"], url_path="variants/", permission_classes=STAFF, parser_classes=[ORJSONParser]
+    )
+    def variants(self, request: Request, system: str) -> Response:
+        """Make a variant of a ruleset: a copy of its points and limit rows under a slug and
+        name of its own, playing its game (a variant's variant plays the same base). Staff only."""
+        source = ruleset_get(slug=system)
         body = s.VariantSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         try:
@@ -164,8 +154,13 @@ class RulesetVariantsView(APIView):
         return _variant_made(variant)
 
 
+def _variant_made(ruleset: Ruleset) -> Response:
+    return Response(s.RulesetDetailSerializer(ruleset_get(slug=ruleset.slug)).data, status=status.HTTP_201_CREATED)
+
+
 class FactionViewSet(viewsets.ViewSet):
-    """Army books. A book is addressed by its ruleset and slug: /api/factions/aof/human-empire/."""
+    """Army books: every one held, and a new book or version of one (staff). One book is
+    BookViewSet's."""
 
     @extend_schema(
         parameters=[OpenApiParameter("system", str, description="Only this ruleset's factions")],
@@ -176,65 +171,6 @@ class FactionViewSet(viewsets.ViewSet):
         if system is not None and not Ruleset.objects.filter(slug=system).exists():
             raise ValidationError({"system": [f'unknown system "{system}"']})
         return Response(s.FactionSerializer(faction_list(system=system), many=True).data)
-
-    @extend_schema(
-        responses={200: OpenApiTypes.OBJECT, 404: NOT_FOUND},
-        description="The whole army book in armybook/1 form.",
-    )
-    def book(self, request: Request, system: str, slug: str) -> Response:
-        return Response(faction_document(faction=_faction(system, slug)))
-
-    @extend_schema(responses={200: s.BookVersionSerializer(many=True), 404: NOT_FOUND})
-    def versions(self, request: Request, system: str, slug: str) -> Response:
-        """Every version of the book held here, newest first."""
-        faction = _faction(system, slug)
-        rows = book_versions(faction=faction)
-        return Response(s.BookVersionSerializer(rows, many=True, context={"current": faction.version}).data)
-
-    @extend_schema(
-        responses={200: OpenApiTypes.OBJECT, 404: NOT_FOUND},
-        description="That version of the book in armybook/1 form; 404 when the book does not hold it.",
-    )
-    def version(self, request: Request, system: str, slug: str, version: str) -> Response:
-        document = book_version_document(faction=_faction(system, slug), version=version)
-        if document is None:
-            raise Http404(f'no version "{version}" of "{slug}" in ruleset "{system}"')
-        return Response(document)
-
-    @extend_schema(
-        parameters=[
-            OpenApiParameter("from", str, required=True, description="The version to compare from"),
-            OpenApiParameter("to", str, description="The version to compare to (default: the current one)"),
-        ],
-        responses={200: OpenApiTypes.OBJECT, 400: FIELD_ERRORS, 404: NOT_FOUND},
-        description="What changed from one version of the book to another: units, options, the book's own rules, "
-        "the core rules it names (`core_rules`) and spells added, removed and changed (only what differs); an "
-        "option a unit newly takes or no longer takes is listed under the option's `units` (`added`, `removed`), "
-        "never as a price change. 400 naming the parameter for a version not held.",
-    )
-    def changes(self, request: Request, system: str, slug: str) -> Response:
-        faction = _faction(system, slug)
-        old, new = request.query_params.get("from"), request.query_params.get("to") or None
-        if not old:
-            raise ValidationError({"from": ["This parameter is required: a version the book holds."]})
-        try:
-            return Response(book_changes_get(faction=faction, old=old, new=new))
-        except VersionNotHeld as exc:
-            raise ValidationError({exc.field: [str(exc)]}) from None
-
-
-def _faction(system: str, slug: str) -> Faction:
-    return faction_get_or_404(system=system, slug=slug, message=f'no faction "{slug}" in ruleset "{system}"')
-
-
-class FactionImportView(APIView):
-    """Import an armybook/1 document or an Army Forge army book (JSON body, or a
-    multipart `file`) as a version of its book: a new book, a new version (current from
-    now on; the versions before it are kept), or nothing when that version is held with
-    the same content. Staff only."""
-
-    permission_classes = [permissions.IsAdminUser]
-    parser_classes = [ORJSONParser, MultiPartParser]
 
     @extend_schema(
         parameters=[
@@ -255,34 +191,25 @@ class FactionImportView(APIView):
             403: error("Staff only."),
         },
     )
-    def post(self, request: Request) -> Response:
+    @action(
+        detail=False,
+        methods=["post"],
+        url_path="import/",
+        url_name="import",
+        permission_classes=STAFF,
+        parser_classes=[ORJSONParser, MultiPartParser],
+    )
+    def import_(self, request: Request) -> Response:
+        """Import an armybook/1 document or an Army Forge army book (JSON body, or a
+        multipart `file`) as a version of its book: a new book, a new version (current from
+        now on; the versions before it are kept), or nothing when that version is held with
+        the same content. Staff only."""
         try:
             result = armybook_import(data=_uploaded_book(request), system=request.query_params.get("system") or None)
         except ArmyBookError as exc:
-            refused = {"detail": str(exc.problems[0]), "errors": _problems(exc.problems)}
-            return Response({**refused, "warnings": _problems(exc.warnings)}, status=status.HTTP_400_BAD_REQUEST)
+            return Response(s.ImportErrorSerializer(exc).data, status=status.HTTP_400_BAD_REQUEST)
         code = status.HTTP_200_OK if result.status == ImportStatus.UNCHANGED else status.HTTP_201_CREATED
-        return Response(_imported(result), status=code)
-
-
-def _imported(result: ImportResult) -> dict[str, Any]:
-    faction = result.faction
-    return {
-        "system": faction.ruleset.slug,
-        "slug": faction.slug,
-        "name": faction.name,
-        "status": result.status,
-        "version": result.version,
-        "current": faction.version,
-        "source": faction.source,
-        "replaced_version": result.replaced_version,
-        "message": result.describe(),
-        "warnings": _problems(result.warnings),
-    }
-
-
-def _problems(problems) -> list[dict[str, str]]:
-    return [{"path": p.path, "message": p.message} for p in problems]
+        return Response(s.ImportResultSerializer(result).data, status=code)
 
 
 def _uploaded_book(request: Request):
@@ -294,6 +221,62 @@ def _uploaded_book(request: Request):
     if request.content_type.startswith("multipart/"):
         raise ArmyBookError([Problem("file", "no file uploaded")])
     return request.data
+
+
+class BookViewSet(viewsets.ViewSet):
+    """An army book, addressed by its ruleset and slug (/api/factions/aof/human-empire/):
+    its document, its versions, what changed between two."""
+
+    lookup_field = "slug"
+    lookup_value_converter = "slug"
+
+    @extend_schema(
+        responses={200: OpenApiTypes.OBJECT, 404: NOT_FOUND},
+        description="The whole army book in armybook/1 form.",
+    )
+    def retrieve(self, request: Request, system: str, slug: str) -> Response:
+        return Response(faction_document(faction=faction_get(system=system, slug=slug)))
+
+    @extend_schema(responses={200: s.BookVersionSerializer(many=True), 404: NOT_FOUND})
+    @action(detail=True, url_path="versions/")
+    def versions(self, request: Request, system: str, slug: str) -> Response:
+        """Every version of the book held here, newest first."""
+        faction = faction_get(system=system, slug=slug)
+        rows = book_versions(faction=faction)
+        return Response(s.BookVersionSerializer(rows, many=True, context={"current": faction.version}).data)
+
+    @extend_schema(
+        responses={200: OpenApiTypes.OBJECT, 404: NOT_FOUND},
+        description="That version of the book in armybook/1 form; 404 when the book does not hold it.",
+    )
+    @action(detail=True, url_path="versions/<str:version>/")
+    def version(self, request: Request, system: str, slug: str, version: str) -> Response:
+        document = book_version_document(faction=faction_get(system=system, slug=slug), version=version)
+        if document is None:
+            raise NotFound(f'no version "{version}" of "{slug}" in ruleset "{system}"')
+        return Response(document)
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("from", str, required=True, description="The version to compare from"),
+            OpenApiParameter("to", str, description="The version to compare to (default: the current one)"),
+        ],
+        responses={200: OpenApiTypes.OBJECT, 400: FIELD_ERRORS, 404: NOT_FOUND},
+        description="What changed from one version of the book to another: units, options, the book's own rules, "
+        "the core rules it names (`core_rules`) and spells added, removed and changed (only what differs); an "
+        "option a unit newly takes or no longer takes is listed under the option's `units` (`added`, `removed`), "
+        "never as a price change. 400 naming the parameter for a version not held.",
+    )
+    @action(detail=True, url_path="changes/")
+    def changes(self, request: Request, system: str, slug: str) -> Response:
+        faction = faction_get(system=system, slug=slug)
+        old, new = request.query_params.get("from"), request.query_params.get("to") or None
+        if not old:
+            raise ValidationError({"from": ["This parameter is required: a version the book holds."]})
+        try:
+            return Response(book_changes_get(faction=faction, old=old, new=new))
+        except VersionNotHeld as exc:
+            raise ValidationError({exc.field: [str(exc)]}) from None
 
 
 class ValidateView(APIView):
@@ -312,7 +295,7 @@ class ValidateView(APIView):
         # The serializer documents the body; parse_list_body checks it without the cost
         # of building a nested serializer on every keystroke of the builder.
         data, handle = parse_list_body(request.data)
-        return Response(army_list_validate(data=data, handle=handle).as_dict())
+        return Response(s.ValidationSerializer(army_list_validate(data=data, handle=handle)).data)
 
 
 class TokenView(ObtainAuthToken):
@@ -348,7 +331,7 @@ class TokenView(ObtainAuthToken):
 
         user = request.user
         if not (user and user.is_authenticated):
-            return Response({"detail": "Authentication credentials were not provided."}, status=401)
+            raise SignInRequired("Authentication credentials were not provided.")
         Token.objects.filter(user=user).delete()
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -363,4 +346,4 @@ class HealthView(APIView):
 
     @extend_schema(responses={200: s.HealthSerializer})
     def get(self, request: Request) -> Response:
-        return Response({"status": "ok", "cache": cache_state()})
+        return Response(s.HealthSerializer({"status": "ok", "cache": cache_state()}).data)

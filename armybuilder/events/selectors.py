@@ -15,6 +15,7 @@ from django.utils import timezone
 from armybuilder.engine import Book, RulesetSpec
 from armybuilder.events.models import EventPack, Submission
 from armybuilder.events.rules import RuleLine, rule_lines
+from armybuilder.missing import Missing
 from factions.selectors import (
     book_handle_get,
     book_handles_get,
@@ -26,8 +27,17 @@ from factions.selectors import (
 )
 
 
-def event_pack_get(*, key: str) -> EventPack | None:
-    """The event pack of this key, with its ruleset (None when there is none)."""
+def event_pack_get(*, key: str) -> EventPack:
+    """The event pack of this key, with its ruleset and organiser; Missing when there is none."""
+    pack = event_pack_find(key=key)
+    if pack is None:
+        raise Missing("event pack")
+    return pack
+
+
+def event_pack_find(*, key: str) -> EventPack | None:
+    """`event_pack_get`, for a key that may name no pack any more (a list's event, read
+    with the list): None then."""
     return EventPack.objects.select_related("ruleset__base", "organiser__profile").filter(key=key).first()
 
 
@@ -36,14 +46,6 @@ def event_packs_of(keys: set[str]) -> dict[str, EventPack]:
     if not keys:
         return {}
     return {pack.key: pack for pack in EventPack.objects.select_related("ruleset__base").filter(key__in=keys)}
-
-
-def pack_get(*, key: str) -> EventPack:
-    """The pack of this key (EventPack.DoesNotExist when there is none)."""
-    pack = event_pack_get(key=key)
-    if pack is None:
-        raise EventPack.DoesNotExist(f'no event pack "{key}"')
-    return pack
 
 
 def packs_of(user: User | AnonymousUser) -> QuerySet[EventPack]:
@@ -61,12 +63,12 @@ def can_manage(pack: EventPack, user: User | AnonymousUser) -> bool:
     return user.is_authenticated and (user.is_staff or pack.organiser_id == user.pk)
 
 
-def managed_pack_get(*, key: str, user: User | AnonymousUser) -> EventPack:
-    """The pack of this key, for its organiser and staff; EventPack.DoesNotExist for
-    anyone else too, as for a pack that is not there (nothing tells a stranger it is)."""
-    pack = pack_get(key=key)
+def event_pack_managed_get(*, key: str, user: User | AnonymousUser) -> EventPack:
+    """The pack of this key, for its organiser and staff; Missing for anyone else too, as
+    for a pack that is not there (nothing tells a stranger it is)."""
+    pack = event_pack_get(key=key)
     if not can_manage(pack, user):
-        raise EventPack.DoesNotExist(f'no event pack "{key}" that this user manages')
+        raise Missing("event pack")
     return pack
 
 
@@ -79,6 +81,15 @@ def submissions_visible(pack: EventPack, user: User | AnonymousUser) -> QuerySet
     if user.is_authenticated:
         return submissions.filter(player=user)
     return submissions.none()
+
+
+def submission_get(*, pack: EventPack, user: User | AnonymousUser, pk: int) -> Submission:
+    """A submission to the pack that `user` may see (submissions_visible); Missing for any
+    other, as for one that is not there."""
+    submission = submissions_visible(pack, user).filter(pk=pk).first()
+    if submission is None:
+        raise Missing("submission")
+    return submission
 
 
 def is_open(pack: EventPack, now: datetime | None = None) -> bool:

@@ -23,7 +23,7 @@ from armybuilder.conflicts import VersionConflict
 from armybuilder.events.format import PACK_FIELDS, EventError, check_pack, rule_checks, still_holding
 from armybuilder.events.models import EventPack, Submission
 from armybuilder.events.rules import RULE_FIELDS
-from armybuilder.events.selectors import entry_problem, is_open, pack_get
+from armybuilder.events.selectors import entry_problem, event_pack_get, is_open
 from factions.models import Ruleset
 
 
@@ -70,7 +70,7 @@ def pack_update(*, pack: EventPack, data: Any, based_on: int | None = None) -> E
         now = EventPack.objects.filter(pk=pack.pk).values_list("version", flat=True).first()
         raise VersionConflict(now if now is not None else pack.version)
     pack.version = based_on + 1  # the caller's copy is the pack as written
-    return pack_get(key=pack.key)
+    return event_pack_get(key=pack.key)
 
 
 @transaction.atomic

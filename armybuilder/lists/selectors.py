@@ -14,8 +14,9 @@ from armybuilder.engine import Book, Issue, RulesetSpec, Validation, list_from_d
 from armybuilder.engine.events import event_ruleset
 from armybuilder.events.models import EventPack
 from armybuilder.events.rules import event_rules, pack_stamp
-from armybuilder.events.selectors import event_pack_get, event_packs_of
+from armybuilder.events.selectors import event_pack_find, event_packs_of
 from armybuilder.lists.models import ArmyList
+from armybuilder.missing import Missing
 from armybuilder.stamps import release
 from factions.models import BookVersion, Faction, Ruleset
 from factions.selectors import (
@@ -43,10 +44,10 @@ def army_list_validate(
     if handle is None:
         handle = book_handle_get(system=data["system"], slug=data["faction"], version=data.get("book_version"))
         if handle is None:
-            raise Faction.DoesNotExist(f'no faction "{data["faction"]}" in ruleset "{data["system"]}"')
+            raise Missing("book", f'no faction "{data["faction"]}" in ruleset "{data["system"]}"')
     book, ruleset = engine_book_get(system=data["system"], slug=data["faction"], handle=handle)
     if data.get("event"):
-        pack = pack or event_pack_get(key=data["event"])
+        pack = pack or event_pack_find(key=data["event"])
         if pack is not None:
             ruleset = event_ruleset(ruleset, event_rules(pack), book.slug)
     validation = validate_list(book, ruleset, list_from_dict(data))
@@ -78,13 +79,20 @@ def army_lists_of(*, user: User | AnonymousUser | None, visitor: str) -> QuerySe
 
 
 def army_list_get(*, pk: int, user: User | AnonymousUser | None, visitor: str) -> ArmyList:
-    """The caller's list; ArmyList.DoesNotExist for anyone else's, so that nothing tells
-    a stranger that the list exists."""
-    return army_lists_of(user=user, visitor=visitor).get(pk=pk)
+    """The caller's list; Missing for anyone else's too, so that nothing tells a stranger
+    that the list exists."""
+    try:
+        return army_lists_of(user=user, visitor=visitor).get(pk=pk)
+    except ArmyList.DoesNotExist:
+        raise Missing("list") from None
 
 
 def army_list_by_share_key(*, key: str) -> ArmyList:
-    return ArmyList.objects.get(share_key=key)
+    """The list of this share key; Missing when there is none (a rotated key names none)."""
+    try:
+        return ArmyList.objects.get(share_key=key)
+    except ArmyList.DoesNotExist:
+        raise Missing("shared list") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +139,7 @@ def army_list_load(army_list: ArmyList, *, handle: BookHandle | None = None) -> 
     list entered for an event is checked against the event's rules. Two queries when the
     book is cached (one with `handle`, one more for an event); a fixed few otherwise."""
     handle = handle or book_handle_get(system=army_list.system, slug=army_list.faction, version=army_list.book_version)
-    pack = event_pack_get(key=army_list.event_id) if army_list.event_id else None
+    pack = event_pack_find(key=army_list.event_id) if army_list.event_id else None
     if handle is None:
         row = ruleset_find(slug=army_list.system)
         names = RulesetName(
@@ -257,10 +265,10 @@ def _missing_book(army_list: ArmyList, titles: dict[str, str] | None = None) -> 
     return Validation(False, 0, army_list.points_limit, [], [issue])
 
 
-def shared_list_stamp(*, key: str) -> tuple[int, str, str] | None:
+def shared_list_stamp(*, key: str) -> tuple[int, str, str]:
     """(list id, list name, a stamp that changes whenever the data the share page shows
     changes: the list's version, the content stamps of its book and ruleset and its
-    event's rules), in one query (two for a list entered for an event); None when no
+    event's rules), in one query (two for a list entered for an event); Missing when no
     list has this share key. Lets the share page serve a rendered copy."""
     lists, factions, rulesets = ArmyList._meta.db_table, Faction._meta.db_table, Ruleset._meta.db_table
     versions = BookVersion._meta.db_table
@@ -278,8 +286,8 @@ def shared_list_stamp(*, key: str) -> tuple[int, str, str] | None:
         cursor.execute(sql, [key])
         row = cursor.fetchone()
     if row is None:
-        return None
-    pack = event_pack_get(key=row[6]) if row[6] else None
+        raise Missing("shared list")
+    pack = event_pack_find(key=row[6]) if row[6] else None
     event = pack_stamp(pack) if pack is not None else "no-event"
     return row[0], row[1], ".".join(str(part) for part in (*row[2:6], event))
 

@@ -21,6 +21,7 @@ from armybuilder.events.selectors import entry_problem
 from armybuilder.lists.format import ListFormatError
 from armybuilder.lists.models import ARMYLIST_FIELDS, ArmyList, new_share_key
 from armybuilder.lists.selectors import army_list_validate
+from armybuilder.missing import Missing
 from factions.selectors import book_handle_get, book_versions_held, engine_book_get
 
 
@@ -203,11 +204,11 @@ def army_list_clone(*, army_list: ArmyList, owner: AbstractBaseUser | None, visi
 
 @transaction.atomic
 def army_list_share_rotate(*, army_list: ArmyList) -> ArmyList:
-    """A new share key: the old link stops working at once. ArmyList.DoesNotExist when
-    the list was deleted meanwhile."""
+    """A new share key: the old link stops working at once. Missing when the list was
+    deleted meanwhile."""
     key, now = new_share_key(), timezone.now()
     if not ArmyList.objects.filter(pk=army_list.pk).update(share_key=key, updated=now):
-        raise ArmyList.DoesNotExist(f"list {army_list.pk} was deleted")
+        raise Missing("list")
     army_list.share_key, army_list.updated = key, now
     return army_list
 

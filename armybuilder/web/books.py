@@ -20,7 +20,7 @@ from factions.selectors import (
     book_changes_get,
     book_version_document,
     book_versions,
-    faction_get_or_404,
+    faction_get,
 )
 
 # How each changed thing is named in a row, in the order rows show them.
@@ -69,7 +69,7 @@ class Row:
 @require_GET
 def book_changes(request: HttpRequest, system: str, faction: str) -> HttpResponse:
     """What changed in a book from one version it holds to another (default: to the current one)."""
-    book = faction_get_or_404(system=system, slug=faction, message="No such army book.")
+    book = faction_get(system=system, slug=faction)
     versions = list(book_versions(faction=book))
     old, new = _versions_asked(request, book, [v.version for v in versions])
     context = {"book": book, "versions": versions, "old": old, "new": new, "error": ""}

@@ -10,7 +10,7 @@ from urllib.parse import quote, urlencode
 
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
@@ -29,15 +29,7 @@ from armybuilder.lists.visitors import list_owner, own_list, own_lists
 from armybuilder.web import forms, fragments, presenters, printing, undo
 from armybuilder.web.fragments import FORM_HEAD
 from factions.models import Faction, Ruleset
-from factions.selectors import core_rule_meanings, faction_list, ruleset_find, ruleset_get_or_404
-
-
-def own_list_or_404(request: HttpRequest, pk: int) -> ArmyList:
-    """The caller's list; anyone else's is a 404, as if it were not there."""
-    try:
-        return own_list(request, pk)
-    except ArmyList.DoesNotExist:
-        raise Http404("No such list among yours.") from None
+from factions.selectors import core_rule_meanings, faction_list, ruleset_get
 
 
 # -- start -----------------------------------------------------------------------------
@@ -55,9 +47,7 @@ def _article(name: str) -> str:
 
 @require_http_methods(["GET", "POST"])
 def new_list(request: HttpRequest, system: str) -> HttpResponse:
-    ruleset = ruleset_find(slug=system)
-    if ruleset is None:
-        raise Http404("No such ruleset.")
+    ruleset = ruleset_get(slug=system)
     if request.method == "POST" and not ratelimit.allow_visitor_list(request):
         return _too_many_lists(request)
     factions = list(Faction.objects.filter(ruleset=ruleset).order_by("name"))
@@ -130,14 +120,14 @@ def import_list(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def clone_list(request: HttpRequest, pk: int) -> HttpResponse:
-    copy = services.army_list_clone(army_list=own_list_or_404(request, pk), **list_owner(request))
+    copy = services.army_list_clone(army_list=own_list(request, pk), **list_owner(request))
     messages.success(request, f"Made {copy.name}.")
     return redirect("builder", pk=copy.pk)
 
 
 @require_http_methods(["GET", "POST"])
 def delete_list(request: HttpRequest, pk: int) -> HttpResponse:
-    army_list = own_list_or_404(request, pk)
+    army_list = own_list(request, pk)
     if request.method == "POST":
         services.army_list_delete(army_list=army_list)
         messages.success(request, f"Deleted {army_list.name or 'the list'}.")
@@ -147,10 +137,7 @@ def delete_list(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def copy_shared(request: HttpRequest, key: str) -> HttpResponse:
-    try:
-        shared = selectors.army_list_by_share_key(key=key)
-    except ArmyList.DoesNotExist:
-        raise Http404("No list has this share link.") from None
+    shared = selectors.army_list_by_share_key(key=key)
     copy = services.army_list_clone(army_list=shared, **list_owner(request))
     messages.success(request, "Copied to your lists.")
     return redirect("builder", pk=copy.pk)
@@ -233,7 +220,7 @@ def _event_context(request: HttpRequest, pack: EventPack | None) -> dict[str, An
 
 @require_GET
 def builder(request: HttpRequest, pk: int) -> HttpResponse:
-    army_list = own_list_or_404(request, pk)
+    army_list = own_list(request, pk)
     context = builder_context(request, army_list, request.GET.get("entry"))
     if request.headers.get("X-Live") == "1":  # the page opening an upgrade editor in place
         return _live(request, context)
@@ -254,7 +241,7 @@ def builder_action(request: HttpRequest, pk: int) -> HttpResponse:
     """One change to the list, sent as a form post. Answers with a redirect to the
     builder, or with the pieces of the workspace that changed when the page asked (X-Live);
     a change that cannot be made, or was made from an old version, leaves a message."""
-    army_list = own_list_or_404(request, pk)
+    army_list = own_list(request, pk)
     form = forms.action_form(request.POST, army_list.as_armylist(), list_id=pk, undone=undo.used(request))
     if form.has_error("action"):
         return HttpResponseBadRequest(forms.UNKNOWN_ACTION)
@@ -301,7 +288,7 @@ def list_book(request: HttpRequest, pk: int) -> HttpResponse:
     """What moving the list to another version of its book (`?to=`, the current one by
     default) does, before anything changes: each unit's cost before and after, the
     options dropped and the units removed; the button that moves it; the other versions."""
-    army_list = own_list_or_404(request, pk)
+    army_list = own_list(request, pk)
     book = selectors.army_list_book(army_list=army_list)
     form = forms.BookVersionForm(request.GET, book=book, faction=army_list.faction)
     context = {"army_list": army_list, "book": book, "form": form, "selected": army_list.book_version}
@@ -330,7 +317,7 @@ def _move_context(army_list: ArmyList, book: selectors.ListBook, to: str) -> dic
 def list_book_move(request: HttpRequest, pk: int) -> HttpResponse:
     """Move the list to a version of its book, from the list version the review showed:
     a list changed since is not moved, and the review shows what moving it does now."""
-    army_list = own_list_or_404(request, pk)
+    army_list = own_list(request, pk)
     book = selectors.army_list_book(army_list=army_list)
     form = forms.BookMoveForm(request.POST, book=book, faction=army_list.faction)
     if not form.is_valid():
@@ -352,7 +339,7 @@ def list_book_move(request: HttpRequest, pk: int) -> HttpResponse:
 # -- rules -----------------------------------------------------------------------------
 @require_GET
 def rules_page(request: HttpRequest, system: str) -> HttpResponse:
-    ruleset = ruleset_get_or_404(slug=system, message="No such ruleset.")
+    ruleset = ruleset_get(slug=system)
     rules = [(presenters.rule_anchor(rule.name), rule) for rule in ruleset.core_rules.all()]
     books = faction_list(system=system)
     context = {"ruleset": ruleset, "rules": rules, "limits": ruleset.limits.all(), "books": books}
@@ -361,7 +348,4 @@ def rules_page(request: HttpRequest, system: str) -> HttpResponse:
 
 def ruleset_reference_pdf(request: HttpRequest, system: str) -> HttpResponse:
     """The one-page quick reference of a ruleset (`?paper=letter`)."""
-    ruleset = Ruleset.objects.select_related("base").filter(slug=system).first()
-    if ruleset is None:
-        raise Http404(f'No ruleset "{system}".')
-    return downloads.ruleset_reference_response(ruleset, request.GET.dict())
+    return downloads.ruleset_reference_response(ruleset_get(slug=system), request.GET.dict())

@@ -11,13 +11,12 @@ from armybuilder import downloads
 from armybuilder.events import selectors as event_selectors
 from armybuilder.exports import pdf
 from armybuilder.lists import submissions as list_submissions
-from armybuilder.web.events import managed_pack_or_404
 
 
 @require_GET
 def event_roster_pdf(request: HttpRequest, key: str) -> HttpResponse:
     """Every submission's roster in one file, after a cover listing them (`?paper=letter`)."""
-    pack = managed_pack_or_404(request, key)
+    pack = event_selectors.event_pack_managed_get(key=key, user=request.user)
     try:
         paper = pdf.paper_option(request.GET.dict())
     except ValueError as exc:
@@ -32,6 +31,6 @@ def event_roster_pdf(request: HttpRequest, key: str) -> HttpResponse:
 @require_GET
 def event_submissions_csv(request: HttpRequest, key: str) -> HttpResponse:
     """One row per submission: player, army, points, whether it is legal, its issues."""
-    pack = managed_pack_or_404(request, key)
+    pack = event_selectors.event_pack_managed_get(key=key, user=request.user)
     rows = list_submissions.submission_rows(pack, list(event_selectors.submissions_visible(pack, request.user)))
     return downloads.submissions_csv_response(pack, rows)

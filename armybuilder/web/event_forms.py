@@ -540,10 +540,8 @@ class ListEventForm(EventForm):
             return cleaned
         link = PACK_LINK.search(text)
         key = link.group(1) if link else text.strip("/")
-        try:
-            if not PACK_KEY.fullmatch(key):
-                raise EventPack.DoesNotExist
-            cleaned["pack"] = event_selectors.pack_get(key=key)
-        except EventPack.DoesNotExist:
+        pack = event_selectors.event_pack_find(key=key) if PACK_KEY.fullmatch(key) else None
+        if pack is None:
             self.add_error("event", NO_PACK)
+        cleaned["pack"] = pack
         return cleaned

@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -24,27 +24,13 @@ from armybuilder.events.models import EventPack
 from armybuilder.lists import selectors as list_selectors
 from armybuilder.lists import services as list_services
 from armybuilder.lists import submissions as list_submissions
+from armybuilder.lists.visitors import own_list
 from armybuilder.web import builder, event_forms, forms, fragments
 from armybuilder.web.accounts import SignedInRequest
 
 CHANGED_MEANWHILE = (
     "The {what} was changed by someone else while you saved: nothing was written. Look at it and make the change again."
 )
-
-
-def _pack(key: str) -> EventPack:
-    try:
-        return event_selectors.pack_get(key=key)
-    except EventPack.DoesNotExist:
-        raise Http404("No event pack has this link.") from None
-
-
-def managed_pack_or_404(request: HttpRequest, key: str) -> EventPack:
-    """The pack, for its organiser and staff; for anyone else it is not there."""
-    try:
-        return event_selectors.managed_pack_get(key=key, user=request.user)
-    except EventPack.DoesNotExist:
-        raise Http404("No event pack has this link.") from None
 
 
 # -- the packs of a user, a new pack ---------------------------------------------------------
@@ -79,7 +65,7 @@ def pack_new(request: SignedInRequest) -> HttpResponse:
 # -- a pack's page ---------------------------------------------------------------------------
 @require_GET
 def pack_page(request: HttpRequest, key: str) -> HttpResponse:
-    return _pack_page(request, _pack(key))
+    return _pack_page(request, event_selectors.event_pack_get(key=key))
 
 
 def _pack_page(request: HttpRequest, pack: EventPack, *, build=None, submit=None, status: int = 200) -> HttpResponse:
@@ -111,7 +97,7 @@ def _pack_page(request: HttpRequest, pack: EventPack, *, build=None, submit=None
 @require_POST
 def pack_build(request: HttpRequest, key: str) -> HttpResponse:
     """A new list of one of the armies the pack takes, built for it, open in the builder."""
-    pack = _pack(key)
+    pack = event_selectors.event_pack_get(key=key)
     if not request.user.is_authenticated:
         return redirect_to_login(pack.path)
     form = event_forms.BuildForm(request.POST, pack=pack, armies=event_selectors.pack_view(pack).armies)
@@ -125,12 +111,12 @@ def pack_build(request: HttpRequest, key: str) -> HttpResponse:
 @require_POST
 def pack_submit(request: HttpRequest, key: str) -> HttpResponse:
     """Submit one of the player's lists (someone else's list is a 404), until the deadline."""
-    pack = _pack(key)
+    pack = event_selectors.event_pack_get(key=key)
     if not request.user.is_authenticated:
         return redirect_to_login(pack.path)
     form = event_forms.SubmitForm(request.POST)
     if form.is_valid():
-        army_list = builder.own_list_or_404(request, form.cleaned_data["army_list"])
+        army_list = own_list(request, form.cleaned_data["army_list"])
         try:
             event_services.submission_submit(pack=pack, player=request.user, army_list=army_list)
         except event_services.SubmissionsClosed as closed:
@@ -148,7 +134,7 @@ def pack_submit(request: HttpRequest, key: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def pack_edit(request: HttpRequest, key: str) -> HttpResponse:
     """The pack's details and each of its rules, every one a small form of its own."""
-    pack = managed_pack_or_404(request, key)
+    pack = event_selectors.event_pack_managed_get(key=key, user=request.user)
     view = event_selectors.pack_view(pack)
     forms = event_forms.edit_forms(request.POST or None, pack=pack, view=view, army=request.GET.get("army"))
     posted = forms.posted
@@ -172,7 +158,7 @@ def pack_edit(request: HttpRequest, key: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def pack_delete(request: HttpRequest, key: str) -> HttpResponse:
     """Asks first (GET), then deletes the pack and its submissions (POST)."""
-    pack = managed_pack_or_404(request, key)
+    pack = event_selectors.event_pack_managed_get(key=key, user=request.user)
     if request.method == "GET":
         return render(request, "events/delete.html", {"pack": pack, "submissions": pack.submissions.count()})
     event_services.pack_delete(pack=pack)
@@ -184,7 +170,7 @@ def pack_delete(request: HttpRequest, key: str) -> HttpResponse:
 @require_POST
 def list_event(request: HttpRequest, pk: int) -> HttpResponse:
     """Build a list for the event whose link or key was pasted in, or for none."""
-    army_list = builder.own_list_or_404(request, pk)
+    army_list = own_list(request, pk)
     form = event_forms.ListEventForm(request.POST)
     if form.is_valid():
         pack = form.cleaned_data["pack"]

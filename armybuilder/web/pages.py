@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
@@ -35,10 +35,7 @@ def shared_list(request: HttpRequest, key: str) -> HttpResponse:
     CSRF token, so this process keeps it ready and only puts the token in. The print
     choices go where the kept list part marks their place (PRINT_MARK): their paper is
     guessed from the reader's Accept-Language, so a ready page is kept per guess."""
-    stamp = selectors.shared_list_stamp(key=key)
-    if stamp is None:
-        raise Http404("No list has this share link (it may have been replaced by a new one).")
-    list_id, name, versions = stamp
+    list_id, name, versions = selectors.shared_list_stamp(key=key)
     cache_key = shared_key("shared-body", key, versions)
     paper = printing.request_paper(request)  # the one thing the page takes from the reader's headers
     page = _SharedPage(request, key, name, paper, lambda: _shared_body(cache_key, list_id))

@@ -567,14 +567,14 @@ def test_a_listing_shows_the_stored_validation_until_the_list_or_its_book_change
 def test_rotating_the_share_key_of_a_list_deleted_meanwhile_is_a_404(wardens, owner, owned_list, monkeypatch):
     from armybuilder.api import list_views
 
-    real = list_views._own_list
+    real = list_views.own_list
 
     def deleted_meanwhile(request, pk):
         army_list = real(request, pk)
         ArmyList.objects.filter(pk=pk).delete()  # another request deletes it now
         return army_list
 
-    monkeypatch.setattr(list_views, "_own_list", deleted_meanwhile)
+    monkeypatch.setattr(list_views, "own_list", deleted_meanwhile)
     response = client_for(owner).post(f"/api/lists/{owned_list['id']}/share/rotate/")
     assert response.status_code == 404
     assert response["Content-Type"].startswith("application/json")

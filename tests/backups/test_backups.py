@@ -489,7 +489,7 @@ def test_the_variant_and_the_book_naming_it_come_back(event_site):
 def test_the_pack_its_lists_and_its_submissions_come_back_with_their_ids_and_keys(event_site):
     before = event_site["before"]["pack"]
     restore(event_site["folder"])
-    pack = event_selectors.pack_get(key=before.key)
+    pack = event_selectors.event_pack_get(key=before.key)
     assert (pack.pk, pack.organiser_id, pack.organiser.username) == (before.pk, before.organiser_id, "league-organiser")
     assert (pack.deadline, pack.points_limit, pack.bans, pack.caps, pack.books) == (
         before.deadline,

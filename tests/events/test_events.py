@@ -83,7 +83,7 @@ def test_a_cap_and_the_allowed_armies(pack, player):
 
 def test_the_pack_s_rules_in_words_each_with_its_source(pack):
     event_services.pack_update(pack=pack, data={"caps": [{"faction": "test-wardens", "unit": "wardens", "max": 1}]})
-    view = event_selectors.pack_view(event_selectors.pack_get(key=pack.key))
+    view = event_selectors.pack_view(event_selectors.event_pack_get(key=pack.key))
     lines = [(line.text, line.source) for line in view.rules]
     assert ("Armies of 355 pts", "event rule") in lines
     assert ("No single unit may cost more than 30% of the points limit", "event rule") in lines
@@ -297,7 +297,7 @@ def test_rules_that_no_longer_apply_are_left_out_of_the_next_change(pack, warden
     both = {"unit_too_expensive": {"percent": 30}, "too_many_heroes": {"per": 1000}}
     event_services.pack_update(pack=pack, data={"limit_changes": both})
     ForceOrgLimit.objects.filter(ruleset__slug="aof", code="too_many_heroes").delete()
-    changed = event_services.pack_update(pack=event_selectors.pack_get(key=pack.key), data={"name": "Club Night II"})
+    changed = event_services.pack_update(pack=event_selectors.event_pack_get(key=pack.key), data={"name": "Club Night II"})
     assert changed.name == "Club Night II"
     assert changed.limit_changes == {"unit_too_expensive": {"percent": 30}}
     with pytest.raises(pack_format.EventError):

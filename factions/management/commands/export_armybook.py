@@ -2,9 +2,9 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
+from armybuilder.missing import Missing
 from factions.management.output import write_json
-from factions.models import Faction
-from factions.selectors import faction_document
+from factions.selectors import faction_document, faction_get
 
 
 class Command(BaseCommand):
@@ -17,7 +17,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, system: str, slug: str, output: str | None = None, **options):
         try:
-            faction = Faction.objects.get(ruleset__slug=system, slug=slug)
-        except Faction.DoesNotExist:
-            raise CommandError(f'no faction "{slug}" in ruleset "{system}"') from None
+            faction = faction_get(system=system, slug=slug)
+        except Missing as missing:
+            raise CommandError(str(missing)) from None
         write_json(self, faction_document(faction=faction), output=output, what=f"{faction.name} {faction.version}")

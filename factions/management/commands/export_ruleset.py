@@ -3,8 +3,8 @@ five as the start of a new variant (set its slug, name and base, then import it)
 
 from django.core.management.base import BaseCommand, CommandError
 
+from armybuilder.missing import Missing
 from factions.management.output import write_json
-from factions.models import Ruleset
 from factions.selectors import ruleset_document, ruleset_get
 
 
@@ -18,6 +18,6 @@ class Command(BaseCommand):
     def handle(self, *args, system: str, output: str | None = None, **options):
         try:
             ruleset = ruleset_get(slug=system)
-        except Ruleset.DoesNotExist:
-            raise CommandError(f'no ruleset "{system}"') from None
+        except Missing as missing:
+            raise CommandError(str(missing)) from None
         write_json(self, ruleset_document(ruleset=ruleset), output=output, what=ruleset.title)
