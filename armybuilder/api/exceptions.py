@@ -13,7 +13,6 @@ from rest_framework import status
 from rest_framework.exceptions import APIException, NotFound, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
-from rest_framework.views import set_rollback
 
 from armybuilder.downloads import TooLargeToPrint
 from armybuilder.events.format import EventError
@@ -31,14 +30,21 @@ class SignInRequired(APIException):
     auth_header = "Token"  # (WWW-Authenticate: how to sign in)
 
 
+class Conflict(APIException):
+    status_code = status.HTTP_409_CONFLICT
+
+
+class Unprocessable(APIException):
+    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, Missing):
         exc = NotFound(str(exc) or None)
     elif isinstance(exc, (ListFormatError, EventError)):
         exc = ValidationError(exc.errors)
     elif isinstance(exc, SubmissionsClosed):
-        set_rollback()
-        return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
+        exc = Conflict(str(exc))
     elif isinstance(exc, TooLargeToPrint):
-        return Response({"detail": str(exc)}, status=status.HTTP_422_UNPROCESSABLE_ENTITY)
-    return drf_exception_handler(exc, context)
+        exc = Unprocessable(str(exc))
+    return drf_exception_handler(exc, context)  # (which rolls back the request's writes)

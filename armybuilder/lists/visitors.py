@@ -39,7 +39,7 @@ def own_lists(request: HttpRequest) -> QuerySet[ArmyList]:
 
 
 def own_list(request: HttpRequest, pk: int) -> ArmyList:
-    """The caller's list; ArmyList.DoesNotExist for anyone else's (a 404 to the caller,
+    """The caller's list; Missing for anyone else's too (a 404 to the caller,
     so that nothing tells a stranger the list exists)."""
     return army_list_get(pk=pk, user=request.user, visitor=visitor_id(request))
 

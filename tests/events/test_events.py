@@ -297,7 +297,9 @@ def test_rules_that_no_longer_apply_are_left_out_of_the_next_change(pack, warden
     both = {"unit_too_expensive": {"percent": 30}, "too_many_heroes": {"per": 1000}}
     event_services.pack_update(pack=pack, data={"limit_changes": both})
     ForceOrgLimit.objects.filter(ruleset__slug="aof", code="too_many_heroes").delete()
-    changed = event_services.pack_update(pack=event_selectors.event_pack_get(key=pack.key), data={"name": "Club Night II"})
+    changed = event_services.pack_update(
+        pack=event_selectors.event_pack_get(key=pack.key), data={"name": "Club Night II"}
+    )
     assert changed.name == "Club Night II"
     assert changed.limit_changes == {"unit_too_expensive": {"percent": 30}}
     with pytest.raises(pack_format.EventError):
