@@ -143,3 +143,42 @@ def test_the_api_keeps_its_json_errors(wardens, api_client):
     not_allowed = api_client.put("/api/systems/", {}, format="json")
     assert not_allowed.status_code == 405 and not_allowed["Content-Type"] == "application/json"
     assert not_allowed.json() == {"detail": 'Method "PUT" not allowed.'}
+
+
+@pytest.mark.parametrize(
+    ("path", "words"),
+    [
+        ("/lists/99999/", "No such list among yours."),
+        ("/s/no-such-key/", "No list has this share link (it may have been replaced by a new one)."),
+        ("/s/no-such-key/copy/", "No list has this share link (it may have been replaced by a new one)."),
+        ("/events/no-such-key/", "No event pack has this link."),
+        ("/events/no-such-key/edit/", "No event pack has this link."),
+        ("/rules/no-such-game/", "No such ruleset."),
+        ("/new/no-such-game/", "No such ruleset."),
+        ("/books/aof/no-such-book/changes/", "No such army book."),
+    ],
+)
+def test_a_lookup_that_finds_nothing_is_a_404_page_in_its_own_words(wardens, client, path, words):
+    response = client.post(path) if path.endswith("/copy/") else client.get(path)
+
+    assert response.status_code == 404
+    assert words in response.content.decode()
+    assert ways_on(response)
+
+
+@pytest.mark.parametrize(
+    ("path", "detail"),
+    [
+        ("/api/lists/99999/", "Not found."),
+        ("/api/shared/no-such-key/", "Not found."),
+        ("/api/events/no-such-key/", "Not found."),
+        ("/api/events/no-such-key/submissions/", "Not found."),
+        ("/api/systems/no-such-game/", 'no ruleset "no-such-game"'),
+        ("/api/factions/aof/no-such-book/versions/", 'no faction "no-such-book" in ruleset "aof"'),
+        ("/api/factions/aof/no-such-book/", 'no faction "no-such-book" in ruleset "aof"'),
+    ],
+)
+def test_a_lookup_that_finds_nothing_is_the_api_s_json_404(wardens, api_client, path, detail):
+    response = api_client.get(path)
+
+    assert (response.status_code, response.json()) == (404, {"detail": detail})
