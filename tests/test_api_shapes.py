@@ -16,6 +16,7 @@ from armybuilder.api.list_views import (
 from armybuilder.api.serializers import (
     ConflictSerializer,
     EntryValidationSerializer,
+    HealthSerializer,
     ImportErrorSerializer,
     ImportResultSerializer,
     IssueSerializer,
@@ -111,3 +112,7 @@ def test_an_import_s_answer_is_as_documented(wardens, staff_client, good):
 
     assert response.status_code == (201 if good else 400), response.content
     assert_documented(response.json(), ImportResultSerializer() if good else ImportErrorSerializer())
+
+
+def test_the_health_check_is_as_documented(api_client):
+    assert_documented(api_client.get("/api/health/").json(), HealthSerializer())

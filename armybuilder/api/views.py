@@ -346,4 +346,4 @@ class HealthView(APIView):
 
     @extend_schema(responses={200: s.HealthSerializer})
     def get(self, request: Request) -> Response:
-        return Response(s.HealthSerializer({"status": "ok", "cache": cache_state()}).data)
+        return Response(s.HealthSerializer(cache_state()).data)
