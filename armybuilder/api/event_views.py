@@ -136,9 +136,10 @@ class RuleLineSerializer(serializers.Serializer):
 
 
 class EventPackOutSerializer(EventPackSerializer):
-    """A pack as the API returns it (a PackView: the pack and its rules in words;
-    `request` in the context, for its address and who asks). Made in one step, as the
-    lists' answers are; tests/test_api_shapes.py keeps it to these fields."""
+    """An event pack as the API returns it: its fields, and its rules in words."""
+
+    # Made from a PackView in one step (`request` in the context: the pack's address, who
+    # asks), as the lists' answers are; tests/test_api_shapes.py keeps it to these fields.
 
     key = serializers.CharField(help_text="The pack's address: /api/events/{key}/")
     url = serializers.URLField(help_text="The pack's page")
@@ -188,8 +189,8 @@ PACK_CONFLICT = OpenApiResponse(
 
 
 class SubmissionOutSerializer(serializers.Serializer):
-    """A submission as the API returns it (a SubmissionRow: checked against the pack's
-    rules now). Made in one step; tests/test_api_shapes.py keeps it to these fields."""
+    # Made from a SubmissionRow (checked against the pack's rules now) in one step;
+    # tests/test_api_shapes.py keeps it to these fields.
 
     id = serializers.IntegerField()
     player = serializers.CharField(help_text=NAME_HELP.format(who="player"))
@@ -247,10 +248,7 @@ def _signed_in(request: Request) -> User:
 
 # -- views ---------------------------------------------------------------------------------------
 class EventViewSet(EventFiles, viewsets.ViewSet):
-    """Event packs. The listing: the caller's packs, those they organise or have submitted
-    a list to (staff: every pack; no one signed in: none); anyone signed in may organise
-    one. One pack: anyone with its key reads it; its organiser and staff change or delete
-    it, and have its files (event_files.py)."""
+    """One pack: anyone with its key reads it; its organiser and staff change or delete it."""
 
     lookup_field = "key"
     lookup_value_converter = "str"
@@ -259,6 +257,8 @@ class EventViewSet(EventFiles, viewsets.ViewSet):
 
     @extend_schema(responses={200: EventPackOutSerializer(many=True), 404: error("No such page.")})
     def list(self, request: Request) -> Response:
+        """The caller's event packs: those they organise or have submitted a list to (staff:
+        every pack; no one signed in: none). Anyone signed in may organise one."""
         paginator = self.pagination_class()
         packs = paginator.paginate_queryset(event_selectors.packs_of(request.user), request, view=self)
         assert packs is not None  # the paginator has a page size: it always gives a page
@@ -270,6 +270,7 @@ class EventViewSet(EventFiles, viewsets.ViewSet):
         responses={201: EventPackOutSerializer, 400: FIELD_ERRORS, 401: SIGN_IN},
     )
     def create(self, request: Request) -> Response:
+        """Organise an event pack (anyone signed in)."""
         organiser = _signed_in(request)
         pack = event_services.pack_create(organiser=organiser, data=request.data)
         return Response(_pack(request, pack), status=status.HTTP_201_CREATED)

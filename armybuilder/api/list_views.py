@@ -20,7 +20,7 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import MultiPartParser
-from rest_framework.permissions import SAFE_METHODS, BasePermission
+from rest_framework.permissions import SAFE_METHODS, AllowAny, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -75,10 +75,12 @@ def shown_lists(army_lists: list[ArmyList]) -> list[ShownList]:
 
 
 class ArmyListOutSerializer(serializers.Serializer):
-    """A saved list as the API returns it (a ShownList; `request` in the context, for its
-    share link): its armylist/1 fields at the top level, then what is known of it. Made in
-    one step, not field by field: a listing shows 50 lists a page, each with its
-    validation; tests/test_api_shapes.py keeps it to these fields."""
+    """A saved list as the API returns it: its armylist/1 fields at the top level, then
+    what is known of it."""
+
+    # Made from a ShownList (`request` in the context, for its share link) in one step, not
+    # field by field: a listing shows 50 lists a page, each with its validation;
+    # tests/test_api_shapes.py keeps it to these fields.
 
     shared = False  # SharedListOutSerializer: a list read by its share key
 
@@ -139,7 +141,9 @@ class ImportWarningSerializer(serializers.Serializer):
 
 
 class ImportedListOutSerializer(ArmyListOutSerializer):
-    """A list just imported, with `warnings` (the import's, in the context)."""
+    """A list just imported, with what the player should know about the import."""
+
+    # (the import's warnings are in the context)
 
     warnings = ImportWarningSerializer(many=True)
 
@@ -327,8 +331,8 @@ class UpgradeEntrySerializer(serializers.Serializer):
 
 
 class UpgradeReportSerializer(serializers.Serializer):
-    """What a move to another version did, as lists/services.py army_list_upgrade reports
-    it (plain data already: it is given as it is)."""
+    # What a move did, as lists/services.py army_list_upgrade reports it: plain data
+    # already, given as it is (tests/test_api_shapes.py keeps it to these fields).
 
     to = serializers.CharField()
     total_points = serializers.ListField(child=serializers.IntegerField(), help_text="[before, after]")
@@ -345,7 +349,7 @@ class UpgradeReportSerializer(serializers.Serializer):
 
 
 class UpgradeOutSerializer(serializers.Serializer):
-    """The moved list (a ShownList) and the report of the move."""
+    # The moved list (a ShownList) and the report of the move.
 
     list = ArmyListOutSerializer()
     report = UpgradeReportSerializer()
@@ -528,15 +532,14 @@ class ListViewSet(viewsets.ViewSet):
         return self._answer(services.army_list_share_rotate(army_list=own_list(request, pk)))
 
     @extend_schema(parameters=[KIND], responses={**EXPORTS, 404: NOT_YOURS})
-    @action(detail=True, url_path="export/<str:kind>")
+    @action(detail=True, url_path="export/<str:kind>", permission_classes=[AllowAny])  # (a read: no CSRF check)
     def export(self, request: Request, pk: int, kind: str) -> HttpResponse:
         return export_response(own_list(request, pk), kind, _export_params(request))
 
 
 class SharedListViewSet(viewsets.ViewSet):
-    """A list by its share key: read-only, no login; anyone may copy it into their lists."""
+    """A list by its share key: read-only, no login."""
 
-    permission_classes = [VisitorSessionCsrf]
     lookup_field = "key"
     lookup_value_converter = "str"
 
@@ -546,7 +549,7 @@ class SharedListViewSet(viewsets.ViewSet):
         return Response(SharedListOutSerializer(shown, context={"request": request}).data)
 
     @extend_schema(auth=SIGNED_IN_OR_VISITOR, request=None, responses={201: ArmyListOutSerializer, 404: NOT_SHARED})
-    @action(detail=True, methods=["post"], url_path="clone/")
+    @action(detail=True, methods=["post"], url_path="clone/", permission_classes=[VisitorSessionCsrf])
     def clone(self, request: Request, key: str) -> Response:
         """Copy a shared list into the caller's lists."""
         copy = services.army_list_clone(army_list=selectors.army_list_by_share_key(key=key), **list_owner(request))

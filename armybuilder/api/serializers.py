@@ -170,8 +170,8 @@ class ProblemSerializer(serializers.Serializer):
 
 
 class ImportErrorSerializer(serializers.Serializer):
-    """A refused document (an ArmyBookError or a RulesetError): its first problem in
-    words, every problem, and, for a book, what would have needed a reader's eye."""
+    # A refused document (an ArmyBookError or a RulesetError): its first problem in words,
+    # every problem, and, for a book, what would have needed a reader's eye.
 
     detail = serializers.CharField()
     errors = ProblemSerializer(many=True, required=False)  # type: ignore[assignment]  # (a field: see above)
@@ -186,7 +186,7 @@ class ImportErrorSerializer(serializers.Serializer):
 
 
 class ImportResultSerializer(serializers.Serializer):
-    """What an import did (factions.services.ImportResult)."""
+    # What an import did (factions.services.ImportResult).
 
     system = serializers.CharField(source="faction.ruleset.slug", help_text="The ruleset's slug")
     slug = serializers.CharField(source="faction.slug", help_text="The faction's slug in that ruleset")
@@ -222,9 +222,9 @@ class EntryValidationSerializer(serializers.Serializer):
 
 
 class ValidationSerializer(serializers.Serializer):
-    """A list's validation (the engine's Validation). Its plain data is made in one step
-    (`as_dict`): the builder asks for it on every change, and field by field took longer
-    than the validation itself; tests/test_api_shapes.py keeps it to these fields."""
+    # A list's validation (the engine's Validation), made in one step (`as_dict`): the
+    # builder asks for it on every change, and field by field took longer than the
+    # validation itself; tests/test_api_shapes.py keeps it to these fields.
 
     valid = serializers.BooleanField()
     total_points = serializers.IntegerField()
@@ -259,9 +259,9 @@ class TokenSerializer(serializers.Serializer):
 
 
 class HealthSerializer(serializers.Serializer):
-    """The health check's answer, from the state of the cache (`cache.cache_state`). Made in
-    one step: it is the benchmarks' yardstick, which field by field would slow by a
-    hundred microseconds."""
+    # The health check's answer, from the state of the cache (`cache.cache_state`), made in
+    # one step: it is the benchmarks' yardstick, which field by field would slow by a
+    # hundred microseconds.
 
     status = serializers.ChoiceField(choices=["ok"])
     cache = serializers.ChoiceField(

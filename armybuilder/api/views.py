@@ -159,8 +159,7 @@ def _variant_made(ruleset: Ruleset) -> Response:
 
 
 class FactionViewSet(viewsets.ViewSet):
-    """Army books: every one held, and a new book or version of one (staff). One book is
-    BookViewSet's."""
+    """Army books. A book is addressed by its ruleset and slug: /api/factions/aof/human-empire/."""
 
     @extend_schema(
         parameters=[OpenApiParameter("system", str, description="Only this ruleset's factions")],
@@ -224,8 +223,7 @@ def _uploaded_book(request: Request):
 
 
 class BookViewSet(viewsets.ViewSet):
-    """An army book, addressed by its ruleset and slug (/api/factions/aof/human-empire/):
-    its document, its versions, what changed between two."""
+    """An army book, addressed by its ruleset and slug: /api/factions/aof/human-empire/."""
 
     lookup_field = "slug"
     lookup_value_converter = "slug"
