@@ -139,7 +139,7 @@ class EventPackOutSerializer(EventPackSerializer):
     """An event pack as the API returns it: its fields, and its rules in words."""
 
     # Made from a PackView in one step (`request` in the context: the pack's address, who
-    # asks), as the lists' answers are; tests/test_api_shapes.py keeps it to these fields.
+    # asks), as the lists' answers are; tests/api/test_shapes.py keeps it to these fields.
 
     key = serializers.CharField(help_text="The pack's address: /api/events/{key}/")
     url = serializers.URLField(help_text="The pack's page")
@@ -190,7 +190,7 @@ PACK_CONFLICT = OpenApiResponse(
 
 class SubmissionOutSerializer(serializers.Serializer):
     # Made from a SubmissionRow (checked against the pack's rules now) in one step;
-    # tests/test_api_shapes.py keeps it to these fields.
+    # tests/api/test_shapes.py keeps it to these fields.
 
     id = serializers.IntegerField()
     player = serializers.CharField(help_text=NAME_HELP.format(who="player"))

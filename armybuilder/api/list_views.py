@@ -80,7 +80,7 @@ class ArmyListOutSerializer(serializers.Serializer):
 
     # Made from a ShownList (`request` in the context, for its share link) in one step, not
     # field by field: a listing shows 50 lists a page, each with its validation;
-    # tests/test_api_shapes.py keeps it to these fields.
+    # tests/api/test_shapes.py keeps it to these fields.
 
     shared = False  # SharedListOutSerializer: a list read by its share key
 
@@ -332,7 +332,7 @@ class UpgradeEntrySerializer(serializers.Serializer):
 
 class UpgradeReportSerializer(serializers.Serializer):
     # What a move did, as lists/services.py army_list_upgrade reports it: plain data
-    # already, given as it is (tests/test_api_shapes.py keeps it to these fields).
+    # already, given as it is (tests/api/test_shapes.py keeps it to these fields).
 
     to = serializers.CharField()
     total_points = serializers.ListField(child=serializers.IntegerField(), help_text="[before, after]")

@@ -224,7 +224,7 @@ class EntryValidationSerializer(serializers.Serializer):
 class ValidationSerializer(serializers.Serializer):
     # A list's validation (the engine's Validation), made in one step (`as_dict`): the
     # builder asks for it on every change, and field by field took longer than the
-    # validation itself; tests/test_api_shapes.py keeps it to these fields.
+    # validation itself; tests/api/test_shapes.py keeps it to these fields.
 
     valid = serializers.BooleanField()
     total_points = serializers.IntegerField()

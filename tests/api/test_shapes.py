@@ -22,13 +22,13 @@ from armybuilder.api.serializers import (
     IssueSerializer,
     ValidationSerializer,
 )
-from tests import test_events_api, test_lists_api
+from tests.api import test_events, test_lists
+from tests.api.test_lists import client_for, list_body
 from tests.conftest import aof_book
-from tests.test_lists_api import client_for, list_body
 
 # The lists' and the packs' own fixtures: a list, its owner; a pack, its people, a submission.
-owner, owned_list = test_lists_api.owner, test_lists_api.owned_list
-people, pack, submission = test_events_api.people, test_events_api.pack, test_events_api.submission
+owner, owned_list = test_lists.owner, test_lists.owned_list
+people, pack, submission = test_events.people, test_events.pack, test_events.submission
 
 
 def assert_documented(answer: dict, serializer: serializers.Serializer) -> None:
