@@ -96,39 +96,26 @@ class FailSoftRedisCache(RedisCache):
             self._down_until = time.monotonic() + RETRY_AFTER
             return False
 
-    def add(self, *args: Any, **kwargs: Any) -> Any:
-        return self._call("add", *args, **kwargs)
-
-    def get(self, *args: Any, **kwargs: Any) -> Any:
-        return self._call("get", *args, **kwargs)
-
-    def set(self, *args: Any, **kwargs: Any) -> Any:
-        return self._call("set", *args, **kwargs)
-
-    def touch(self, *args: Any, **kwargs: Any) -> Any:
-        return self._call("touch", *args, **kwargs)
-
-    def delete(self, *args: Any, **kwargs: Any) -> Any:
-        return self._call("delete", *args, **kwargs)
-
-    def get_many(self, *args: Any, **kwargs: Any) -> Any:
-        return self._call("get_many", *args, **kwargs)
-
-    def has_key(self, *args: Any, **kwargs: Any) -> Any:
-        return self._call("has_key", *args, **kwargs)
-
-    def incr(self, *args: Any, **kwargs: Any) -> Any:
-        return self._call("incr", *args, **kwargs)
-
-    def set_many(self, *args: Any, **kwargs: Any) -> Any:
-        return self._call("set_many", *args, **kwargs)
-
-    def delete_many(self, *args: Any, **kwargs: Any) -> Any:
-        return self._call("delete_many", *args, **kwargs)
-
     def clear(self) -> Any:
         self._local.clear()
         return self._call("clear")
+
+
+# What Django's cache offers, each asked of Redis first and of the local cache while Redis
+# cannot be reached.
+FORWARDED = ("add", "get", "set", "touch", "delete", "get_many", "has_key", "incr", "set_many", "delete_many")
+
+
+def _forwarded(name: str) -> Callable[..., Any]:
+    def call(self: FailSoftRedisCache, *args: Any, **kwargs: Any) -> Any:
+        return self._call(name, *args, **kwargs)
+
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
+for _name in FORWARDED:
+    setattr(FailSoftRedisCache, _name, _forwarded(_name))
 
 
 STATES: Memo[str, str] = Memo("cache: whether Redis answers", 1, seconds=1.0)

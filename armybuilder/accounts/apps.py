@@ -2,7 +2,6 @@ from django.apps import AppConfig
 
 
 class AccountsConfig(AppConfig):
-    default_auto_field = "django.db.models.BigAutoField"
     name = "armybuilder.accounts"
     label = "accounts"
     verbose_name = "Accounts"

@@ -75,6 +75,11 @@ class CapSerializer(serializers.Serializer):
     max = serializers.IntegerField(min_value=0, max_value=100, help_text="The most copies a list may field")
 
 
+def _rows(child: serializers.Field, help_text: str) -> serializers.ListField:
+    """A list of an event pack's rules (army books, limits, bans, caps): at most MAX_RULES."""
+    return serializers.ListField(child=child, required=False, max_length=pack_format.MAX_RULES, help_text=help_text)
+
+
 class EventPackSerializer(serializers.Serializer):
     """An event pack as it is made or changed (every field is checked against the ruleset:
     limits, army books, units and options it names must be there)."""
@@ -86,32 +91,16 @@ class EventPackSerializer(serializers.Serializer):
         min_value=1, max_value=MAX_POINTS, required=False, allow_null=True, help_text="null for Arena warbands"
     )
     deadline = serializers.DateTimeField(help_text="Submissions close then: ISO 8601 with the time zone")
-    factions = serializers.ListField(
-        child=serializers.CharField(), required=False, max_length=pack_format.MAX_RULES, help_text="Army books allowed"
-    )
+    factions = _rows(serializers.CharField(), "Army books allowed")
     limit_changes = serializers.DictField(
         child=serializers.DictField(),
         required=False,
         help_text='Limit code -> the parameters the event sets, e.g. {"unit_too_expensive": {"percent": 30}}',
     )
-    limits_removed = serializers.ListField(
-        child=serializers.CharField(),
-        required=False,
-        max_length=pack_format.MAX_RULES,
-        help_text="Limit codes not used",
-    )
-    limits_added = serializers.ListField(
-        child=LimitRowSerializer(), required=False, max_length=pack_format.MAX_RULES, help_text="Limit rows of its own"
-    )
-    bans = serializers.ListField(
-        child=BanSerializer(),
-        required=False,
-        max_length=pack_format.MAX_RULES,
-        help_text="Units or options not allowed",
-    )
-    caps = serializers.ListField(
-        child=CapSerializer(), required=False, max_length=pack_format.MAX_RULES, help_text="At most so many of a unit"
-    )
+    limits_removed = _rows(serializers.CharField(), "Limit codes not used")
+    limits_added = _rows(LimitRowSerializer(), "Limit rows of its own")
+    bans = _rows(BanSerializer(), "Units or options not allowed")
+    caps = _rows(CapSerializer(), "At most so many of a unit")
     books = serializers.ChoiceField(
         choices=list(BOOKS_RULES),
         required=False,

@@ -212,6 +212,18 @@ class LimitKind:
     stored: bool = True  # a row of the catalogue may have it (not one the engine makes itself)
 
 
+def _bound(end: str, check: Callable[[Context, Limit], None], example: str) -> LimitKind:
+    """max_count and min_count: at most (or at least) `end` of what a row counts."""
+    label, word = ("maximum count", "At most") if end == "max" else ("minimum count", "At least")
+    return LimitKind(
+        label,
+        check,
+        lambda p: f"{word} {p[end]} {_counted(p, p[end] != 1)}",
+        {**COUNTED, end: Whole(0)},
+        example=example,
+    )
+
+
 # What each kind checks (-> the check in engine/limits.py):
 #   per_points    at most max(minimum, base + floor(limit / per)) of what it counts
 #   max_count     at most max;  min_count  at least min
@@ -235,20 +247,8 @@ KINDS: dict[str, LimitKind] = {
         {**COUNTED, "per": Whole(1), "base": Whole(0, optional=True), "minimum": Whole(0, optional=True)},
         example='{"counts": "heroes", "per": 500}',
     ),
-    "max_count": LimitKind(
-        "maximum count",
-        limits.max_count,
-        lambda p: f"At most {p['max']} {_counted(p, p['max'] != 1)}",
-        {**COUNTED, "max": Whole(0)},
-        example='{"counts": "types", "types": ["monster"], "max": 2}',
-    ),
-    "min_count": LimitKind(
-        "minimum count",
-        limits.min_count,
-        lambda p: f"At least {p['min']} {_counted(p, p['min'] != 1)}",
-        {**COUNTED, "min": Whole(0)},
-        example='{"counts": "heroes", "min": 1}',
-    ),
+    "max_count": _bound("max", limits.max_count, '{"counts": "types", "types": ["monster"], "max": 2}'),
+    "min_count": _bound("min", limits.min_count, '{"counts": "heroes", "min": 1}'),
     "copies": LimitKind(
         "copies of one unit",
         limits.copies,

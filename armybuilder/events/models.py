@@ -78,12 +78,7 @@ class Submission(models.Model):
     pack = models.ForeignKey(EventPack, on_delete=models.CASCADE, related_name="submissions")
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="submissions")
     army_list = models.ForeignKey(
-        "lists.ArmyList",
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="submissions",
-        help_text="Copied from",
+        "lists.ArmyList", models.SET_NULL, null=True, blank=True, related_name="submissions", help_text="Copied from"
     )
     data = models.JSONField(help_text="The list as submitted (armylist/1)")
     book_version = models.CharField(max_length=48)

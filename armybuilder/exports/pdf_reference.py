@@ -9,6 +9,7 @@ import io
 from dataclasses import dataclass
 
 from armybuilder.engine.meanings import ARMYFORGE, BOOK, NO_TEXT, NONE, RULESET
+from armybuilder.exports import pdf_style
 from armybuilder.exports.pdf_data import Printout, RuleText, casts_spells, rules_named
 from armybuilder.exports.pdf_layout import Flow
 from armybuilder.exports.pdf_quickref import QUICK_REFERENCES, Topic
@@ -29,7 +30,6 @@ from armybuilder.exports.pdf_style import (
     draw_line,
     draw_string,
     fit_size,
-    new_canvas,
     width_of,
     wrap,
 )
@@ -112,7 +112,7 @@ class RulesReferencePdf:
 
     def render(self) -> bytes:
         buffer = io.BytesIO()
-        self.canvas = new_canvas(buffer, pagesize=self.page_size, title=self.title, subject=self.subject)
+        self.canvas = pdf_style.new_canvas(buffer, pagesize=self.page_size, title=self.title, subject=self.subject)
         if self.list_part:
             # A few lines over a page are set a little smaller rather than left alone on a
             # second one; a list with more to say flows on at the normal size.
