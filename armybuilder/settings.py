@@ -186,6 +186,8 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",  # Swagger UI served from our own static files, no CDN
     "axes",  # failed log-ins, per account and per address (see AXES_* below)
     "factions",
+    # After factions: it adds the Army Forge pages to the army books' admin.
+    "armybuilder.armyforge",
     "armybuilder.lists",
     "armybuilder.events",
     "armybuilder.accounts",

@@ -1,5 +1,5 @@
 """Admin for the catalogue. Books normally arrive by import (here too: "Import a book"
-and "Sync from Army Forge" on the army books' list, see admin_commands); the admin is for
+and "Sync from Army Forge" on the army books' list, added by armybuilder/armyforge/admin.py); the admin is for
 fixing a cost or a typo, by editing the book's document into a new version
 (admin_documents), for changing a ruleset's limits, and for exporting a book back to
 armybook/1 JSON."""
@@ -20,12 +20,20 @@ from django.utils.html import format_html, format_html_join
 
 from factions import models
 from factions.admin_checks import PARENT_FIELDS, CatalogueRefused, catalogue_change_check, catalogue_delete
-from factions.admin_commands import BookCommands, shown
 from factions.admin_documents import BookDocuments
 from factions.limits import LimitForm
 from factions.ruleset_format import RulesetError
 from factions.selectors import faction_document
 from factions.services import ruleset_variant_create
+
+SHOWN_PROBLEMS = 30  # lines of problems or warnings one answer shows
+
+
+def shown(lines: list[str] | tuple[str, ...], what: str = "problems", most: int = SHOWN_PROBLEMS) -> list[str]:
+    """The first `most` of `lines`, and how many more there are."""
+    more = len(lines) - most
+    return [*lines[:most], *([f"... and {more} more {what}"] if more > 0 else [])]
+
 
 if TYPE_CHECKING:
     from django_stubs_ext import WithAnnotations
@@ -292,10 +300,10 @@ class ArmyForgeRulesAdmin(ReadOnly, admin.ModelAdmin):
 
 
 @admin.register(models.Faction)
-class FactionAdmin(BookCommands, BookDocuments, admin.ModelAdmin):
+class FactionAdmin(BookDocuments, admin.ModelAdmin):
     """A book's page shows its row and versions; its content is edited as its current
     version's document ("Edit the book", admin_documents), each edit a new version. Books
-    arrive by import: "Add" leads there."""
+    arrive by import (armybuilder/armyforge/admin.py adds its page, and "Add" leads there)."""
 
     list_display = ["name", "ruleset", "slug", "version", "source", "version_count", "imported_at", "warning_count"]
     list_filter = ["ruleset", "source"]
@@ -321,9 +329,6 @@ class FactionAdmin(BookCommands, BookDocuments, admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False  # the row follows its current version: "Edit the book" changes both
-
-    def add_view(self, request, form_url="", extra_context=None):
-        return HttpResponseRedirect(reverse("admin:factions_faction_import"))
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(version_total=Count("versions", distinct=True))

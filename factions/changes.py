@@ -42,7 +42,7 @@ Decisions the contract leaves open:
 - A book's rules are of two kinds: its own, and the core rules of Army Forge it names
   (`"core": true`; `text` may be "" when none was read). A rule whose text is the note
   the Army Forge converter wrote for a rule it had no text for, in books imported
-  before core rules were marked (`NEWER_RULE_NOTE`, `MISSING_RULE_NOTE`), is read as a
+  before core rules were marked (engine/meanings.py `is_legacy_note`), is read as a
   core rule with no text. `rules` compares the book's own rules, `core_rules` the core
   rules it names, each by name: `{"added": [{"name", "text"}], "removed": [...],
   "changed": [{"name", "text": [old, new]}]}`, a core rule's text changed only when both
@@ -63,9 +63,9 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any
 
+from armybuilder.engine.meanings import is_legacy_note
 from armybuilder.engine.rulesets import policy_or_default
 from factions.armybook import package_ref
-from factions.armyforge import MISSING_RULE_NOTE, NEWER_RULE_NOTE
 
 Book = Mapping[str, Any]
 Diff = dict[str, Any]
@@ -430,7 +430,7 @@ def _rule_kinds(book: Book) -> tuple[Rules, Rules]:
     core: Rules = {}
     for rule in book["rules"]:
         name, text = rule["name"], rule.get("text", "")
-        if text in (NEWER_RULE_NOTE.format(name=name), MISSING_RULE_NOTE.format(name=name)):
+        if is_legacy_note(name, text):
             core[name] = {"name": name, "text": ""}
         elif rule.get("core"):
             core[name] = {"name": name, "text": text}

@@ -23,7 +23,6 @@ from factions.armybook import (
     kept_form,
     parse_json,
 )
-from factions.book_formats import to_armybook
 from factions.caps import MAX_BOOK_BYTES
 from factions.catalogue import (
     CORE_RULE_FIELDS,
@@ -39,12 +38,12 @@ from factions.ruleset_format import RulesetError, check_ruleset, variant_record
 from factions.selectors import book_version_document, ruleset_document, ruleset_get, ruleset_infos
 from factions.stamps import stamp_rulesets
 from factions.versions import (
+    Version,
     book_of_source,
     free_slug,
     held_version_name,
     next_version_name,
     same_content,
-    version_key,
     versions_named,
 )
 
@@ -94,16 +93,21 @@ def armybook_import(
     system: str | None = None,
     source: str | None = None,
     armyforge_modified_at: str = "",
+    read: Sequence[Problem] = (),
+    read_warnings: Sequence[Problem] = (),
 ) -> ImportResult:
-    """Check `data` as an army book and keep it as a version of its book: a new book, a
-    new version (the current one from now on), or nothing when that version is held with
-    the same content (factions/versions.py says which book it belongs to). Raises
-    ArmyBookError (and changes nothing) on a bad book, with every error and warning
-    found; a book that imports answers with its warnings (also kept on the faction for
-    the admin). `system` forces the ruleset for formats that may leave it open (see
-    book_formats); `source` is where it comes from (BookSource; by default Army Forge
-    for a book with an Army Forge id, else an upload)."""
-    book, warnings = _checked_book(data, system)
+    """Check `data` (armybook/1: a dict, or its JSON) as an army book and keep it as a
+    version of its book: a new book, a new version (the current one from now on), or
+    nothing when that version is held with the same content (factions/versions.py says
+    which book it belongs to). Raises ArmyBookError (and changes nothing) on a bad book,
+    with every error and warning found; a book that imports answers with its warnings
+    (also kept on the faction for the admin). `system`, when given, is the ruleset the
+    book must be for; `source` is where it comes from (BookSource; by default Army Forge
+    for a book with an Army Forge id, else an upload). `read` and `read_warnings` are
+    what reading the book from another format into armybook/1 found (the Army Forge
+    reader, armybuilder/armyforge/): errors refuse it, with the checks' own, so that one
+    answer names them all; warnings are kept with the checks'."""
+    book, warnings = _checked_book(data, system, read, read_warnings)
     if source is None:
         source = BookSource.ARMYFORGE if book.get("armyforge_id") else BookSource.UPLOAD
     for attempt in (1, 2):
@@ -124,9 +128,9 @@ def armybook_import(
     return ImportResult(**{**result.__dict__, "dry_run": dry_run})
 
 
-def _checked_book(data: Any, system: str | None) -> tuple[dict[str, Any], list[Problem]]:
-    """`data` as an armybook/1 document (converted from the format it is in) and its
-    warnings; ArmyBookError with every error and warning of a bad book."""
+def armybook_data(data: Any) -> Any:
+    """A book as a door gives it (a dict, or JSON text or bytes) parsed and found fit to
+    be read (its size, its nesting): ArmyBookError before anything walks it."""
     if isinstance(data, (bytes, str)):
         size = len(data.encode("utf-8", "surrogatepass")) if isinstance(data, str) else len(data)
         too_large = check_file_size(size)
@@ -136,13 +140,23 @@ def _checked_book(data: Any, system: str | None) -> tuple[dict[str, Any], list[P
     unstorable = check_storable(data)  # before anything walks it
     if unstorable:
         raise ArmyBookError(unstorable)
-    converted = to_armybook(data, system=system)
-    check = check_armybook(converted.book, ruleset_infos())
-    errors = [*converted.errors, *check.errors]
-    warnings = [*converted.warnings, *check.warnings]
+    return data
+
+
+def _checked_book(
+    data: Any, system: str | None, read: Sequence[Problem] = (), read_warnings: Sequence[Problem] = ()
+) -> tuple[dict[str, Any], list[Problem]]:
+    """`data` as an armybook/1 document and its warnings; ArmyBookError with every error
+    and warning of a bad book."""
+    book = armybook_data(data)
+    if system is not None and isinstance(book, dict) and "system" in book and book["system"] != system:
+        raise ArmyBookError([Problem("system", f'the book is for "{book["system"]}", not "{system}"')])
+    check = check_armybook(book, ruleset_infos())
+    errors = [*read, *check.errors]
+    warnings = [*read_warnings, *check.warnings]
     if errors:
         raise ArmyBookError(errors, warnings)
-    return converted.book, warnings
+    return book, warnings
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,9 +279,14 @@ def armybook_edit(*, faction: Faction, document: Any, based_on: str) -> ImportRe
 def armybook_import_file(
     *, path: Path, dry_run: bool = False, system: str | None = None, source: str | None = None
 ) -> ImportResult:
-    """Import the book in the file at `path` (armybook_import). A file over the cap of
-    a book is refused by its size before it is read, and no more than the cap and a
-    byte is ever read (a file growing meanwhile, a pipe, which has no size)."""
+    """Import the armybook/1 book in the file at `path` (armybook_import, book_file_read)."""
+    return armybook_import(data=book_file_read(path=path), dry_run=dry_run, system=system, source=source)
+
+
+def book_file_read(*, path: Path) -> bytes:
+    """The bytes of the book file at `path`. A file over the cap of a book is refused by
+    its size before it is read (ArmyBookError), and no more than the cap and a byte is
+    ever read (a file growing meanwhile, a pipe, which has no size)."""
     try:
         with path.open("rb") as file:
             too_large = check_file_size(os.fstat(file.fileno()).st_size)
@@ -278,7 +297,7 @@ def armybook_import_file(
         raise ArmyBookError([Problem("", f"cannot read {path}: {exc.strerror}")]) from exc
     if len(raw) > MAX_BOOK_BYTES:
         raise ArmyBookError(check_file_size(len(raw), whole=False))
-    return armybook_import(data=raw, dry_run=dry_run, system=system, source=source)
+    return raw
 
 
 def bundled_book_paths() -> list[Path]:
@@ -296,7 +315,7 @@ def bundled_books_load() -> list[ImportResult]:
         held = book_of_source(ruleset, data, BookSource.BUNDLED) if ruleset else None
         if held is not None and held_version_name(held, data["version"]) is not None:
             continue
-        if held is not None and version_key(held.version) >= version_key(data["version"]):
+        if held is not None and Version.parse(held.version) >= Version.parse(data["version"]):
             continue
         results.append(armybook_import(data=data, source=BookSource.BUNDLED))
     return results

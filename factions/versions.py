@@ -9,12 +9,14 @@ other and the lists of both keep working.
 Versions are named by the book's own version; the same name with other content is kept
 as `<version>+2`, `+3`, … (`next_version_name`; `.2`, `.3` after a version that has build
 metadata already, "1.0.0+admin.1.2", so that every name is a version armybook/1 takes).
+A version is read and ordered as a `Version`, the one reading of versions there is.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Q
@@ -25,6 +27,82 @@ from factions.models import BookSource, BookVersion, Faction, Ruleset
 
 _REPEAT_RE = re.compile(r"^(?P<name>.+)[+.](?P<n>[0-9]{1,6})$")
 MAX_SLUG = 80
+
+
+class VersionError(ValueError):
+    """A text that is not a book's version; the message says what a version looks like."""
+
+
+_VERSION_RE = re.compile(
+    r"(?P<release>(?P<major>[0-9]{1,9})\.(?P<minor>[0-9]{1,9})(?P<patch>\.[0-9]{1,9})?(?:-(?P<pre>[0-9A-Za-z.-]+))?)"
+    r"(?:\+(?P<build>[0-9A-Za-z.-]+))?"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Version:
+    """A book's version: "3.5.2", a pre-release "1.2.0-beta.2", a repeat "3.5.2+2" (the
+    same name read again with other content), a mark of an edit in the admin
+    "3.5.2+admin.1". Ordered by semantic-versioning precedence, the one order of versions
+    everywhere: the three numbers, then a pre-release before its release (its parts
+    compared one by one, numbers as numbers, before words); what follows "+" leaves the
+    precedence alone. Army Forge's bare "3.5" reads as "3.5.0"."""
+
+    text: str  # as given, with ".0" for a missing third number
+    numbers: tuple[int, int, int]
+    pre: tuple[str, ...] = ()
+    build: tuple[str, ...] = ()
+
+    @classmethod
+    def parse(cls, text: str) -> Version:
+        """VersionError, saying what a version looks like, for a text that is none."""
+        match = _VERSION_RE.fullmatch(text) if isinstance(text, str) else None
+        if match is None:
+            shown = text if isinstance(text, str) and len(text) <= 60 else f"{str(text)[:57]}..."
+            raise VersionError(
+                f'"{shown}" is not a version: three numbers ("3.5.2"), then optionally "-" and a '
+                'pre-release ("1.2.0-beta") and "+" and a repeat or a mark ("3.5.2+2")'
+            )
+        numbers = (int(match["major"]), int(match["minor"]), int((match["patch"] or ".0")[1:]))
+        if match["patch"] is None:
+            text = f"{match['major']}.{match['minor']}.0{text[match.end('minor') :]}"
+        return cls(text, numbers, _parts(match["pre"]), _parts(match["build"]))
+
+    def __str__(self) -> str:
+        return self.text
+
+    @property
+    def release(self) -> str:
+        """The version without what follows "+": the book's own ("3.5.2+2" -> "3.5.2")."""
+        return self.text.split("+", 1)[0]
+
+    @property
+    def repeat(self) -> int | None:
+        """Which reading of its release this is: 1 for the release itself, N for "+N";
+        None for a version marked otherwise ("+admin.1")."""
+        if not self.build:
+            return 1
+        return int(self.build[0]) if len(self.build) == 1 and self.build[0].isdigit() else None
+
+    def _key(self) -> tuple[tuple[int, int, int], bool, tuple[tuple[int, int, str], ...]]:
+        parts = tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in self.pre)
+        return self.numbers, not self.pre, parts
+
+    def __lt__(self, other: Version) -> bool:
+        return self._key() < other._key()
+
+    def __le__(self, other: Version) -> bool:
+        return self._key() <= other._key()
+
+    def __gt__(self, other: Version) -> bool:
+        return self._key() > other._key()
+
+    def __ge__(self, other: Version) -> bool:
+        return self._key() >= other._key()
+
+
+def _parts(text: str | None) -> tuple[str, ...]:
+    return tuple(text.split(".")) if text else ()
 
 
 def book_of_source(ruleset: Ruleset, book: dict[str, Any], source: str) -> Faction | None:
@@ -95,12 +173,6 @@ def next_version_name(version: str, held: Iterable[str]) -> str:
         return version
     numbers = [int(m["n"]) for name in held if _base_name(name) == version and (m := _REPEAT_RE.match(name))]
     return repeat_name(version, max([1, *numbers]) + 1)
-
-
-def version_key(version: str) -> tuple[int, ...]:
-    """A version's numbers, to order versions: "3.5.2+2" -> (3, 5, 2)."""
-    core = version.split("-", 1)[0].split("+", 1)[0]
-    return tuple(int(part) for part in core.split(".") if part.isdigit())
 
 
 def same_content(document: dict[str, Any], held: BookVersion) -> bool:

@@ -29,15 +29,15 @@ from armybuilder.api.lists import ArmyListSerializer, EntrySerializer, parse_lis
 from armybuilder.api.schema import FIELD_ERRORS, SIGNED_IN_OR_VISITOR, error
 from armybuilder.api.serializers import ClosedSerializer, ConflictSerializer, FileUploadSerializer, ValidationSerializer
 from armybuilder.api.throttles import VisitorListThrottle
+from armybuilder.armyforge.lists.imports import list_from_armyforge_link, list_from_file, list_import
+from armybuilder.armyforge.lists.writing import armyforge_list_file, opens_in_armyforge
 from armybuilder.conflicts import VersionConflict
 from armybuilder.downloads import file_stem, json_download, list_pdf_response, text_download
 from armybuilder.events.models import PACK_KEY_LENGTH
 from armybuilder.events.selectors import event_pack_find
 from armybuilder.exports import pdf
-from armybuilder.exports.armyforge import armyforge_list_file, opens_in_armyforge
 from armybuilder.exports.text import list_text
 from armybuilder.lists import selectors, services
-from armybuilder.lists.imports import list_from_armyforge_link, list_from_file, list_import
 from armybuilder.lists.models import ArmyList
 from armybuilder.lists.visitors import list_owner, own_list, own_lists
 

@@ -19,12 +19,13 @@ from armybuilder.api.fastjson import ORJSONParser
 from armybuilder.api.lists import ArmyListSerializer, parse_list_body
 from armybuilder.api.schema import FIELD_ERRORS, NO_CREDENTIALS, NOT_FOUND, error
 from armybuilder.api.throttles import AuthThrottle
+from armybuilder.armyforge.books.imports import book_import
+from armybuilder.armyforge.ids import ARMYFORGE_GAMES
 from armybuilder.cache import cache_state
 from armybuilder.downloads import json_download
 from armybuilder.lists.selectors import army_list_validate
 from armybuilder.security import locked_out
 from factions.armybook import ArmyBookError, Problem
-from factions.armyforge import ARMYFORGE_GAMES
 from factions.models import Ruleset
 from factions.ruleset_format import RulesetError
 from factions.selectors import (
@@ -41,7 +42,7 @@ from factions.selectors import (
     ruleset_get,
     ruleset_list_payload,
 )
-from factions.services import ImportStatus, armybook_import, ruleset_import, ruleset_variant_create
+from factions.services import ImportStatus, ruleset_import, ruleset_variant_create
 
 STAFF = [permissions.IsAdminUser]
 
@@ -204,7 +205,7 @@ class FactionViewSet(viewsets.ViewSet):
         now on; the versions before it are kept), or nothing when that version is held with
         the same content. Staff only."""
         try:
-            result = armybook_import(data=_uploaded_book(request), system=request.query_params.get("system") or None)
+            result = book_import(data=_uploaded_book(request), system=request.query_params.get("system") or None)
         except ArmyBookError as exc:
             return Response(s.ImportErrorSerializer(exc).data, status=status.HTTP_400_BAD_REQUEST)
         code = status.HTTP_200_OK if result.status == ImportStatus.UNCHANGED else status.HTTP_201_CREATED

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from armybuilder.armyforge.ids import ARMYFORGE_GAMES
+from armybuilder.armyforge.rules import rules_problems
 from armybuilder.backups.format import (
     FORMAT,
     FORMAT_1,
@@ -35,8 +37,6 @@ from armybuilder.backups.format import (
 )
 from armybuilder.stamps import STAMP_LENGTH, content_hash
 from factions.armybook import check_storable
-from factions.armyforge import ARMYFORGE_GAMES
-from factions.armyforge_rules import rules_problems
 from factions.models import ArmyForgeRules, BookVersion
 
 

@@ -9,6 +9,7 @@ MAX_JOINING_TOUGH = 6
 
 
 class AgeOfFantasy(Policy):
+    game = "Age of Fantasy"
     combine_section = "Combined Units"
     join_section = "Hero"
     # "Rules with (X) in their name stack" (Rules Priority & Stacking Effects).

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from armybuilder.engine.book import Book
+from armybuilder.engine.rulesets import policy_or_default
 
 BOOK, ARMYFORGE, RULESET, NONE = "book", "armyforge", "ruleset", "none"
 # What the books imported before Army Forge's core rules were read (documents kept since)
@@ -41,6 +42,14 @@ class RuleMeaning:
     @property
     def explained(self) -> bool:
         return self.origin != NONE
+
+
+def core_rules_source(book: Book) -> str:
+    """Where a player reads the core rules of Army Forge's `book` was read with, as Army
+    Forge names them: "Age of Fantasy core rules (Army Forge, 2026-11-29)"."""
+    game = policy_or_default(book.system).game
+    name = f"{game} core rules" if game else "Core rules"
+    return f"{name} (Army Forge, {book.armyforge_rules})" if book.armyforge_rules else f"{name} (Army Forge)"
 
 
 def is_legacy_note(name: str, text: str) -> bool:

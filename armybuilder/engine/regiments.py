@@ -1,5 +1,7 @@
 """Age of Fantasy: Regiments 1.7."""
 
+from types import MappingProxyType
+
 from armybuilder.engine.book import Rule, Unit
 from armybuilder.engine.loadout import WeaponLine
 from armybuilder.engine.results import KnownResult
@@ -17,6 +19,8 @@ TYPE_NAMES = {"monster": "a Monster", "chariot": "a Chariot", "artillery": "Arti
 
 
 class Regiments(Policy):
+    game = "Age of Fantasy: Regiments"
+    rule_aliases = MappingProxyType({"Caster": "Wizard", "Banner": "Battle Standard"})
     army_section = "The Armies"
     combine_section = "Unit Types"
     join_section = "Unit Types"

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from importlib import import_module
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from armybuilder.engine.book import Rule, Unit
@@ -39,6 +41,12 @@ class Policy:
     weapon_classes = False  # weapons have a type and a strength class, no AP (One Page Fantasy)
     weapon_fields: frozenset[str] = frozenset()  # weapon fields only some rulesets' books have
     stat_columns: tuple[str, ...] = ("Quality", "Defense", "Tough")  # a unit's stats as a roster heads them
+    # The game's name, as its core rules are named where a book is read with them ("Age
+    # of Fantasy core rules"); "" when the game has no such core rules.
+    game = ""
+    # Rules this ruleset names otherwise than the Age of Fantasy books (as Army Forge
+    # writes them) do: their name -> ours. The book reader renames them, the cards print ours.
+    rule_aliases: Mapping[str, str] = MappingProxyType({})
 
     def implied_rules(self, unit: Unit, mounted: bool) -> list[Rule]:
         return []

@@ -21,7 +21,7 @@ from armybuilder.engine.book import Rule
 from armybuilder.engine.loadout import SomeModels, WeaponLine
 from armybuilder.engine.meanings import NO_TEXT
 from armybuilder.engine.results import EntryResult
-from armybuilder.engine.rulesets import policy_for
+from armybuilder.engine.rulesets import policy_for, policy_or_default
 from armybuilder.exports.pdf_data import Printout, casts_spells, rules_reached
 from armybuilder.exports.pdf_style import (
     ACCENT,
@@ -46,7 +46,6 @@ from armybuilder.exports.pdf_style import (
     wrap,
     wrap_spans,
 )
-from factions.armyforge import RULE_ALIASES
 
 LAYOUTS = ("sheet", "poker")
 TYPE_NAMES = {"artillery": "Artillery", "ordnance": "Ordnance"}
@@ -282,7 +281,7 @@ def _upgrade_labels(result: EntryResult, rules: Sequence[Rule], family: str) -> 
         if option is not None and gained and all(gain.kind == "rule" for gain in option.gains):
             if all(rule.name in names for rule in gained):
                 label = ", ".join(str(rule) for rule in gained)
-        for theirs, ours in RULE_ALIASES.get(family, {}).items():
+        for theirs, ours in policy_or_default(family).rule_aliases.items():
             if ours in names and theirs not in names:
                 label = re.sub(rf"(?<![\w/]){re.escape(theirs)}(?![\w/])", ours, label)
         labels.append((label, picks))

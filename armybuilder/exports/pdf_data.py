@@ -15,10 +15,9 @@ from datetime import datetime
 
 from armybuilder.engine import Validation
 from armybuilder.engine.book import Rule
-from armybuilder.engine.meanings import NONE, rule_meaning
+from armybuilder.engine.meanings import NONE, core_rules_source, rule_meaning
 from armybuilder.lists.selectors import ListState
 from armybuilder.memo import memoize
-from factions.armyforge import core_rules_source
 
 SPELL_RULES = ("Caster", "Wizard")  # units with these rules cast the faction's spells
 AURA = " Aura"  # "Hit & Run Shooter Aura" gives the unit Hit & Run Shooter
@@ -73,7 +72,7 @@ def printout_of(state: ListState, *, core_rules: dict[str, list[CoreRuleRow]], s
         for name, rated, section, summary in core_rules.get(army_list.system, [])
     }
     book = state.book
-    source = core_rules_source(book.system, book.armyforge_rules) if book else ""
+    source = core_rules_source(book) if book else ""
     # Every rule the list may name: the ruleset's, and the book's own and those it names.
     names = dict.fromkeys([*ours, *(book.rules if book else ())])
     rules = {}

@@ -17,11 +17,11 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from armybuilder import downloads, ratelimit
+from armybuilder.armyforge.lists.writing import opens_in_armyforge
 from armybuilder.engine import RulesetSpec
 from armybuilder.engine.rulesets import has_force_org_choice
 from armybuilder.events import selectors as event_selectors
 from armybuilder.events.models import EventPack
-from armybuilder.exports.armyforge import opens_in_armyforge
 from armybuilder.lists import selectors, services
 from armybuilder.lists.format import ListFormatError
 from armybuilder.lists.models import ArmyList

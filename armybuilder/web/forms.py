@@ -12,11 +12,11 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
+from armybuilder.armyforge.lists.imports import list_from_armyforge_link, list_from_file
 from armybuilder.engine.choices import refused_picks
 from armybuilder.engine.rulesets import has_force_org_choice
 from armybuilder.lists import editing
 from armybuilder.lists.format import MAX_PICKS, ListFormatError, first_error, parse_list_body
-from armybuilder.lists.imports import list_from_armyforge_link, list_from_file
 from armybuilder.lists.selectors import ListBook
 from armybuilder.web import presenters
 from armybuilder.web import undo as undos

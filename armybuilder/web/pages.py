@@ -11,10 +11,10 @@ from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 
+from armybuilder.armyforge.lists.writing import opens_in_armyforge
 from armybuilder.cache import remembered, shared_key
 from armybuilder.engine import RulesetSpec
 from armybuilder.engine.rulesets import policy_or_default
-from armybuilder.exports.armyforge import opens_in_armyforge
 from armybuilder.lists import selectors
 from armybuilder.lists.models import ArmyList
 from armybuilder.memo import Memo

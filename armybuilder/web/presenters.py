@@ -13,12 +13,11 @@ from armybuilder.engine import Book, Issue, RulesetSpec, Validation
 from armybuilder.engine.book import Option, Rule, Section, Unit
 from armybuilder.engine.choices import COUNT, EACH, ONE, section_choices
 from armybuilder.engine.loadout import Loadout, unit_loadout
-from armybuilder.engine.meanings import NO_TEXT, RULESET, rule_meaning
+from armybuilder.engine.meanings import NO_TEXT, RULESET, core_rules_source, rule_meaning
 from armybuilder.engine.results import EntryResult, KnownResult
 from armybuilder.engine.rulesets import policy_for
 from armybuilder.exports.pdf_data import casts_spells, rules_used, uses_spells
 from armybuilder.exports.text import weapon_text
-from factions.armyforge import core_rules_source
 
 TYPE_ORDER = ["hero", "infantry", "cavalry", "monster", "chariot", "artillery", "ordnance", "fighter"]
 TYPE_LABELS = {
@@ -244,7 +243,7 @@ def _rule_links(loadout: Loadout, book: Book, core_rules: RulesetRules) -> list[
 
 def armyforge_source(book: Book) -> str:
     """Where the core rules of Army Forge's a book was read with are read."""
-    return core_rules_source(book.system, book.armyforge_rules)
+    return core_rules_source(book)
 
 
 def _profile(unit: Unit, loadout: Loadout, book: Book, ruleset: RulesetSpec, core_rules: RulesetRules) -> Profile:

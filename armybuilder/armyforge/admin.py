@@ -3,36 +3,34 @@ book file (armybook/1 or Army Forge's army-book JSON, read as `import_armybook` 
 API read them) and sync the official books and their core rules from Army Forge (as
 `sync_armyforge` does).
 Each runs the same service as its command, for staff who may add army books, and says
-what it did in the admin's messages."""
+what it did in the admin's messages. The army books' admin is factions' own with these
+two pages added (registered in its place here, so their addresses stay
+`admin/factions/faction/import/` and `.../sync/`): factions knows armybook/1 only."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from django import forms
 from django.conf import settings
-from django.contrib import messages
-from django.contrib.admin import ModelAdmin
+from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.files.uploadedfile import UploadedFile
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.defaultfilters import filesizeformat
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import URLPattern, path, reverse
 
+from armybuilder.armyforge.books.imports import book_import
+from armybuilder.armyforge.sync import GAMES, SyncResult, armyforge_sync
+from factions import admin as factions_admin
+from factions.admin import shown
 from factions.armybook import ArmyBookError, Problem
 from factions.models import Faction, Ruleset
-from factions.services import ImportResult, armybook_import
-from factions.sync import GAMES, SyncResult, armyforge_sync
+from factions.services import ImportResult
 
-SHOWN_PROBLEMS = 30  # lines of problems or warnings one answer shows
 SHOWN_NOTES = 20  # warnings of one book (rules skipped of one ruleset) the sync's page shows
-
-
-def shown(lines: list[str] | tuple[str, ...], what: str = "problems", most: int = SHOWN_PROBLEMS) -> list[str]:
-    """The first `most` of `lines`, and how many more there are."""
-    more = len(lines) - most
-    return [*lines[:most], *([f"... and {more} more {what}"] if more > 0 else [])]
 
 
 def upload_cap() -> int:
@@ -53,15 +51,15 @@ class BookUploadForm(forms.Form):
         "must agree.",
     )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields[
             "file"
         ].help_text = f"armybook/1 JSON or an Army Forge army book (JSON), at most {filesizeformat(upload_cap())}."
 
-    def clean_file(self):
-        upload = self.cleaned_data["file"]
-        if upload.size > upload_cap():
+    def clean_file(self) -> UploadedFile[bytes]:
+        upload: UploadedFile[bytes] = self.cleaned_data["file"]
+        if upload.size is not None and upload.size > upload_cap():
             size, cap = filesizeformat(upload.size), filesizeformat(upload_cap())
             raise ValidationError(f"The file is {size}: a book file may be {cap} at most. Nothing was imported.")
         return upload
@@ -78,17 +76,11 @@ class SyncForm(forms.Form):
     dry_run = forms.BooleanField(required=False, label="Dry run: fetch and check, write nothing")
 
 
-if TYPE_CHECKING:  # what the mixin is mixed into, for mypy
-    _FactionAdmin = ModelAdmin[Faction]
-else:
-    _FactionAdmin = object
+class FactionAdmin(factions_admin.FactionAdmin):
+    """The army books' admin with the pages behind "Import a book" and "Sync from Army
+    Forge" (templates/admin/factions/faction/)."""
 
-
-class BookCommands(_FactionAdmin):
-    """For the army books' ModelAdmin: the pages behind "Import a book" and "Sync from
-    Army Forge" (templates/admin/factions/faction/)."""
-
-    def get_urls(self):
+    def get_urls(self) -> list[URLPattern]:
         view = self.admin_site.admin_view  # staff only, CSRF-checked
         return [
             path("import/", view(self.import_view), name="factions_faction_import"),
@@ -96,9 +88,16 @@ class BookCommands(_FactionAdmin):
             *super().get_urls(),
         ]
 
-    def changelist_view(self, request, extra_context=None):
+    def add_view(
+        self, request: HttpRequest, form_url: str = "", extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        """Books arrive by import: "Add" leads there."""
+        return redirect(reverse("admin:factions_faction_import"))
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
         commands = {"may_import": self.has_add_permission(request)}
-        return super().changelist_view(request, {**commands, **(extra_context or {})})
+        response: HttpResponse = super().changelist_view(request, {**commands, **(extra_context or {})})  # type: ignore[no-untyped-call]
+        return response
 
     def import_view(self, request: HttpRequest) -> HttpResponse:
         self._check_may_import(request)
@@ -106,7 +105,7 @@ class BookCommands(_FactionAdmin):
         if request.method == "POST" and form.is_valid():
             ruleset = form.cleaned_data["system"]
             try:
-                result = armybook_import(data=form.cleaned_data["file"].read(), system=ruleset and ruleset.slug)
+                result = book_import(data=form.cleaned_data["file"].read(), system=ruleset and ruleset.slug)
             except ArmyBookError as refused:
                 self._say_refused(request, refused)
             else:
@@ -140,7 +139,9 @@ class BookCommands(_FactionAdmin):
         if not self.has_add_permission(request):
             raise PermissionDenied("Importing army books needs the permission to add army books.")
 
-    def _page(self, request, name: str, title: str, form: forms.Form, status: int = 200, **more) -> HttpResponse:
+    def _page(
+        self, request: HttpRequest, name: str, title: str, form: forms.Form, status: int = 200, **more: Any
+    ) -> HttpResponse:
         context = {**self.admin_site.each_context(request), "opts": self.opts, "title": title, "form": form, **more}
         return TemplateResponse(request, f"admin/factions/faction/{name}.html", context, status=status)
 
@@ -168,7 +169,7 @@ class BookCommands(_FactionAdmin):
         self._say(request, messages.ERROR, shown(result.failure_lines(), "failures"))
 
 
-def _posted(request: HttpRequest) -> tuple:
+def _posted(request: HttpRequest) -> tuple[Any, ...]:
     """What a form is bound to: the POST's fields and files (even none), nothing on a GET."""
     return (request.POST, request.FILES) if request.method == "POST" else ()
 
@@ -177,3 +178,7 @@ def _lines(kind: str, problems: tuple[Problem, ...] | list[Problem]) -> list[str
     """`error: units[3].cost: …`, as import_armybook prints them (and the admin's capital
     letter then falls on the kind, not on the path)."""
     return [f"{kind}: {problem}" for problem in problems]
+
+
+admin.site.unregister(Faction)
+admin.site.register(Faction, FactionAdmin)

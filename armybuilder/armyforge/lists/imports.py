@@ -1,6 +1,5 @@
 """What the list import reads: armylist/1 (taken as it is), Army Forge's "Share as File"
-lists and Army Forge share links (armybuilder/lists/armyforge_lists.py reads both Army
-Forge formats).
+lists and Army Forge share links (reading.py reads both Army Forge formats).
 
 A share link is read from Army Forge itself: `{ARMYFORGE_URL}/api/tts?id={id}`, the
 address the sync of official books uses (settings ARMYFORGE_URL, ARMYFORGE_TIMEOUT,
@@ -17,10 +16,10 @@ from urllib.parse import parse_qs, quote, urlsplit
 import orjson
 from django.conf import settings
 
-from armybuilder.lists.armyforge_lists import Imported, armylist_from_armyforge, document_kind, not_a_list
+from armybuilder.armyforge.client import ArmyForgeError, fetch_json
+from armybuilder.armyforge.lists.reading import Imported, armylist_from_armyforge, document_kind, not_a_list
 from armybuilder.lists.format import ListFormatError, parse_list_body
 from factions.armybook import json_has_nul
-from factions.armyforge_client import ArmyForgeError, fetch_json
 
 SHARE_ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 # A request that reads Army Forge waits at most this long, whatever the sync's timeout.
@@ -54,7 +53,7 @@ def list_from_file(raw: bytes) -> Imported:
     return list_import(body)
 
 
-def share_id(text: Any) -> str:
+def share_id(text: object) -> str:
     """The list id of an Army Forge share link (or the id itself); ListFormatError when
     `text` is neither."""
     if not isinstance(text, str) or not text.strip():
@@ -64,7 +63,7 @@ def share_id(text: Any) -> str:
         return text
     parts = urlsplit(text) if len(text) <= 2000 else None
     if parts is not None and parts.scheme in ("http", "https") and parts.netloc:
-        ids = parse_qs(parts.query).get("id", [])
+        ids: list[str] = parse_qs(parts.query).get("id", [])
         if len(ids) == 1 and SHARE_ID_RE.match(ids[0]):
             return ids[0]
     shown = text if len(text) <= 80 else text[:77] + "\u2026"

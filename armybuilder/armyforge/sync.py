@@ -2,11 +2,11 @@
 
 For each ruleset Army Forge publishes official books for, the sync first reads Army
 Forge's core rules of it (the rules its books name without describing them), kept as a
-new version when they changed (factions/armyforge_rules.py); then the index of its books,
+new version when they changed (rules.py); then the index of its books,
 and fetches only the books whose version the site does not hold yet, or holds as Army
 Forge published it before (a book re-published under the same version has another
 `modifiedAt` in the index). Each is imported through the same checks as `import_armybook`
-(factions.services.armybook_import). A book that fails, or core rules that cannot be read,
+(books/imports.py book_import). A book that fails, or core rules that cannot be read,
 leave what the site held as it was; the rest goes on. A sync that finds nothing new
 writes nothing, not even its own records (ArmyForgeSync keeps what the last sync that
 changed or failed something did with each book).
@@ -24,13 +24,13 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from armybuilder.armyforge.books.imports import book_import
+from armybuilder.armyforge.client import ArmyForgeError, book_url, common_rules_url, fetch_json, index_url
+from armybuilder.armyforge.ids import ARMYFORGE_GAMES, release_of, version_name
+from armybuilder.armyforge.rules import CoreRulesError, armyforge_rules_store, core_rules_read
 from factions.armybook import ArmyBookError
-from factions.armyforge import ARMYFORGE_GAMES
-from factions.armyforge import _version as stored_version
-from factions.armyforge_client import ArmyForgeError, book_url, common_rules_url, fetch_json, index_url
-from factions.armyforge_rules import CoreRulesError, armyforge_rules_store, core_rules_read
 from factions.models import ArmyForgeSync, BookSource, BookVersion, Faction, Ruleset
-from factions.services import armybook_import
+from factions.versions import Version, VersionError
 
 # Our rulesets Army Forge publishes official books for: its game system slug and id.
 GAMES = {ours: (game.slug, game.id) for ours, game in ARMYFORGE_GAMES.items()}
@@ -68,7 +68,7 @@ class BookSync:
         parts = []
         if self.again:
             parts.append("read once already in this sync")
-        if self.stored and self.stored != stored_version(self.version):
+        if self.stored and self.stored != version_name(self.version):
             parts.append(f"stored as {self.stored}")
         if self.previous is not None and self.outcome == NEW_VERSION:
             parts.append(f"was {self.previous}")
@@ -325,9 +325,8 @@ def _held(system: str) -> Held:
         rows.setdefault((uid, version), "")
     held: Held = defaultdict(lambda: defaultdict(list))
     for (uid, version), modified in rows.items():
-        base = _base(version)
-        read = held[uid][base]
-        if version == base or version.removeprefix(f"{base}+").isdigit():
+        read = held[uid][release_of(version)]
+        if _repeat(version) is not None:
             read.append(modified)
     return held
 
@@ -336,7 +335,7 @@ def _wanted(book: BookSync, held: Held) -> bool:
     """Whether to fetch the book an index entry offers: its version is not held, or every
     version held under that name was read when Army Forge's modifiedAt was another (a
     version read before the site kept it counts as read at the index's)."""
-    read_at = held[book.armyforge_id].get(_base(stored_version(book.version)))
+    read_at = held[book.armyforge_id].get(release_of(version_name(book.version)))
     if read_at is None:
         return True
     if not book.modified_at or not read_at:  # (only edits in the admin: as read before)
@@ -344,8 +343,14 @@ def _wanted(book: BookSync, held: Held) -> bool:
     return all(modified and modified != book.modified_at for modified in read_at)
 
 
-def _base(version: str) -> str:
-    return version.split("+", 1)[0]
+def _repeat(version: str) -> int | None:
+    """Which reading of its book's own version a version held is (1, 2 for "+2"), None
+    for one marked otherwise (an edit in the admin, "+admin.1")."""
+    try:
+        return Version.parse(version).repeat
+    except VersionError:
+        base, _, mark = version.partition("+")
+        return 1 if version == base else int(mark) if mark.isdigit() else None
 
 
 def _book_sync(
@@ -368,7 +373,7 @@ def _book_sync(
         done = replace(offered, again=True)
     else:
         fetched.add(offered.armyforge_id)
-        republished = _base(stored_version(offered.version)) in held[offered.armyforge_id]
+        republished = release_of(version_name(offered.version)) in held[offered.armyforge_id]
         done = _book_update(source, replace(offered, republished=republished), clock)
     if done.outcome == FAILED and done.armyforge_id and not dry_run:
         _record(done)
@@ -436,7 +441,7 @@ def _imported(book: BookSync, data: dict[str, Any]) -> BookSync:
     The version it is kept as (or found to be) records the index's modifiedAt, when the
     book answered is the version the index offered."""
     modified_at = book.modified_at if data.get("versionString") == book.version else ""
-    result = armybook_import(
+    result = book_import(
         data=data,
         system=book.system,
         source=BookSource.ARMYFORGE,

@@ -1,11 +1,11 @@
 """A list as Army Forge's "Share as File" JSON (saveVersion 3), for lists of books that
 came from Army Forge, so a player can open a list made here in Army Forge.
 
-Army Forge ids are ours with the `af.` prefix taken off (factions.armyforge.our_id adds
-it to ids that do not start with a letter or digit). A combined entry becomes Army
+Army Forge ids are ours with the `af.` prefix taken off (ids.our_id adds it to ids that
+do not start with a letter or digit). A combined entry becomes Army
 Forge's two halves: the second a copy of the first joined to it, upgrades of the whole
 unit on both, upgrades of some models shared out between them. The import
-(armybuilder/lists/armyforge_lists.py) reads the file back to the same list.
+(reading.py) reads the file back to the same list.
 """
 
 from __future__ import annotations
@@ -13,23 +13,16 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from armybuilder.armyforge.ids import GAME_CODES, armyforge_id, release_of
 from armybuilder.engine.book import Book
 from armybuilder.lists.models import ArmyList
-from factions.armyforge import ARMYFORGE_GAMES
 
 SAVE_VERSION = 3
-# Our ruleset -> Army Forge's game system code.
-GAME_CODES = {ours: game.code for ours, game in ARMYFORGE_GAMES.items()}
 
 
 def opens_in_armyforge(book: Book | None) -> bool:
     """Whether Army Forge could open a list of `book`: one of its books, of its games."""
     return book is not None and bool(book.armyforge_id) and book.system in GAME_CODES
-
-
-def armyforge_id(our: str) -> str:
-    """The Army Forge id of one of ours (see factions.armyforge.our_id)."""
-    return our[3:] if our.startswith("af.") else our
 
 
 def _short_id(*parts: str, length: int = 12) -> str:
@@ -54,7 +47,7 @@ def armyforge_list_file(
     book, `total`, `models` and `activations` the list's as validated (the units that act
     on their own: `Validation.activations`, the engine's answer to who joined whom)."""
     code = GAME_CODES[game]
-    version = army_list.book_version.split("+", 1)[0]
+    version = release_of(army_list.book_version)
     modified = army_list.updated.isoformat(timespec="milliseconds").replace("+00:00", "Z")
     list_id = _short_id("list", army_list.share_key)
     entries = army_list.entries

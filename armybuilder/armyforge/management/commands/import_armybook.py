@@ -1,5 +1,5 @@
 """Import army books into the catalogue: armybook/1 JSON files, or Army Forge army-book
-JSON (converted on the way in, see factions/armyforge.py).
+JSON (read into armybook/1 on the way in, see armybuilder/armyforge/books/).
 
 Each file is checked against the schema and the catalogue before anything is written; a
 bad file changes nothing and the command names the path of every problem. What was
@@ -12,11 +12,12 @@ to import it for.
 """
 
 from pathlib import Path
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from armybuilder.armyforge.books.imports import book_import_file
 from factions.armybook import ArmyBookError
-from factions.services import armybook_import_file
 
 
 class Command(BaseCommand):
@@ -24,7 +25,7 @@ class Command(BaseCommand):
         "Import armybook/1 or Army Forge army-book JSON files; each is checked first and imported whole or not at all."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("files", nargs="+", type=Path, metavar="FILE")
         parser.add_argument("--dry-run", action="store_true", help="Check and report, write nothing.")
         parser.add_argument(
@@ -34,11 +35,13 @@ class Command(BaseCommand):
             "enabled for several; a book that names its ruleset must agree.",
         )
 
-    def handle(self, *args, files: list[Path], dry_run: bool = False, system: str | None = None, **options):
+    def handle(
+        self, *args: Any, files: list[Path], dry_run: bool = False, system: str | None = None, **options: Any
+    ) -> None:
         failed = 0
         for path in files:
             try:
-                result = armybook_import_file(path=path, dry_run=dry_run, system=system)
+                result = book_import_file(path=path, dry_run=dry_run, system=system)
             except ArmyBookError as exc:
                 failed += 1
                 self.stderr.write(f"{path}: not imported, {_count(len(exc.problems), 'error')}")

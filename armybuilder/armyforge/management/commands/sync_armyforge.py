@@ -1,5 +1,5 @@
 """Import new versions of the official army books, and of the core rules they are written
-for, from Army Forge (factions/sync.py).
+for, from Army Forge (armybuilder/armyforge/sync.py).
 
 For each ruleset (default: aof, aof-skirmish and aof-regiments) it reads Army Forge's core
 rules (kept as a new version when they changed), then its index of official books, and
@@ -11,9 +11,11 @@ the site held as it was; the exit status is then 1 (0 when none failed), so a sc
 can tell. Run again with nothing new, it writes nothing.
 """
 
-from django.core.management.base import BaseCommand, CommandError
+from typing import Any
 
-from factions.sync import GAMES, armyforge_sync
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from armybuilder.armyforge.sync import GAMES, armyforge_sync
 
 
 class Command(BaseCommand):
@@ -22,7 +24,7 @@ class Command(BaseCommand):
         "checked first and imported whole or not at all. Exit status 1 when any book, index or core rules failed."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--system",
             action="append",
@@ -34,7 +36,14 @@ class Command(BaseCommand):
         parser.add_argument("--source", metavar="URL", help="Army Forge's address (default: setting ARMYFORGE_URL).")
         parser.add_argument("--dry-run", action="store_true", help="Fetch and check, write nothing.")
 
-    def handle(self, *args, systems: list[str] | None = None, source: str | None = None, dry_run: bool = False, **opts):
+    def handle(
+        self,
+        *args: Any,
+        systems: list[str] | None = None,
+        source: str | None = None,
+        dry_run: bool = False,
+        **opts: Any,
+    ) -> None:
         try:
             result = armyforge_sync(systems=systems, source=source, dry_run=dry_run, report=self.stdout.write)
         except ValueError as exc:

@@ -21,18 +21,18 @@ saved.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NoReturn, TypeGuard
 
+from armybuilder.armyforge.ids import our_id, release_of, ruleset_of
 from armybuilder.engine.book import Book, Unit
 from armybuilder.lists.format import MAX_ENTRIES, MAX_PICKS, ListFormatError, parse_list_body
 from armybuilder.lists.selectors import army_list_validate
-from factions.armyforge import our_id, ruleset_of
 from factions.models import Faction, Ruleset
 from factions.selectors import BookHandle, book_handle_get, book_versions_held, engine_book_get, faction_by_armyforge_id
+from factions.versions import Version, VersionError
 
 SAVE_VERSION = 3
 REQUIRED = "This field is required."
@@ -314,7 +314,7 @@ def _version(data: dict[str, Any], book_id: str) -> str | None:
         return None
     for row in versions[:50]:
         if isinstance(row, dict) and row.get("armyId") == book_id and isinstance(row.get("version"), str):
-            version = row["version"].strip()
+            version: str = row["version"].strip()
             if 0 < len(version) <= 40:
                 return version
     return None
@@ -410,8 +410,9 @@ def _option_cost(option: dict[str, Any], unit_id: Any) -> int:
     if isinstance(costs, list):
         for row in costs[:200]:
             if isinstance(row, dict) and row.get("unitId") == unit_id and _signed(row.get("cost")):
-                return row["cost"]
-    return option["cost"] if _signed(option.get("cost")) else 0
+                cost: int = row["cost"]
+                return cost
+    return int(option["cost"]) if _signed(option.get("cost")) else 0
 
 
 def _signed(value: Any) -> bool:
@@ -528,15 +529,6 @@ def _merge_halves(
 
 
 # -- the version to pin to ---------------------------------------------------------------
-def _version_key(version: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in re.findall(r"[0-9]+", version.split("+", 1)[0])[:6])
-
-
-def _base(version: str) -> str:
-    """The book's own version of a version held ("3.5.2+2" was imported as "3.5.2")."""
-    return version.split("+", 1)[0]
-
-
 @dataclass
 class _Trial:
     handle: BookHandle
@@ -569,7 +561,7 @@ def armylist_from_armyforge(data: dict[str, Any], kind: str) -> Imported:
     held = list(reversed(book_versions_held(faction_id=faction.pk)))  # newest first
     trial_of = _trials(af, faction, points_limit)
 
-    if af.version is not None and (same := [v for v in held if _base(v) == af.version]):
+    if af.version is not None and (same := [v for v in held if release_of(v) == af.version]):
         trial = _first_matching(af, same, trial_of, keep_missing=False)
     elif af.version is not None:
         nearest = _nearest(af.version, held) or faction.version
@@ -677,15 +669,17 @@ def _first_matching(af: _List, versions: list[str], trial_of: Callable[..., _Tri
 def _nearest(version: str, held: list[str]) -> str | None:
     """The held version nearest to `version`: the newest older one, else the oldest newer
     one (of versions imported under the same name, the last imported)."""
-    wanted = _version_key(version)
-    newest: dict[tuple[int, ...], str] = {}
-    for name in held:  # newest first
-        newest.setdefault(_version_key(name), name)
-    older = [key for key in newest if key < wanted]
-    newer = [key for key in newest if key > wanted]
+    try:
+        wanted = Version.parse(version)
+    except VersionError:
+        return None
+    versions = [(Version.parse(name), name) for name in held]  # newest first
+    older = [pair for pair in versions if pair[0] < wanted]
+    newer = [pair for pair in versions if pair[0] > wanted]
+    # Of versions of one precedence ("3.5.2", "3.5.2+2"), the first: the last imported.
     if older:
-        return newest[max(older)]
-    return newest[min(newer)] if newer else None
+        return max(older, key=lambda pair: pair[0])[1]
+    return min(newer, key=lambda pair: pair[0])[1] if newer else None
 
 
 def _armyforge_costs(af: _List) -> dict[str, int]:
