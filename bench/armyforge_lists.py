@@ -29,8 +29,8 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import override_settings  # noqa: E402
 
-from armybuilder.lists.armyforge_lists import MAX_TRIED_VERSIONS, TRIAL_BUDGET  # noqa: E402
-from factions.services import armybook_import  # noqa: E402
+from armybuilder.armyforge.books.imports import book_import  # noqa: E402
+from armybuilder.armyforge.lists.reading import MAX_TRIED_VERSIONS, TRIAL_BUDGET  # noqa: E402
 from tests.support.armyforge_lists import armyforge_total, chosen_list, random_list, share_api, share_file  # noqa: E402
 from tests.support.armyforge_standin import ArmyForgeStandIn  # noqa: E402
 
@@ -49,7 +49,7 @@ def older_versions(n: int) -> None:
         data = book("3.5.1")
         data["versionString"] = f"3.4.{i}"
         data["units"][0]["cost"] += 5 * (i + 1)
-        armybook_import(data=data, system="aof")
+        book_import(data=data, system="aof")
 
 
 def timed(label: str, fn, repeat: int) -> None:
@@ -62,8 +62,8 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     call_command("bootstrap", verbosity=0)
     older_versions(MAX_TRIED_VERSIONS - 2)
-    armybook_import(data=book("3.5.1"), system="aof")
-    armybook_import(data=book("3.5.2"), system="aof")
+    book_import(data=book("3.5.1"), system="aof")
+    book_import(data=book("3.5.2"), system="aof")
     user = get_user_model().objects.create_user("bench", password="a-long-pass-phrase-1")
     client = Client()
     client.force_login(user)

@@ -30,7 +30,7 @@ start_django()
 
 from django.core.management import call_command  # noqa: E402
 
-from factions.armyforge import armybook_from_armyforge  # noqa: E402
+from armybuilder.armyforge.books.convert import armybook_from_armyforge  # noqa: E402
 from factions.changes import book_changes, changes_summary  # noqa: E402
 from factions.selectors import ruleset_infos  # noqa: E402
 

@@ -26,10 +26,10 @@ start_django()
 from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 
+from armybuilder.armyforge.books.imports import book_import  # noqa: E402
 from armybuilder.engine import list_from_dict, validate_list  # noqa: E402
 from armybuilder.memo import clear_all  # noqa: E402
 from factions.selectors import engine_book_get  # noqa: E402
-from factions.services import armybook_import  # noqa: E402
 
 ARMYFORGE = REPO.parent / "shared" / "armyforge"
 
@@ -44,8 +44,8 @@ def main() -> None:
     for path in books:
         system = path.name.split("--", 1)[0]
         raw = path.read_bytes()
-        result = armybook_import(data=raw, system=system)
-        ms = median_ms(lambda raw=raw, system=system: armybook_import(data=raw, system=system), repeat=5)
+        result = book_import(data=raw, system=system)
+        ms = median_ms(lambda raw=raw, system=system: book_import(data=raw, system=system), repeat=5)
         print(
             f"  {path.name:<42} {ms:7.1f} ms  {result.units:>3} units, {result.options:>3} options, "
             f"{len(result.warnings)} warning{'' if len(result.warnings) == 1 else 's'}"

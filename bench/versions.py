@@ -30,6 +30,8 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.cache import cache  # noqa: E402
 from django.test import Client  # noqa: E402
 
+from armybuilder.armyforge.books.imports import book_import  # noqa: E402
+from armybuilder.armyforge.sync import armyforge_sync  # noqa: E402
 from armybuilder.lists import services  # noqa: E402
 from armybuilder.lists.format import parse_list_body  # noqa: E402
 from armybuilder.lists.models import ArmyList  # noqa: E402
@@ -37,8 +39,6 @@ from armybuilder.lists.selectors import army_list_validate  # noqa: E402
 from factions.changes import book_changes  # noqa: E402
 from factions.models import Faction  # noqa: E402
 from factions.selectors import book_changes_get, book_handle_get, book_version_document, engine_book_get  # noqa: E402
-from factions.services import armybook_import  # noqa: E402
-from factions.sync import armyforge_sync  # noqa: E402
 from tests.support.armyforge_standin import ArmyForgeStandIn  # noqa: E402
 
 SHARED = REPO.parent / "shared" / "armyforge"
@@ -131,7 +131,7 @@ def validation_figures(client: Client, army_list: ArmyList) -> None:
     of 3.5.1 whose current version it is: the same content, read the two ways."""
     copy = {**book_version_document(faction=army_list_book(army_list), version="3.5.1"), "slug": "wood-elves-copy"}
     copy.pop("armyforge_id")
-    armybook_import(data=copy)
+    book_import(data=copy)
     pinned = army_list.as_armylist()
     current = {**pinned, "faction": "wood-elves-copy"}
     current.pop("book_version")

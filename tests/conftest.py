@@ -496,12 +496,12 @@ def rulebook_ngrams():
 @pytest.fixture
 def wardens(db):
     """The small Test Wardens book (aof) in the catalogue, with no stale engine cache."""
+    from armybuilder.armyforge.books.imports import book_import
     from armybuilder.memo import clear_all
     from factions.models import Faction
-    from factions.services import armybook_import
 
     clear_all()
-    armybook_import(data=aof_book())
+    book_import(data=aof_book())
     return Faction.objects.get(slug="test-wardens")
 
 

@@ -4,8 +4,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from armybuilder.armyforge.books.imports import book_import
 from factions.models import BookVersion, Faction
-from factions.services import armybook_import
 
 SYSTEMS = ["aof", "aof-regiments", "aof-skirmish", "opf", "aof-arena"]
 
@@ -108,8 +108,8 @@ def test_unknown_system_is_404(api_client):
 
 @pytest.mark.django_db
 def test_factions_list_filters_by_system(api_client, make_aof_book, make_arena_book):
-    armybook_import(data=make_aof_book(units=4))
-    armybook_import(data=make_arena_book())
+    book_import(data=make_aof_book(units=4))
+    book_import(data=make_arena_book())
 
     everything = api_client.get("/api/factions/").json()
     assert {(f["system"], f["slug"]) for f in everything} == {
@@ -142,7 +142,7 @@ def test_factions_list_with_unknown_system_is_400(api_client):
 @pytest.mark.django_db
 def test_faction_book_is_the_armybook_document(api_client, make_aof_book):
     book = make_aof_book()
-    armybook_import(data=book)
+    book_import(data=book)
     response = api_client.get("/api/factions/aof/test-wardens/")
     assert response.status_code == 200
     assert response.json() == book
@@ -150,7 +150,7 @@ def test_faction_book_is_the_armybook_document(api_client, make_aof_book):
 
 @pytest.mark.django_db
 def test_missing_faction_is_404(api_client, make_aof_book):
-    armybook_import(data=make_aof_book())
+    book_import(data=make_aof_book())
     assert api_client.get("/api/factions/aof/nobody/").status_code == 404
     assert api_client.get("/api/factions/opf/test-wardens/").status_code == 404
 
@@ -160,8 +160,8 @@ def test_faction_book_query_count_does_not_grow_with_the_book(api_client, make_a
     small = make_aof_book(units=3)
     big = make_aof_book(units=40)
     big["slug"] = "big-wardens"
-    armybook_import(data=small)
-    armybook_import(data=big)
+    book_import(data=small)
+    book_import(data=big)
     assert len(BookVersion.objects.get(faction__slug="big-wardens").document["units"]) == 40
 
     counts = []
@@ -169,7 +169,7 @@ def test_faction_book_query_count_does_not_grow_with_the_book(api_client, make_a
         with CaptureQueriesContext(connection) as queries:
             assert api_client.get(f"/api/factions/aof/{slug}/").status_code == 200
         counts.append(len(queries))
-    armybook_import(data=make_arena_book())
+    book_import(data=make_arena_book())
     with CaptureQueriesContext(connection) as queries:
         assert api_client.get("/api/factions/aof-arena/test-pit/").status_code == 200
     counts.append(len(queries))

@@ -12,10 +12,10 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from armybuilder.accounts import services as accounts
+from armybuilder.armyforge.books.imports import book_import
 from armybuilder.events.models import EventPack, Submission
 from armybuilder.events.rules import BOOKS_WORDS
 from armybuilder.lists.models import ArmyList
-from factions.services import armybook_import
 from tests.conftest import arena_book
 from tests.events.test_events import pack_data as pack_body  # Club Night: 355 pts, 30% in one unit
 
@@ -377,7 +377,7 @@ def test_a_list_built_for_a_pack_takes_its_points_and_rules(people, pack):
 
 
 def test_a_list_of_another_game_is_not_built_for_a_pack(people, pack):
-    armybook_import(data=arena_book())
+    book_import(data=arena_book())
     warband = {
         "system": "aof-arena",
         "faction": "test-pit",

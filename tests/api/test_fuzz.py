@@ -18,10 +18,10 @@ from schemathesis.checks import CHECKS, load_all_checks
 from schemathesis.config import SchemathesisConfig
 
 from armybuilder.api.lists import parse_list_body
+from armybuilder.armyforge.books.imports import book_import
 from armybuilder.events import services as event_services
 from armybuilder.lists.services import army_list_create
 from armybuilder.memo import clear_all
-from factions.services import armybook_import
 from tests.conftest import aof_book
 
 pytestmark = pytest.mark.fuzz
@@ -60,7 +60,7 @@ def api_schema(fuzzer, monkeypatch, tmp_path):
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
     clear_all()
-    armybook_import(data=aof_book())
+    book_import(data=aof_book())
     data, _handle = parse_list_body(
         {"system": "aof", "faction": "test-wardens", "points_limit": 500, "entries": [{"id": "e1", "unit": "wardens"}]}
     )

@@ -48,12 +48,12 @@ def test_the_api_refuses_json_it_cannot_keep(wardens, path, raw):
 
 @pytest.fixture
 def forge_client(db):
+    from armybuilder.armyforge.books.imports import book_import
     from armybuilder.memo import clear_all
-    from factions.services import armybook_import
     from tests.armyforge.test_interop import AOF_BOOK
 
     clear_all()
-    armybook_import(data=load(AOF_BOOK))
+    book_import(data=load(AOF_BOOK))
     client = APIClient()
     client.force_authenticate(get_user_model().objects.create_user("forger", password="a-long-pass-phrase-1"))
     yield client

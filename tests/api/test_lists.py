@@ -7,9 +7,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
+from armybuilder.armyforge.books.imports import book_import
 from armybuilder.lists.models import ArmyList
 from armybuilder.memo import clear_all
-from factions.services import armybook_import
 from tests.conftest import edit_book, part
 
 
@@ -361,7 +361,7 @@ def test_a_list_keeps_its_book_version_when_a_newer_one_drops_its_units(owned_li
     book["version"] = "2.0.0"
     del book["units"][1]  # the Wardens are gone
     book["packages"][1]["sections"][1]["options"][0].pop("costs")
-    armybook_import(data=book)
+    book_import(data=book)
     response = client_for(owner).get(f"/api/lists/{owned_list['id']}/")
     assert response.status_code == 200
     body = response.json()
@@ -413,7 +413,7 @@ def test_saves_at_the_same_moment_never_lose_an_update(make_aof_book):
 
     sync_rulesets()  # transactional tests may run after one that emptied the tables
     clear_all()
-    armybook_import(data=make_aof_book())
+    book_import(data=make_aof_book())
     owner = get_user_model().objects.create_user("racer", password="a-long-pass-phrase-1")
     data, _handle = parse_list_body(list_body())
     army_list = services.army_list_create(data=data, owner=owner)

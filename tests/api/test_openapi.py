@@ -4,8 +4,8 @@ rulesets and factions of this site as enums (armybuilder/api/schema.py)."""
 import pytest
 from django.db import DatabaseError
 
+from armybuilder.armyforge.books.imports import book_import
 from factions.models import Ruleset
-from factions.services import armybook_import
 from tests.conftest import aof_book
 
 SYSTEMS = ["aof", "aof-arena", "aof-regiments", "aof-skirmish", "opf"]
@@ -59,7 +59,7 @@ DOCUMENTED = {
 
 @pytest.fixture
 def openapi(db, api_client):
-    armybook_import(data=aof_book())
+    book_import(data=aof_book())
 
     def get() -> dict:
         return api_client.get("/api/schema/?format=json").json()
@@ -127,7 +127,7 @@ def test_a_new_army_book_is_in_the_next_schema(openapi):
     openapi()
     book = aof_book()
     book.update(slug="iron-wardens", name="Iron Wardens")
-    armybook_import(data=book)
+    book_import(data=book)
 
     faction = openapi()["components"]["schemas"]["ArmyListRequest"]["properties"]["faction"]
 

@@ -9,10 +9,10 @@ from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from armybuilder.armyforge.books.imports import book_import
 from armybuilder.memo import clear_all
 from factions.admin_checks import catalogue_change_check
 from factions.models import ForceOrgLimit
-from factions.services import armybook_import
 
 URL = "/api/validate/"
 
@@ -158,7 +158,7 @@ def test_bad_json_is_400(api_client, wardens):
 
 def test_arena_lists_send_no_points_limit(db, api_client, make_arena_book):
     clear_all()
-    armybook_import(data=make_arena_book())
+    book_import(data=make_arena_book())
     warband = {
         "system": "aof-arena",
         "faction": "test-pit",
@@ -206,7 +206,7 @@ def test_the_book_cache_follows_a_reimport(api_client, wardens, make_aof_book):
     assert api_client.post(URL, body(), format="json").json()["total_points"] == 345
     book = make_aof_book()
     book["units"][1]["cost"] = 120
-    armybook_import(data=book)
+    book_import(data=book)
     assert api_client.post(URL, body(), format="json").json()["total_points"] == 365
 
 

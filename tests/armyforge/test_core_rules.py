@@ -13,13 +13,13 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from armybuilder.armyforge.client import common_rules_url
+from armybuilder.armyforge.rules import MAX_RULES, armyforge_rules_store, fetched_day
+from armybuilder.armyforge.sync import INDENT, armyforge_sync
 from armybuilder.stamps import content_hash
 from factions import models
-from factions.armyforge_client import common_rules_url
-from factions.armyforge_rules import MAX_RULES, armyforge_rules_store, fetched_day
 from factions.selectors import armyforge_rules_get
 from factions.services import ruleset_variant_create
-from factions.sync import INDENT, armyforge_sync
 from tests.armyforge.test_sync import sync
 from tests.conftest import SHARED, require_shared
 from tests.support.armyforge_standin import rules_key

@@ -17,13 +17,12 @@ from django.apps import apps
 from django.core.management import CommandError, call_command
 from rest_framework.test import APIClient
 
+from armybuilder.armyforge.books.imports import armyforge_book_read, book_import
+from armybuilder.armyforge.ids import our_id
 from armybuilder.lists.models import ArmyList
 from factions.armybook import ArmyBookError
-from factions.armyforge import our_id
-from factions.book_formats import to_armybook
 from factions.models import Faction
 from factions.selectors import engine_book_get, faction_document
-from factions.services import armybook_import
 from tests.support.mutations import DELETE, set_at
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "armyforge"
@@ -49,12 +48,12 @@ pytestmark = pytest.mark.usefixtures("fresh_engine_cache")
 
 @pytest.fixture
 def emberfolk(db):
-    return armybook_import(data=load(AOF_BOOK)).faction
+    return book_import(data=load(AOF_BOOK)).faction
 
 
 @pytest.fixture
 def saltmarsh(db):
-    return armybook_import(data=load(REGIMENTS_BOOK), system="aof-regiments").faction
+    return book_import(data=load(REGIMENTS_BOOK), system="aof-regiments").faction
 
 
 @pytest.fixture
@@ -63,7 +62,7 @@ def emberfolk_native(db):
     book = load(NATIVE_AOF_BOOK)
     book["slug"] = "emberfolk-native"
     del book["armyforge_id"]
-    return armybook_import(data=book).faction
+    return book_import(data=book).faction
 
 
 @pytest.fixture
@@ -75,7 +74,7 @@ def player(db, django_user_model) -> APIClient:
 
 # -- army books --------------------------------------------------------------------------
 def test_the_aof_book_converts_to_the_book_written_natively(db):
-    assert to_armybook(load(AOF_BOOK)).book == load(NATIVE_AOF_BOOK)
+    assert armyforge_book_read(load(AOF_BOOK)).book == load(NATIVE_AOF_BOOK)
 
 
 @pytest.mark.parametrize(
@@ -88,7 +87,7 @@ def test_the_aof_book_converts_to_the_book_written_natively(db):
     ids=["aof", "aof-regiments", "aof-skirmish"],
 )
 def test_an_army_forge_book_imports_for_its_ruleset(db, name, system, expected):
-    result = armybook_import(data=load(name), system=system)
+    result = book_import(data=load(name), system=system)
     faction = result.faction
     assert (faction.ruleset.slug, faction.slug, faction.version, result.units, result.packages, result.options) == (
         expected
@@ -103,7 +102,7 @@ def test_an_army_forge_book_imports_for_its_ruleset(db, name, system, expected):
 )
 def test_units_costs_and_options_match_the_army_forge_book(db, name, system):
     data = load(name)
-    faction = armybook_import(data=data, system=system).faction
+    faction = book_import(data=data, system=system).faction
     book, _ruleset = engine_book_get(system=faction.ruleset.slug, slug=faction.slug)
 
     assert [(u.id, u.name, u.size, u.cost, dict(u.stats)) for u in book.units.values()] == [
@@ -143,7 +142,7 @@ def test_regiments_heroes_are_a_unit_type_and_names_map_to_the_rulesets_own(salt
 
 
 def test_skirmish_books_read_the_skirmish_spell_text_and_musician(db):
-    armybook_import(data=load(SKIRMISH_BOOK))
+    book_import(data=load(SKIRMISH_BOOK))
     book, _ruleset = engine_book_get(system="aof-skirmish", slug="gloamwood-stalkers")
     assert book.spells == (
         ("Creeping Mist", 1, 'One friendly model within 12" counts as in cover this round.'),
@@ -171,7 +170,7 @@ def test_the_exported_book_carries_the_army_forge_id_and_imports_back_unchanged(
 def test_a_renamed_army_forge_book_replaces_the_faction_it_was_imported_as(emberfolk):
     book = load(AOF_BOOK)
     book["name"], book["versionString"] = "Emberfolk Holds", "3.6.0"
-    result = armybook_import(data=book)
+    result = book_import(data=book)
     assert (result.faction.pk, result.faction.slug, result.faction.name) == (
         emberfolk.pk,
         "emberfolk-marches",
@@ -186,7 +185,7 @@ def test_a_second_faction_may_not_claim_an_imported_army_forge_book(emberfolk):
     book["slug"] = "emberfolk-copy"
     before = row_counts()
     with pytest.raises(ArmyBookError) as raised:
-        armybook_import(data=book)
+        book_import(data=book)
     assert [str(p) for p in raised.value.problems] == [
         'armyforge_id: Army Forge book "EmbrFlk0AoF3xQ7a" is already imported as aof/emberfolk-marches'
     ]
@@ -194,10 +193,10 @@ def test_a_second_faction_may_not_claim_an_imported_army_forge_book(emberfolk):
 
 
 def test_the_same_army_forge_book_may_be_imported_for_two_rulesets(db):
-    armybook_import(data=load(REGIMENTS_BOOK), system="aof-regiments")
+    book_import(data=load(REGIMENTS_BOOK), system="aof-regiments")
     book = load(REGIMENTS_BOOK)
     book["units"][3]["rules"][1]["rating"] = 1  # Fear takes a value in Age of Fantasy
-    armybook_import(data=book, system="aof")
+    book_import(data=book, system="aof")
     assert sorted(Faction.objects.filter(armyforge_id="SaltMrshRgm6bK2p").values_list("ruleset__slug", "slug")) == [
         ("aof", "saltmarsh-levy"),
         ("aof-regiments", "saltmarsh-levy"),
@@ -242,7 +241,7 @@ def test_api_import_takes_the_ruleset_as_a_query_parameter(staff_client):
 
 def test_an_armybook_for_another_ruleset_than_asked_is_refused(db):
     with pytest.raises(ArmyBookError, match='system: the book is for "aof", not "aof-regiments"'):
-        to_armybook(load(NATIVE_AOF_BOOK), system="aof-regiments")
+        book_import(data=load(NATIVE_AOF_BOOK), system="aof-regiments")
 
 
 # (case, book, system asked for, mutation, path of the first problem, words in its message)
@@ -313,7 +312,7 @@ def test_a_malformed_army_forge_book_is_refused_and_changes_nothing(emberfolk, n
     mutate(book)
     before = row_counts()
     with pytest.raises(ArmyBookError) as raised:
-        armybook_import(data=book, system=system)
+        book_import(data=book, system=system)
     first = raised.value.problems[0]
     assert first.path == path
     assert words in first.message
@@ -378,7 +377,7 @@ WARNED_BOOKS = [
 def test_what_cannot_be_read_is_imported_with_a_warning(db, mutate, path, words):
     book = load(AOF_BOOK)
     mutate(book)
-    result = armybook_import(data=book)
+    result = book_import(data=book)
     found = [w for w in result.warnings if w.path == path]
     assert found and words in found[0].message, [str(w) for w in result.warnings]
     assert any(words in w for w in Faction.objects.get(pk=result.faction.pk).import_warnings)
@@ -390,7 +389,7 @@ def test_every_problem_of_a_book_is_reported_at_once(db):
     set_at("units[0].upgrades", ["pHero", "pNope"])(book)  # found by the armybook/1 checks
     set_at("upgradePackages[2].sections[0].targets", ["Shields"])(book)
     with pytest.raises(ArmyBookError) as raised:
-        armybook_import(data=book)
+        book_import(data=book)
     assert [(p.path, p.message) for p in raised.value.problems] == [
         ("units[1].quality", "is required"),
         ("units[0].upgrades[1]", 'unknown package "pNope"'),
@@ -405,7 +404,7 @@ def test_every_problem_of_a_book_is_reported_at_once(db):
 def test_a_section_switched_off_for_a_unit_is_not_offered_to_it(db):
     book = load(AOF_BOOK)
     set_at("units[0].disabledSections", ["sHr3"])(book)
-    faction = armybook_import(data=book).faction
+    faction = book_import(data=book).faction
     engine_book, _ruleset = engine_book_get(system="aof", slug=faction.slug)
     assert [s.id for s in engine_book.units["hEw01"].sections] == ["sHr1", "sHr2"]
     exported = next(u for u in faction_book_of(faction)["units"] if u["id"] == "hEw01")
@@ -668,7 +667,7 @@ def faction_book_of(faction):
 
 # -- the constructs of the official books, on our own small books --------------------------------
 def converted(book: dict[str, Any], system: str | None = None):
-    return to_armybook(book, system=system)
+    return armyforge_book_read(book, system=system)
 
 
 def section_of(book: dict[str, Any], section_id: str) -> dict[str, Any]:
@@ -712,7 +711,7 @@ def test_a_rated_fear_overrides_the_unrated_core_fear_of_skirmish(db):
     book = load(SKIRMISH_BOOK)
     book["units"][2]["rules"] = [r if r["name"] != "Fear" else {**r, "rating": 2} for r in book["units"][2]["rules"]]
     book["specialRules"].append({"name": "Fear", "hasRating": True, "description": "Our words: rated fear."})
-    result = armybook_import(data=book)
+    result = book_import(data=book)
     rules = {r["name"]: (r["rated"], r["text"]) for r in faction_document(faction=result.faction)["rules"]}
     assert rules["Fear"] == (True, "Our words: rated fear.")
     assert (
@@ -753,7 +752,7 @@ def test_targets_with_counts_and_counts_written_as_text(db):
     ours = section_of(result.book, "sHr1")
     assert ours["targets"] == [{"name": "Hand Weapon", "count": 2}]
     assert ours["options"][0]["gains"][0]["count"] == 2
-    armybook_import(data=book)
+    book_import(data=book)
     engine_book, ruleset = engine_book_get(system="aof", slug="emberfolk-marches")
     from armybuilder.engine import list_from_dict, validate_list
 
@@ -802,7 +801,7 @@ def test_a_starting_mount_is_an_item_a_section_can_replace(db):
     result = converted(book)
     assert unit_of(result.book, "aR7k")["items"] == [{"name": "Ash Steed", "rules": ["Fast", "Impact(1)"], "count": 5}]
     assert section_of(result.book, "sRide")["affects"] == {"type": "exactly", "value": 1}
-    armybook_import(data=book)
+    book_import(data=book)
     engine_book, ruleset = engine_book_get(system="aof", slug="emberfolk-marches")
     unit = engine_book.units["aR7k"]
     assert unit.items[0].name == "Ash Steed" and unit.sections[-1].targets[0].name == "Ash Steed"
@@ -847,7 +846,7 @@ def test_an_upgrade_section_with_targets_is_an_attachment(db):
 def test_a_rated_rule_given_without_its_rating_imports_with_a_warning(db):
     book = load(AOF_BOOK)
     book["units"][3]["rules"].append({"name": "Impact", "type": "ArmyBookRule"})  # Impact takes a value
-    result = armybook_import(data=book)
+    result = book_import(data=book)
     assert "units[3].rules[" in "\n".join(str(w) for w in result.warnings)
     assert any('rule "Impact" takes a value, but "Impact" gives none' in w.message for w in result.warnings)
 
@@ -895,7 +894,7 @@ def test_a_rated_rule_given_without_its_rating_imports_with_a_warning(db):
     ],
 )
 def test_sections_allow_what_their_words_say(label, affects, select, options, expected):
-    from factions.armyforge import _limits
+    from armybuilder.armyforge.books.packages import limits as _limits
 
     variant = "replace" if label.startswith("Replace") else "upgrade"
     assert _limits(variant, affects, select, options) == expected
@@ -904,7 +903,7 @@ def test_sections_allow_what_their_words_say(label, affects, select, options, ex
 def test_a_core_rule_with_a_value_that_is_not_a_number_is_shown_without_it(db):
     book = load(AOF_BOOK)
     book["units"][3]["rules"].append({"name": "Impact", "type": "ArmyBookRule", "rating": "X"})
-    result = armybook_import(data=book)
+    result = book_import(data=book)
     assert any(
         w.message == "\"Impact\" has the value 'X', which is not a number: shown without it" for w in result.warnings
     )

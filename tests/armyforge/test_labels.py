@@ -21,14 +21,15 @@ from typing import Any
 
 import pytest
 
+from armybuilder.armyforge.books.imports import book_import
+from armybuilder.armyforge.ids import our_id
 from armybuilder.engine import list_from_dict, validate_list
 from armybuilder.engine.book import split_rule
 from armybuilder.engine.choices import section_choices
 from armybuilder.engine.labels import label_parts
+from armybuilder.engine.rulesets import policy_for
 from armybuilder.exports.text import list_text, weapon_text
-from factions.armyforge import RULE_ALIASES, our_id
 from factions.selectors import engine_book_get
-from factions.services import armybook_import
 from tests.conftest import SHARED, require_shared
 from tests.exports.test_pdf import card_texts, flat, make_list, render
 
@@ -64,7 +65,7 @@ def unordered(label: str) -> tuple[str, tuple[str, ...]]:
 
 def as_named_here(text: str, system: str) -> str:
     """An Army Forge rule as this ruleset names it (Skirmish's Wizard is its Caster)."""
-    for theirs, ours in RULE_ALIASES.get(system, {}).items():
+    for theirs, ours in policy_for(system).rule_aliases.items():
         if text == theirs or text.startswith(f"{theirs}("):
             return ours + text[len(theirs) :]
     return text
@@ -109,7 +110,7 @@ def imported(db):
     """Import an Army Forge book from ../shared/armyforge as the site would; its engine book."""
 
     def load(name: str):
-        result = armybook_import(data=require_shared(ARMYFORGE / name).read_bytes(), system=system_of(name))
+        result = book_import(data=require_shared(ARMYFORGE / name).read_bytes(), system=system_of(name))
         label_warnings = [str(w) for w in result.warnings if w.path.endswith(".label") or "field" in w.message]
         assert label_warnings == [], f"{name}: what was read differs from Army Forge's labels"
         book, ruleset = engine_book_get(system=system_of(name), slug=result.faction.slug)

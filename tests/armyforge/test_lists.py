@@ -25,9 +25,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
+from armybuilder.armyforge.books.imports import book_import
+from armybuilder.armyforge.ids import our_id
 from armybuilder.lists.models import ArmyList
-from factions.armyforge import our_id
-from factions.services import armybook_import
 from tests.conftest import SHARED, require_shared
 from tests.support import armyforge_lists as af
 
@@ -70,7 +70,7 @@ def game(name: str) -> str:
 
 def import_book(name: str, version: str = "3.5.2") -> str:
     """Import the book at `version` into the catalogue; its faction's slug."""
-    return armybook_import(data=book(name, version), system=ruleset(name)).faction.slug
+    return book_import(data=book(name, version), system=ruleset(name)).faction.slug
 
 
 def example(name: str) -> dict[str, Any]:
@@ -758,7 +758,7 @@ def test_a_book_version_made_here_is_exported_as_army_forges_version(player):
     import_book(WOOD_ELVES)
     changed = book(WOOD_ELVES)
     changed["units"][0]["cost"] += 5  # the same version name with other content: 3.5.2+2
-    slug = armybook_import(data=changed, system="aof").faction.slug
+    slug = book_import(data=changed, system="aof").faction.slug
     data = book(WOOD_ELVES)
     body = {
         "format": "armylist/1",

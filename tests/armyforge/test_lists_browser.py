@@ -12,8 +12,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from armybuilder.armyforge.books.imports import book_import
 from armybuilder.lists.models import ArmyList
-from factions.services import armybook_import
 from tests.conftest import SHARED, require_shared
 from tests.support.armyforge_lists import armyforge_total, chosen_list, share_api
 from tests.support.browser import OUTPUT, fits_the_screen
@@ -53,7 +53,7 @@ def open_my_lists(page: Page) -> None:
 
 @pytest.mark.parametrize("screen", [DESKTOP, PHONE], ids=["1280", "390"])
 def test_a_player_pastes_an_army_forge_share_link_and_gets_the_list_and_its_file(open_page, armyforge, screen):
-    armybook_import(data=ratmen("3.5.2"), system="aof")
+    book_import(data=ratmen("3.5.2"), system="aof")
     armyforge.share("RatScouts01", scouts_from_army_forge())
     page = open_page(screen)
     open_my_lists(page)
@@ -88,7 +88,7 @@ def test_a_player_pastes_an_army_forge_share_link_and_gets_the_list_and_its_file
 
 @pytest.mark.parametrize("screen", [DESKTOP, PHONE], ids=["1280", "390"])
 def test_a_share_link_army_forge_does_not_know_says_so_and_makes_no_list(open_page, armyforge, screen):
-    armybook_import(data=ratmen("3.5.2"), system="aof")
+    book_import(data=ratmen("3.5.2"), system="aof")
     page = open_page(screen)
     open_my_lists(page)
     page.get_by_label("Army Forge share link").fill("https://army-forge.onepagerules.com/share?id=Gone404")

@@ -18,16 +18,16 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
+from armybuilder.armyforge.books.imports import book_import
+from armybuilder.armyforge.books.units import unit_type_of
 from armybuilder.engine import book_from_dict, list_from_dict, validate_list
 from armybuilder.engine.meanings import ARMYFORGE, BOOK, NO_TEXT, NONE, RULESET, rule_meaning
 from armybuilder.exports.text import list_text
 from armybuilder.lists.selectors import army_list_load
 from armybuilder.stamps import content_hash
-from factions.armyforge import unit_type_of
 from factions.changes import book_changes
 from factions.models import ArmyForgeRules, BookVersion, Ruleset
 from factions.selectors import engine_book_get
-from factions.services import armybook_import
 from tests.conftest import SHARED, require_shared
 from tests.exports.test_pdf import card_texts, flat, make_list, pages, render
 
@@ -60,7 +60,7 @@ def hold_core_rules(version: str = "2026-11-29", texts: dict[str, str] | None = 
 
 def import_book(name: str, system: str | None = None, data: dict[str, Any] | None = None):
     system = system or name.rsplit("/", 1)[-1].split("--", 1)[0]
-    return armybook_import(data=data or armyforge(name), system=system)
+    return book_import(data=data or armyforge(name), system=system)
 
 
 def army(user, faction: str, entries: list[dict], *, system: str = "aof", points: int = 2000):
@@ -305,7 +305,7 @@ def vows_book(db):
                 {"id": "sgt", "label": "Sergeant", "cost": 5, "command": "sergeant",
                  "gains": [{"kind": "rule", "name": "Sergeant"}]}]}]}],
     }  # fmt: skip
-    armybook_import(data=book)
+    book_import(data=book)
     return book
 
 

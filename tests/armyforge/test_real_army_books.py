@@ -19,14 +19,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
+from armybuilder.armyforge.books.imports import book_import
+from armybuilder.armyforge.ids import our_id
 from armybuilder.engine import list_from_dict, validate_list
 from armybuilder.engine.book import same_name, takes_what_is_left
 from armybuilder.engine.choices import section_choices
 from armybuilder.lists.models import ArmyList
-from factions.armyforge import our_id
 from factions.models import Faction
 from factions.selectors import engine_book_get, faction_document
-from factions.services import armybook_import
 from tests.conftest import SHARED, require_shared
 
 ARMYFORGE = SHARED / "armyforge"
@@ -50,7 +50,7 @@ pytestmark = pytest.mark.usefixtures("fresh_engine_cache")
 
 
 def import_book(name: str):
-    return armybook_import(data=book_path(name).read_bytes(), system=system_of(name))
+    return book_import(data=book_path(name).read_bytes(), system=system_of(name))
 
 
 # -- what Army Forge says a unit and its options cost ---------------------------------------------
@@ -106,7 +106,7 @@ def test_every_unit_and_option_costs_what_army_forge_says(db, name):
 def test_every_book_survives_export_and_import_unchanged(db, name):
     faction = import_book(name).faction
     first = faction_document(faction=faction)
-    armybook_import(data=first)  # the armybook/1 export imports as it is
+    book_import(data=first)  # the armybook/1 export imports as it is
     second = faction_document(faction=Faction.objects.get(pk=faction.pk))
     assert second == first
 

@@ -14,10 +14,10 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from armybuilder.armyforge.client import USER_AGENT, ArmyForgeError, book_url, fetch_json, index_url
+from armybuilder.armyforge.ids import GAME_SYSTEM_IDS, GAME_SYSTEM_NAMES
+from armybuilder.armyforge.sync import GAMES, INDENT, armyforge_sync
 from factions import models
-from factions.armyforge import GAME_SYSTEM_IDS, GAME_SYSTEM_NAMES
-from factions.armyforge_client import USER_AGENT, ArmyForgeError, book_url, fetch_json, index_url
-from factions.sync import GAMES, INDENT, armyforge_sync
 
 # The official books in ../shared/armyforge (3.5.2) and ../shared/armyforge/3.5.1.
 BOOKS = {

@@ -21,6 +21,7 @@ from rest_framework.authtoken.models import Token
 
 from armybuilder.accounts import services as accounts
 from armybuilder.accounts.models import Profile
+from armybuilder.armyforge.books.imports import book_import
 from armybuilder.events import selectors as event_selectors
 from armybuilder.events import services as event_services
 from armybuilder.events.models import EventPack, Submission
@@ -35,7 +36,6 @@ from factions.admin_checks import catalogue_change_check
 from factions.models import ArmyForgeRules, ArmyForgeSync, BookVersion, CoreRule, Faction, ForceOrgLimit, Ruleset
 from factions.selectors import armyforge_rules_get, engine_book_get, faction_document
 from factions.services import (
-    armybook_import,
     bundled_book_paths,
     bundled_books_load,
     ruleset_variant_create,
@@ -433,7 +433,7 @@ def event_site(db, tmp_path):
     list built for no event; backed up into tmp_path / "event-backup", then a fresh database."""
     clear_all()
     variant = ruleset_variant_create(source=Ruleset.objects.get(slug="aof"), slug="aof-club", name="AoF Club Rules")
-    armybook_import(data={**aof_book(), "system": variant.slug, "slug": "club-wardens", "name": "Club Wardens"})
+    book_import(data={**aof_book(), "system": variant.slug, "slug": "club-wardens", "name": "Club Wardens"})
     organiser = User.objects.create_user("league-organiser", password="a-long-pass-phrase-4")
     league = {
         "name": "Club League",
@@ -628,7 +628,7 @@ def versioned_site(db, tmp_path):
     aof, one of aof-skirmish); backed up into tmp_path / "versions-backup", then a fresh
     database."""
     clear_all()
-    armybook_import(data=wardens_at("1.0.0", 110))
+    book_import(data=wardens_at("1.0.0", 110))
     keeper = User.objects.create_user("keeper", password="a-long-pass-phrase-6")
     body = {
         "system": "aof",
@@ -637,9 +637,9 @@ def versioned_site(db, tmp_path):
         "entries": [{"id": "e1", "unit": "wardens"}],
     }
     old = services.army_list_create(data=parse_list_body({**body, "name": "Old"})[0], owner=keeper)
-    armybook_import(data=wardens_at("1.1.0", 120))
+    book_import(data=wardens_at("1.1.0", 120))
     new = services.army_list_create(data=parse_list_body({**body, "name": "New"})[0], owner=keeper)
-    armybook_import(
+    book_import(
         data={**wardens_at("2.0.0", 130), "armyforge_id": "af-wardens"},
         armyforge_modified_at="2026-10-02T09:15:00.000Z",
     )
@@ -775,7 +775,7 @@ def test_a_site_with_every_version_restores_to_the_same_files(versioned_site, tm
 
 def test_the_versions_of_a_book_come_back_in_place_of_those_a_new_server_holds(versioned_site):
     """A new server that imported the same book before the restore takes the backup's versions."""
-    armybook_import(data=wardens_at("1.1.0", 150))
+    book_import(data=wardens_at("1.1.0", 150))
     kept = Faction.objects.get(slug="test-wardens").pk
     restore(versioned_site["folder"])
     held = [(row[0], row[1], row[6]) for row in versions_held()]
@@ -1063,7 +1063,7 @@ def round_trip(tmp_path: Path) -> None:
 @pytest.mark.parametrize("path", BUNDLED, ids=[f"{p.parent.name}/{p.stem}" for p in BUNDLED])
 def test_every_bundled_book_restores_as_it_was(path, tmp_path):
     clear_all()
-    armybook_import(data=path.read_bytes())
+    book_import(data=path.read_bytes())
     round_trip(tmp_path)
 
 
@@ -1072,7 +1072,7 @@ def test_every_bundled_book_restores_as_it_was(path, tmp_path):
 def test_every_army_forge_book_restores_as_it_was(name, tmp_path):
     clear_all()
     path = require_shared(ARMYFORGE / name)
-    result = armybook_import(data=path.read_bytes(), system=name.split("--", 1)[0])
+    result = book_import(data=path.read_bytes(), system=name.split("--", 1)[0])
     assert result.faction.import_warnings == [str(w) for w in result.warnings]
     round_trip(tmp_path)
 

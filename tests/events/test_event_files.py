@@ -20,6 +20,7 @@ from django.utils import timezone
 from pypdf import PdfReader
 
 from armybuilder.accounts import services as accounts
+from armybuilder.armyforge.books.imports import book_import
 from armybuilder.events import selectors as event_selectors
 from armybuilder.events import services as event_services
 from armybuilder.events.models import Submission
@@ -32,7 +33,6 @@ from armybuilder.lists import submissions as list_submissions
 from armybuilder.lists.format import parse_list_body
 from armybuilder.printouts import event_printout_get
 from factions.models import Faction
-from factions.services import armybook_import
 from tests.support.pdf_glyphs import drawn_characters
 from tests.support.pdf_legibility import unreadable
 from tests.support.pdf_pixels import colour_near, page_images, seen
@@ -60,7 +60,7 @@ User = get_user_model()
 @pytest.fixture
 def books(db):
     for slug in ("human-empire", "dwarf-clans", "orc-hordes", "undead-legions"):
-        armybook_import(data=(DATA / "books" / "aof" / f"{slug}.json").read_bytes())
+        book_import(data=(DATA / "books" / "aof" / f"{slug}.json").read_bytes())
 
 
 @pytest.fixture
@@ -245,7 +245,7 @@ def footer_gaps(data: bytes) -> list[float]:
 
 def test_an_arena_event_counts_models_and_a_long_name_keeps_clear_of_the_page_numbers(organiser):
     for slug in ("dwarf-ironguard", "orc-pitfighters"):
-        armybook_import(data=(DATA / "books" / "aof-arena" / f"{slug}.json").read_bytes())
+        book_import(data=(DATA / "books" / "aof-arena" / f"{slug}.json").read_bytes())
     name = ("WARBAND WARMONGERS MUSTER " * 5)[:120]  # as wide as a name gets
     deadline = (timezone.now() + timedelta(days=3)).isoformat()
     data = {"name": name, "ruleset": "aof-arena", "points_limit": None, "deadline": deadline}

@@ -268,14 +268,15 @@ def test_rule_values_the_site_could_not_store_or_hash_are_field_errors(wardens, 
 def test_a_list_of_a_variant_s_own_book_is_not_entered_for_its_base_s_event(pack, player):
     """A book imported for the variant is not one the event's ruleset uses: the list is
     refused rather than read against the base's book of the same slug."""
+    from armybuilder.armyforge.books.imports import book_import
     from factions.models import Ruleset
-    from factions.services import armybook_import, ruleset_variant_create
+    from factions.services import ruleset_variant_create
     from tests.conftest import aof_book
 
     ruleset_variant_create(source=Ruleset.objects.get(slug="aof"), slug="aof-club", name="AoF Club Rules")
     own = aof_book()
     own["system"], own["name"] = "aof-club", "Club Wardens"
-    armybook_import(data=own)
+    book_import(data=own)
     data, _handle = parse_list_body(
         {"system": "aof-club", "faction": "test-wardens", "points_limit": 355, "entries": []}
     )

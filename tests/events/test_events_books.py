@@ -17,6 +17,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from armybuilder.accounts import services as accounts
+from armybuilder.armyforge.books.imports import book_import
 from armybuilder.events import format as pack_format
 from armybuilder.events import services as event_services
 from armybuilder.events.models import EventPack, Submission
@@ -27,7 +28,6 @@ from armybuilder.lists import submissions as list_submissions
 from armybuilder.lists.format import parse_list_body
 from armybuilder.lists.models import ArmyList
 from armybuilder.memo import clear_all
-from factions.services import armybook_import
 from tests.conftest import SHARED, require_shared
 from tests.events.test_event_files import page_texts
 from tests.support.pdf_pixels import colour_near, page_images, seen
@@ -79,9 +79,9 @@ def lists(people) -> dict:
     """The elder's Giant Beetle built on Wood Elves 3.5.1; then 3.5.2 came out, and the
     sprout built theirs on it."""
     clear_all()
-    armybook_import(data=wood_elves("3.5.1"), system="aof")
+    book_import(data=wood_elves("3.5.1"), system="aof")
     old = beetle_list(people["elder"], "Old Grove")
-    armybook_import(data=wood_elves("3.5.2"), system="aof")
+    book_import(data=wood_elves("3.5.2"), system="aof")
     new = beetle_list(people["sprout"], "New Grove")
     return {"old": ArmyList.objects.get(pk=old.pk), "new": new}
 

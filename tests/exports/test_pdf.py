@@ -13,6 +13,7 @@ from django.core.cache import cache
 from pypdf import PdfReader
 
 from armybuilder import downloads
+from armybuilder.armyforge.books.imports import book_import
 from armybuilder.exports import pdf, pdf_roster
 from armybuilder.exports.pdf_cards import card_grid
 from armybuilder.exports.pdf_data import rules_used
@@ -23,7 +24,6 @@ from armybuilder.lists.services import army_list_create, army_list_update
 from armybuilder.printouts import printout_get
 from factions.models import Faction
 from factions.selectors import book_handle_get
-from factions.services import armybook_import
 from tests.factions.test_core_rules import COPY_RUN, ngrams, words
 
 DATA = Path(__file__).resolve().parents[2] / "factions" / "data"
@@ -46,12 +46,12 @@ def make_list(owner, body: dict):
 
 def bundled_list(owner, name: str):
     body = json.loads((DATA / "lists" / name).read_text())
-    armybook_import(data=json.loads((DATA / "books" / body["system"] / f"{body['faction']}.json").read_text()))
+    book_import(data=json.loads((DATA / "books" / body["system"] / f"{body['faction']}.json").read_text()))
     return make_list(owner, body)
 
 
 def wardens_list(owner, make_aof_book, **overrides):
-    armybook_import(data=make_aof_book())
+    book_import(data=make_aof_book())
     body = {
         "format": "armylist/1",
         "name": "Border Patrol",
@@ -159,7 +159,7 @@ def test_a_captain_on_a_griffon_shows_tough_9_on_its_card(user):
         "points_limit": 750,
         "entries": [{"id": "e1", "unit": "guild-captain", "options": {"FB1c": 1}}],
     }
-    armybook_import(data=json.loads((DATA / "books" / "opf" / "free-cities.json").read_text()))
+    book_import(data=json.loads((DATA / "books" / "opf" / "free-cities.json").read_text()))
     army_list = make_list(user, body)
     (card,) = card_texts(render(army_list, "cards.pdf"), "sheet")
     assert "Tough(9)" in card
@@ -169,7 +169,7 @@ def test_a_captain_on_a_griffon_shows_tough_9_on_its_card(user):
 
 
 def test_an_arena_card_shows_the_arena_stats_and_weapon_profile(user, make_arena_book):
-    armybook_import(data=make_arena_book())
+    book_import(data=make_arena_book())
     body = {
         "format": "armylist/1",
         "name": "Pit Crew",
@@ -195,7 +195,7 @@ def test_a_unit_the_book_no_longer_has_still_gets_a_card(user, make_aof_book):
     book["version"] = "2.0.0"
     del book["units"][1]
     book["packages"][1]["sections"][1]["options"][0].pop("costs")
-    armybook_import(data=book)
+    book_import(data=book)
     # Moved to that version as it is (PUT naming it): its Wardens are unknown there.
     data, _handle = parse_list_body({**army_list.as_armylist(), "book_version": "2.0.0"})
     army_list = army_list_update(army_list=army_list, data=data, based_on=army_list.version)
@@ -312,7 +312,7 @@ def test_a_rated_rule_is_listed_once_with_every_rating_used(user):
             {"id": "e2", "unit": "guild-arcanist"},
         ],
     }
-    armybook_import(data=json.loads((DATA / "books" / "opf" / "free-cities.json").read_text()))
+    book_import(data=json.loads((DATA / "books" / "opf" / "free-cities.json").read_text()))
     headings = bold_headings(render(make_list(user, body), "reference.pdf"))
     assert [h for h in headings if h.startswith("Tough")] == ["Tough(3, 9)"]
     assert "Wizard(1)" in headings
@@ -598,7 +598,7 @@ SCRIPTS = "Дружина Ἀθῆναι Żółw 東京 ⚔"
 def test_a_name_in_any_script_prints_with_real_glyphs(user, make_aof_book, kind):
     from tests.support.pdf_glyphs import drawn_characters
 
-    armybook_import(data=make_aof_book())
+    book_import(data=make_aof_book())
     body = {
         "format": "armylist/1",
         "name": SCRIPTS,
@@ -685,7 +685,7 @@ def _unit(uid, type_, equipment, system, size=1, stats=None, rules=None):
 
 
 def _cards_of(user, system: str, units: list[dict], points: int) -> dict[str, str]:
-    armybook_import(data=_book(system, units))
+    book_import(data=_book(system, units))
     body = {
         "format": "armylist/1",
         "name": "Types",
@@ -775,7 +775,7 @@ def test_a_100_entry_list_prints_its_sheet_cards_on_at_most_13_pages(user):
 
     from factions.selectors import engine_book_get
 
-    armybook_import(data=json.loads((DATA / "books" / "aof" / "human-empire.json").read_text()))
+    book_import(data=json.loads((DATA / "books" / "aof" / "human-empire.json").read_text()))
     book, _ruleset = engine_book_get(system="aof", slug="human-empire")
     army_list = make_list(user, bench_list(book, 100))
     data = render(army_list, "cards.pdf")
@@ -797,7 +797,7 @@ def test_a_card_shrinks_one_step_before_it_continues(user):
     text is never under 6 pt (checked on every printout by the legibility test)."""
     body = json.loads((DATA / "lists" / "aof/human-empire-1500.json").read_text())
     body["entries"] = [{**entry, "joined_to": None} for entry in body["entries"]]  # the Magister on its own card
-    armybook_import(data=json.loads((DATA / "books" / "aof" / "human-empire.json").read_text()))
+    book_import(data=json.loads((DATA / "books" / "aof" / "human-empire.json").read_text()))
     texts = card_texts(render(make_list(user, body), "cards.pdf", layout="poker"), "poker")
     assert not any("Court Magister (continued)" in t for t in texts)
     magister = next(t for t in texts if t.startswith("Court Magister"))
@@ -810,7 +810,7 @@ def test_no_roster_heading_is_left_alone_at_a_page_foot(user, make_aof_book):
     from armybuilder.exports.pdf_style import ACCENT, HEADING
     from tests.support.pdf_legibility import headings_at_page_foot
 
-    armybook_import(data=make_aof_book(units=12))
+    book_import(data=make_aof_book(units=12))
     unit_ids = [f"wardens-{i}" for i in range(10)] + ["wardens", "warden-captain"]
     lonely = {}
     for n in range(1, 46):

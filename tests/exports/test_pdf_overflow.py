@@ -10,11 +10,11 @@ import pytest
 from django.core.cache import cache
 
 from armybuilder import downloads
+from armybuilder.armyforge.books.imports import book_import
 from armybuilder.exports.pdf_cards import POKER_NOTE, PRINT_NOTE
 from armybuilder.lists.format import parse_list_body
 from armybuilder.lists.services import army_list_create
 from armybuilder.memo import clear_all
-from factions.services import armybook_import
 from tests.exports.test_pdf import card_boxes
 
 SPACED_NAME = "Grand Exalted High Commander of the Thousand Burning Suns IV"
@@ -95,7 +95,7 @@ def overfull_list(db, user):
     def make(name: str):
         cache.clear()
         clear_all()
-        armybook_import(data=overfull_book(name))
+        book_import(data=overfull_book(name))
         body = {
             "format": "armylist/1",
             "name": name,

@@ -16,11 +16,11 @@ from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont, features
 from reportlab.pdfgen.canvas import Canvas
 
 from armybuilder import downloads
+from armybuilder.armyforge.books.imports import book_import
 from armybuilder.exports import pdf_style
 from armybuilder.lists.format import parse_list_body
 from armybuilder.lists.services import army_list_create
 from armybuilder.memo import clear_all
-from factions.services import armybook_import
 
 DPI = 200
 NAMES = {
@@ -180,7 +180,7 @@ def script_list(owner, make_aof_book, name: str):
     book = make_aof_book()
     for unit in book["units"]:
         unit["name"] = name
-    armybook_import(data=book)
+    book_import(data=book)
     body = {
         "format": "armylist/1",
         "name": name,

@@ -14,11 +14,11 @@ import pytest
 from pypdf import PdfReader
 from reportlab.lib.pagesizes import A4, LETTER
 
+from armybuilder.armyforge.books.imports import book_import
 from armybuilder.exports.pdf_roster import MARGIN
 from armybuilder.exports.pdf_sheet import ArmySheetPdf
 from armybuilder.lists import selectors
 from armybuilder.printouts import printout_get
-from factions.services import armybook_import
 from tests.exports.test_pdf import ONE_LIST_PER_RULESET, bundled_list, make_list, render
 from tests.support.pdf_legibility import unreadable
 from tests.support.pdf_pixels import page_images, seen
@@ -50,7 +50,7 @@ pytestmark = pytest.mark.usefixtures("fresh_caches")
 def army(owner, size: int, *, name: str = "Border Patrol", long_name: bool = False):
     """A Human Empire list of `size` entries: a Marshal joined to a combined Pike Levy
     first, then the book's other units in turn (one named at length, if asked)."""
-    armybook_import(data=json.loads(BOOK.read_text()))
+    book_import(data=json.loads(BOOK.read_text()))
     entries = [
         {"id": "e1", "unit": "pike-levy", "combined": True},
         {"id": "e2", "unit": "marshal", "joined_to": "e1"},

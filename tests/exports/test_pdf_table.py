@@ -13,8 +13,8 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
+from armybuilder.armyforge.books.imports import book_import
 from factions.selectors import engine_book_get
-from factions.services import armybook_import
 from tests.conftest import SHARED, require_shared
 from tests.exports.test_pdf import card_boxes, card_texts, flat, make_list, pages, render
 from tests.support.pdf_pixels import page_images
@@ -31,7 +31,7 @@ def keep(name: str, data: bytes) -> bytes:
 
 def import_armyforge(name: str) -> str:
     system = name.split("--", 1)[0]
-    result = armybook_import(data=require_shared(ARMYFORGE / name).read_bytes(), system=system)
+    result = book_import(data=require_shared(ARMYFORGE / name).read_bytes(), system=system)
     return result.faction.slug
 
 
@@ -276,7 +276,7 @@ def test_a_caster_has_six_spell_token_pips_and_a_hero_its_tough_in_wounds(wood_e
 
 
 def test_an_arena_card_tracks_health_and_stamina(user, make_arena_book):
-    armybook_import(data=make_arena_book())
+    book_import(data=make_arena_book())
     entries = [{"id": "e1", "unit": "boss"}]
     body = {"format": "armylist/1", "name": "Pit", "system": "aof-arena", "faction": "test-pit", "points_limit": None}
     army_list = make_list(user, {**body, "entries": entries})
@@ -305,7 +305,7 @@ def long_list(user):
 
     from tests.exports.test_pdf import DATA
 
-    armybook_import(data=json.loads((DATA / "books" / "aof" / "human-empire.json").read_text()))
+    book_import(data=json.loads((DATA / "books" / "aof" / "human-empire.json").read_text()))
     body = json.loads((DATA / "lists" / "aof" / "human-empire-1500.json").read_text())
     entries = [{**entry, "id": f"{entry['id']}-{n}", "joined_to": None} for n in range(2) for entry in body["entries"]]
     return make_list(user, {**body, "entries": entries[:10]})
@@ -404,7 +404,7 @@ def hundred_entries(user):
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
     from benchenv import bench_list
 
-    armybook_import(data=json.loads((DATA / "books" / "aof" / "human-empire.json").read_text()))
+    book_import(data=json.loads((DATA / "books" / "aof" / "human-empire.json").read_text()))
     book, _ruleset = engine_book_get(system="aof", slug="human-empire")
     return make_list(user, bench_list(book, 100, name="Long " * 40))
 

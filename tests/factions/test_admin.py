@@ -8,12 +8,12 @@ import pytest
 from django.apps import apps
 from django.urls import reverse
 
+from armybuilder.armyforge.books.imports import book_import
+from armybuilder.armyforge.rules import armyforge_rules_store
 from armybuilder.memo import clear_all
 from factions import models
-from factions.armyforge_rules import armyforge_rules_store
 from factions.models import Faction
 from factions.selectors import faction_document
-from factions.services import armybook_import
 from tests.conftest import book_option, edit_book, part
 from tests.support.admin_forms import ChangeForm, change_form, save
 
@@ -24,8 +24,8 @@ MODELS = [m for m in apps.get_app_config("factions").get_models() if m.__name__ 
 @pytest.fixture
 def admin_client_with_book(client, staff_user, make_aof_book, make_arena_book):
     clear_all()
-    armybook_import(data=make_aof_book())
-    armybook_import(data=make_arena_book())
+    book_import(data=make_aof_book())
+    book_import(data=make_arena_book())
     armyforge_rules_store(system="aof", rules=[{"name": "Warding", "text": "Blocks the first wound of each round."}])
     client.force_login(staff_user)
     return client

@@ -8,10 +8,10 @@ import json
 import pytest
 from django.urls import reverse
 
+from armybuilder.armyforge.books.imports import book_import
 from factions.armybook import ArmyBookError
 from factions.models import Faction
 from factions.selectors import faction_document
-from factions.services import armybook_import
 from tests.conftest import book_option, part
 from tests.support.mutations import set_at
 
@@ -142,7 +142,7 @@ SKIRMISH_BOOK = {
 
 
 def test_a_book_with_every_addition_imports_and_answers_with_its_warnings(db):
-    result = armybook_import(data=copy.deepcopy(SKIRMISH_BOOK))
+    result = book_import(data=copy.deepcopy(SKIRMISH_BOOK))
     assert [(w.path, w.message) for w in result.warnings] == [
         (
             "rules[0].name",
@@ -162,10 +162,10 @@ def test_a_book_with_every_addition_imports_and_answers_with_its_warnings(db):
 
 
 def test_a_book_with_every_addition_survives_import_export_import(db):
-    armybook_import(data=copy.deepcopy(SKIRMISH_BOOK))
+    book_import(data=copy.deepcopy(SKIRMISH_BOOK))
     exported = faction_document(faction=Faction.objects.get(ruleset__slug="aof-skirmish", slug="test-reavers"))
     assert exported == SKIRMISH_BOOK
-    armybook_import(data=exported)
+    book_import(data=exported)
     again = faction_document(faction=Faction.objects.get(ruleset__slug="aof-skirmish", slug="test-reavers"))
     assert again == exported
 
@@ -183,7 +183,7 @@ def test_the_api_import_answers_with_the_warnings(staff_client):
 
 
 def test_the_admin_shows_the_import_warnings(client, staff_user, db):
-    faction = armybook_import(data=copy.deepcopy(SKIRMISH_BOOK)).faction
+    faction = book_import(data=copy.deepcopy(SKIRMISH_BOOK)).faction
     client.force_login(staff_user)
     listing = client.get(reverse("admin:factions_faction_changelist")).content.decode()
     assert "import warnings" in listing.lower()
@@ -214,7 +214,7 @@ def test_what_is_still_wrong_with_an_addition_is_an_error(db, path, value, error
     book = copy.deepcopy(SKIRMISH_BOOK)
     set_at(path, value)(book)
     with pytest.raises(ArmyBookError) as raised:
-        armybook_import(data=book)
+        book_import(data=book)
     first = raised.value.problems[0]
     assert first.path == error_path and words in first.message, raised.value.problems
     assert not Faction.objects.exists()
@@ -224,7 +224,7 @@ def test_a_rated_rule_without_its_value_and_a_section_left_out_that_is_not_there
     book = copy.deepcopy(SKIRMISH_BOOK)
     set_at("units[0].rules[1]", "Tough")(book)
     set_at("units[1].upgrades[0].without", ["CREW-9"])(book)
-    warnings = [str(w) for w in armybook_import(data=book).warnings]
+    warnings = [str(w) for w in book_import(data=book).warnings]
     assert warnings[1:] == [
         'units[0].rules[1]: rule "Tough" takes a value, but "Tough" gives none; it is shown as written',
         'units[1].upgrades[0].without[0]: package "CREW" has no section "CREW-9"; nothing is left out for it',
@@ -237,7 +237,7 @@ def test_every_problem_of_a_native_book_is_reported_at_once(db):
     set_at("units[0].upgrades", ["CHIEF", "NOPE"])(book)  # a catalogue problem in another unit
     set_at("packages[1].sections[0].options[0].gains[0].rules", ["Gallop"])(book)  # and in a package
     with pytest.raises(ArmyBookError) as raised:
-        armybook_import(data=book)
+        book_import(data=book)
     assert [p.path for p in raised.value.problems] == [
         "units[1].cost",
         "units[0].upgrades[1]",

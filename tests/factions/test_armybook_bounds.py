@@ -32,10 +32,12 @@ from django.core.management import CommandError, call_command
 from django.db import models
 from django.urls import reverse
 
+from armybuilder.armyforge.books import convert, packages, reading, weapons
+from armybuilder.armyforge.books.imports import book_import
 from armybuilder.engine.book import Rule, split_rule
 from armybuilder.exports import pdf_data
 from armybuilder.web import event_forms
-from factions import armybook, armyforge, caps
+from factions import armybook, caps
 from factions import models as catalogue
 from factions.armybook import (
     MAX_DEPTH,
@@ -46,7 +48,6 @@ from factions.armybook import (
     check_storable,
 )
 from factions.ruleset_format import SCHEMA_PATH as RULESET_SCHEMA_PATH
-from factions.services import armybook_import
 from tests.conftest import aof_book, arena_book
 from tests.support.admin_forms import ChangeForm
 from tests.support.mutations import grow_at, set_at
@@ -319,7 +320,7 @@ def with_lone_surrogate() -> bytes:
 def test_a_value_over_its_bound_is_a_named_problem_and_imports_nothing(make_book, path, words):
     before = row_counts()
     with pytest.raises(ArmyBookError) as caught:
-        armybook_import(data=make_book())
+        book_import(data=make_book())
     first = caught.value.problems[0]
     assert (first.path, words in first.message) == (path, True), caught.value.problems
     assert row_counts() == before
@@ -330,7 +331,7 @@ def test_a_value_over_its_bound_is_a_named_problem_and_imports_nothing(make_book
 def test_a_file_nested_10000_deep_is_a_named_problem(raw):
     before = row_counts()
     with pytest.raises(ArmyBookError) as caught:
-        armybook_import(data=raw)
+        book_import(data=raw)
     assert [str(p) for p in caught.value.problems] == [
         f"not valid JSON: nested more than {MAX_DEPTH} levels deep (an army book needs about 12)"
     ]
@@ -342,7 +343,7 @@ def test_a_document_nested_deeper_than_a_book_is_a_named_problem():
     # Deep enough for the limit, shallow enough for every JSON parser to read it.
     book = json.loads(deeply_nested(MAX_DEPTH + 1))
     with pytest.raises(ArmyBookError) as caught:
-        armybook_import(data=book)
+        book_import(data=book)
     assert [str(p) for p in caught.value.problems] == [
         f"description{'[0]' * (MAX_DEPTH - 1)}: nested more than {MAX_DEPTH} levels deep (an army book needs about 12)"
     ]
@@ -352,7 +353,7 @@ def test_a_document_nested_deeper_than_a_book_is_a_named_problem():
 def test_a_lone_surrogate_in_a_file_is_a_named_problem():
     before = row_counts()
     with pytest.raises(ArmyBookError) as caught:
-        armybook_import(data=with_lone_surrogate())
+        book_import(data=with_lone_surrogate())
     assert [str(p) for p in caught.value.problems] == [
         "units[0].name: text with a lone surrogate (\\ud800), which is not a character and cannot be stored"
     ]
@@ -364,7 +365,7 @@ def test_a_lone_surrogate_in_a_key_is_named_without_repeating_it(make_aof_book):
     book = make_aof_book()
     book["units"][0]["\udfff"] = 1
     with pytest.raises(ArmyBookError) as caught:
-        armybook_import(data=book)
+        book_import(data=book)
     assert [str(p) for p in caught.value.problems] == [
         "units[0]: a key with a lone surrogate (\\udfff), which is not a character and cannot be stored"
     ]
@@ -441,7 +442,7 @@ def test_books_at_the_bounds_import(make_aof_book):
     book["units"][1]["equipment"][0]["count"] = 1000
     book["units"][1]["equipment"][1]["range"] = 200
     book["units"][1]["name"] = "N" * 120
-    armybook_import(data=book)
+    book_import(data=book)
     stored = catalogue.BookVersion.objects.get(version=book["version"]).document["units"][1]
     assert (stored["equipment"][0]["attacks"], stored["equipment"][0]["count"], stored["name"]) == (
         100,
@@ -518,7 +519,7 @@ def test_a_book_over_a_cap_is_refused_naming_it_and_imports_nothing(form, case):
     book, path = oversized(form, case)
     before = row_counts()
     with pytest.raises(ArmyBookError) as caught:
-        armybook_import(data=json.dumps(book).encode())
+        book_import(data=json.dumps(book).encode())
     assert [str(p) for p in caught.value.problems] == [f"{path}: {case[2]}; this one has {case[1] + 1}"]
     assert row_counts() == before
 
@@ -627,7 +628,7 @@ def test_the_sync_refuses_a_book_over_a_cap_and_keeps_what_it_held(armyforge):
 
 @pytest.mark.django_db
 def test_a_unit_added_in_the_admin_past_the_units_cap_is_refused(client, staff_user):
-    armybook_import(data=aof_book(units=caps.MAX_UNITS))
+    book_import(data=aof_book(units=caps.MAX_UNITS))
     client.force_login(staff_user)
     url = reverse("admin:factions_faction_document", args=[catalogue.Faction.objects.get().pk])
     form = ChangeForm("faction_document_form")
@@ -671,7 +672,7 @@ def test_a_text_over_the_cap_is_refused_naming_it(make, mutate, words):
     mutate(book)
     before = row_counts()
     with pytest.raises(ArmyBookError) as caught:
-        armybook_import(data=json.dumps(book).encode())
+        book_import(data=json.dumps(book).encode())
     assert [str(p) for p in caught.value.problems] == [f"{words}, more than the 20,000 any text may have"]
     assert row_counts() == before
 
@@ -742,7 +743,7 @@ def test_a_list_over_its_cap_in_the_schema_is_named_without_repeating_it():
     book = aof_book()
     grow_at("units[1].equipment", caps.MAX_LISTED + 1)(book)
     with pytest.raises(ArmyBookError) as caught:
-        armybook_import(data=book)
+        book_import(data=book)
     assert [str(p) for p in caught.value.problems] == ["units[1].equipment: 51 entries; the most is 50"]
 
 
@@ -754,7 +755,7 @@ SAMPLE_NAME = "Caster"  # stands for what a pattern built with re.escape(name) l
 
 @dataclass(frozen=True)
 class Site:
-    where: str  # "factions/armyforge.py:132"
+    where: str  # "armybuilder/armyforge/books/units.py:132"
     function: str  # the function it is in ("" at module level)
     pattern: str | None  # None: built in a way this test cannot read
     methods: tuple[str, ...]  # how the code applies it
@@ -931,10 +932,10 @@ def test_each_pattern_takes_time_linear_in_hostile_texts(site):
 
 # Where the code prepares a text before its pattern (or reads it by hand): the whole function.
 READERS = {
-    "the converter's weapon range": (armyforge.range_inches, lambda n: "1" + " " * n + "x"),
-    "the converter's counted target": (armyforge._target, lambda n: "2" + " " * n + "y"),
-    "the converter's whole number": (armyforge._whole, lambda n: "1" + " " * n + "x"),
-    "the converter's long number": (armyforge._whole, lambda n: "9" * n),
+    "the converter's weapon range": (weapons.range_inches, lambda n: "1" + " " * n + "x"),
+    "the converter's counted target": (packages._target, lambda n: "2" + " " * n + "y"),
+    "the converter's whole number": (reading.whole, lambda n: "1" + " " * n + "x"),
+    "the converter's long number": (reading.whole, lambda n: "9" * n),
     "the checks' rule": (split_rule, lambda n: "a" + " " * n + "b(("),
     "the checks' rule, spaces before its rating": (split_rule, lambda n: "Tough" + " " * n + "(3"),
     "the engine's rule": (Rule.parse, lambda n: "a" + " " * n + "b(("),
@@ -952,9 +953,9 @@ def test_each_reader_of_imported_text_takes_time_linear_in_a_hostile_text(read, 
 def test_a_number_too_long_to_be_one_is_not_read_as_one():
     # Python reads no number of more than 4,300 digits: an error, were it tried.
     digits = "9" * 5000
-    assert armyforge._whole(digits) is None
-    assert armyforge.range_inches(digits) is None
-    assert armyforge._target(f"{digits}x Axe") == "9" * 119 + "…"  # a name, cut to its column
+    assert reading.whole(digits) is None
+    assert weapons.range_inches(digits) is None
+    assert packages._target(f"{digits}x Axe") == "9" * 119 + "…"  # a name, cut to its column
     assert Rule.parse(f"Spawn({digits})") == Rule("Spawn", digits)  # a text parameter
 
 
@@ -963,7 +964,7 @@ def test_a_rating_too_long_to_be_a_number_is_a_named_problem():
     book = emberfolk()
     book["units"][0]["rules"][1]["rating"] = "9" * 5000  # Tough
     with pytest.raises(ArmyBookError) as caught:
-        armybook_import(data=book)
+        book_import(data=book)
     assert [str(p) for p in caught.value.problems] == ["units[0].rules[1]: 5007 characters; the most is 120"]
 
 
@@ -976,10 +977,10 @@ def _army_forge_unit_with_rules(count: int) -> dict:
 def test_the_converter_takes_time_linear_in_a_units_rules():
     """Each rule once: found in a table, not by reading the rules kept so far."""
 
-    def convert(book: dict) -> None:
-        armyforge.armybook_from_armyforge(book, rulesets={"aof": RulesetInfo("aof", ("quality", "defense"), ())})
+    def read(book: dict) -> None:
+        convert.armybook_from_armyforge(book, rulesets={"aof": RulesetInfo("aof", ("quality", "defense"), ())})
 
-    assert_linear(convert, _army_forge_unit_with_rules, n=2_000, most=2)
+    assert_linear(read, _army_forge_unit_with_rules, n=2_000, most=2)
 
 
 def _book_of_packages(n: int) -> dict:

@@ -8,10 +8,10 @@ import pytest
 from django.apps import apps
 from django.core.management import CommandError, call_command
 
+from armybuilder.armyforge.books.imports import book_import
 from factions.armybook import ArmyBookError
 from factions.models import Faction
 from factions.selectors import faction_document
-from factions.services import armybook_import
 from tests.conftest import book_option, part
 from tests.support.mutations import DELETE, set_at
 
@@ -218,13 +218,13 @@ MALFORMED = [
 @pytest.mark.django_db
 @pytest.mark.parametrize(("mutate", "path", "words"), [c[1:] for c in MALFORMED], ids=[c[0] for c in MALFORMED])
 def test_malformed_book_names_the_path_and_changes_nothing(make_aof_book, mutate, path, words):
-    armybook_import(data=make_aof_book())  # an existing book must survive a bad re-import
+    book_import(data=make_aof_book())  # an existing book must survive a bad re-import
     book = make_aof_book()
     mutate(book)
     before = row_counts()
 
     with pytest.raises(ArmyBookError) as caught:
-        armybook_import(data=book)
+        book_import(data=book)
 
     first = caught.value.problems[0]
     assert first.path == path, caught.value.problems
@@ -241,7 +241,7 @@ def test_there_are_at_least_twenty_malformed_cases():
 def test_bad_json_is_reported_and_changes_nothing(raw):
     before = row_counts()
     with pytest.raises(ArmyBookError) as caught:
-        armybook_import(data=raw)
+        book_import(data=raw)
     assert caught.value.problems[0].path == ""
     assert "not valid JSON" in caught.value.problems[0].message
     assert row_counts() == before
@@ -251,7 +251,7 @@ def test_bad_json_is_reported_and_changes_nothing(raw):
 @pytest.mark.parametrize("document", [[], 42, None, True])
 def test_a_document_that_is_not_an_object_is_refused(document):
     with pytest.raises(ArmyBookError) as caught:
-        armybook_import(data=document)
+        book_import(data=document)
     assert "is not of type 'object'" in caught.value.problems[0].message
 
 
@@ -261,7 +261,7 @@ def test_every_problem_is_reported_not_just_the_first(make_aof_book):
     book["units"][1]["upgrades"] = ["TROOPS", "NOPE"]
     book["units"][2]["rules"] = ["Made Up"]
     with pytest.raises(ArmyBookError) as caught:
-        armybook_import(data=book)
+        book_import(data=book)
     paths = [p.path for p in caught.value.problems]
     assert paths == ["units[1].upgrades[1]", "units[2].rules[0]"]
     assert "and 1 more problems" in str(caught.value)
@@ -269,7 +269,7 @@ def test_every_problem_is_reported_not_just_the_first(make_aof_book):
 
 @pytest.mark.django_db
 def test_a_good_book_is_stored_whole(make_aof_book):
-    result = armybook_import(data=make_aof_book())
+    result = book_import(data=make_aof_book())
 
     faction = Faction.objects.get(ruleset__slug="aof", slug="test-wardens")
     assert result.faction == faction and result.replaced_version is None
@@ -284,12 +284,12 @@ def test_a_good_book_is_stored_whole(make_aof_book):
 
 @pytest.mark.django_db
 def test_reimporting_the_same_slug_replaces_the_book(make_aof_book):
-    first = armybook_import(data=make_aof_book(units=5))
+    first = book_import(data=make_aof_book(units=5))
     book = make_aof_book(units=2)
     book["version"] = "1.1.0"
     book["units"][1]["cost"] = 95
 
-    second = armybook_import(data=book)
+    second = book_import(data=book)
 
     assert second.faction.pk == first.faction.pk
     assert second.replaced_version == "1.0.0"
@@ -303,17 +303,17 @@ def test_reimporting_the_same_slug_replaces_the_book(make_aof_book):
 
 @pytest.mark.django_db
 def test_same_slug_in_another_ruleset_is_another_faction(make_aof_book, make_arena_book):
-    armybook_import(data=make_aof_book())
+    book_import(data=make_aof_book())
     book = make_arena_book()
     book["slug"] = "test-wardens"
-    armybook_import(data=book)
+    book_import(data=book)
     assert Faction.objects.filter(slug="test-wardens").count() == 2
 
 
 @pytest.mark.django_db
 def test_dry_run_writes_nothing(make_aof_book):
     before = row_counts()
-    result = armybook_import(data=make_aof_book(), dry_run=True)
+    result = book_import(data=make_aof_book(), dry_run=True)
     assert result.units == 3
     assert row_counts() == before
 
@@ -359,7 +359,7 @@ def test_a_field_the_schema_takes_is_kept_and_given_back_with_nothing_else_chang
     monkeypatch.setattr(armybook, "_validator", lambda: armybook._BookValidator(schema))
     book = make_aof_book()
     book_option(book, "TROOPS-2a")["note"] = "Only with the banner."
-    armybook_import(data=book)
+    book_import(data=book)
     faction = Faction.objects.get(slug="test-wardens")
     assert book_option(faction_document(faction=faction), "TROOPS-2a")["note"] == "Only with the banner."
     answer = client.get("/api/factions/aof/test-wardens/").json()
@@ -374,9 +374,9 @@ def test_a_book_is_kept_saying_nothing_one_way_and_its_stats_in_the_ruleset_s_or
     book["rules"][0]["core"] = False
     book["units"][1]["items"] = []
     book["units"][1]["stats"] = {"defense": 5, "quality": 4}
-    first = armybook_import(data=book)
+    first = book_import(data=book)
     kept = faction_document(faction=first.faction)
     assert "core" not in kept["rules"][0] and "items" not in kept["units"][1]
     assert list(kept["units"][1]["stats"]) == ["quality", "defense"]
     assert kept == make_aof_book()
-    assert armybook_import(data=make_aof_book()).status == "unchanged"
+    assert book_import(data=make_aof_book()).status == "unchanged"

@@ -5,12 +5,13 @@ import pytest
 from django.apps import apps
 from django.urls import reverse
 
+from armybuilder.armyforge.books.imports import book_import
 from armybuilder.memo import clear_all
 from armybuilder.stamps import content_hash
 from factions.admin_checks import catalogue_change_check, catalogue_owner
 from factions.models import Faction, ForceOrgLimit, Ruleset
 from factions.selectors import engine_book_get, faction_document, ruleset_record
-from factions.services import armybook_import, bundled_books_load, sync_rulesets
+from factions.services import bundled_books_load, sync_rulesets
 from tests.conftest import book_option, edit_book
 
 URL = "/api/validate/"
@@ -57,7 +58,7 @@ def test_a_change_to_any_ruleset_row_gives_its_ruleset_a_new_content_stamp(warde
     """What the admin does on every save of a ruleset (catalogue_change_check) stamps it
     from its content: the ruleset, and only it, gets a new stamp, the one its content
     hashes to."""
-    armybook_import(data=make_arena_book())
+    book_import(data=make_arena_book())
     obj = model.objects.order_by("pk").first()
     field, value = EDITS[model.__name__]
     assert getattr(obj, field) != value, "the edit must change something"
@@ -80,7 +81,7 @@ def test_a_change_to_any_ruleset_row_gives_its_ruleset_a_new_content_stamp(warde
 def test_a_change_to_any_part_of_a_book_gives_it_a_new_content_stamp(wardens, make_arena_book, edit):
     """A book edited as the admin edits it is a new version: the book, and only it, gets
     a new stamp, the one its new document hashes to."""
-    armybook_import(data=make_arena_book())
+    book_import(data=make_arena_book())
     slug, change = BOOK_EDITS[edit]
     before = _stamps()
     system = Faction.objects.get(slug=slug).ruleset.slug
@@ -101,14 +102,14 @@ def test_the_same_content_written_again_keeps_its_stamp_and_cached_book(wardens,
     sync_rulesets()  # the migration's rulesets carry a placeholder stamp until written
     before = _stamps()
     built = engine_book_get(system="aof", slug="test-wardens")
-    armybook_import(data=make_aof_book())
+    book_import(data=make_aof_book())
     sync_rulesets()
     assert _stamps() == before
     assert engine_book_get(system="aof", slug="test-wardens") is built
 
     changed = make_aof_book()
     changed["units"][0]["cost"] += 5
-    armybook_import(data=changed)
+    book_import(data=changed)
     assert _stamps()["books"] != before["books"]
     rebuilt, _ruleset = engine_book_get(system="aof", slug="test-wardens")
     assert rebuilt.units[changed["units"][0]["id"]].cost == changed["units"][0]["cost"]
@@ -170,8 +171,8 @@ def test_building_a_book_takes_the_same_queries_whatever_its_size(make_aof_book)
 
     small, big = make_aof_book(units=3), make_aof_book(units=40)
     big["slug"] = "big-wardens"
-    armybook_import(data=small)
-    armybook_import(data=big)
+    book_import(data=small)
+    book_import(data=big)
     counts = []
     for slug in ("test-wardens", "big-wardens"):
         clear_all()

@@ -10,13 +10,14 @@ import json
 import pytest
 from django.core.management import call_command
 
+from armybuilder.armyforge.books.convert import armybook_from_armyforge
+from armybuilder.armyforge.books.imports import book_import
 from armybuilder.engine import book_from_dict
 from armybuilder.engine.versions import carry_entries
 from armybuilder.lists.models import ArmyList
-from factions.armyforge import armybook_from_armyforge
 from factions.models import BookVersion, Faction
 from factions.selectors import ruleset_infos
-from factions.services import BOOKS_DIR, armybook_import, bundled_books_load
+from factions.services import BOOKS_DIR, bundled_books_load
 from tests.conftest import SHARED, require_shared
 from tests.support.concurrency import at_once
 
@@ -29,7 +30,7 @@ def armyforge_book(name: str, version: str = "3.5.2") -> dict:
 
 
 def import_armyforge(name: str, version: str = "3.5.2"):
-    return armybook_import(data=armyforge_book(name, version), system=name.split("--")[0])
+    return book_import(data=armyforge_book(name, version), system=name.split("--")[0])
 
 
 def versions_of(faction: Faction) -> list[str]:
@@ -70,15 +71,15 @@ def test_the_same_version_with_the_same_content_imports_as_unchanged_and_writes_
 
 @pytest.mark.django_db
 def test_the_same_version_name_with_other_content_becomes_plus_two_then_plus_three(make_aof_book):
-    armybook_import(data=make_aof_book())
+    book_import(data=make_aof_book())
     cheaper = make_aof_book()
     cheaper["units"][0]["cost"] = 65
-    assert armybook_import(data=cheaper).version == "1.0.0+2"
+    assert book_import(data=cheaper).version == "1.0.0+2"
     dearer = make_aof_book()
     dearer["units"][0]["cost"] = 75
-    assert armybook_import(data=dearer).version == "1.0.0+3"
+    assert book_import(data=dearer).version == "1.0.0+3"
     # The +2 content again is held: unchanged, and the current version stays +3.
-    repeat = armybook_import(data=copy.deepcopy(cheaper))
+    repeat = book_import(data=copy.deepcopy(cheaper))
     assert (repeat.status, repeat.version) == ("unchanged", "1.0.0+2")
     faction = Faction.objects.get(slug="test-wardens")
     assert faction.version == "1.0.0+3"
@@ -87,9 +88,9 @@ def test_the_same_version_name_with_other_content_becomes_plus_two_then_plus_thr
 
 @pytest.mark.django_db
 def test_a_dry_run_import_keeps_no_version(make_aof_book):
-    armybook_import(data=make_aof_book())
+    book_import(data=make_aof_book())
     newer = {**make_aof_book(), "version": "1.1.0"}
-    result = armybook_import(data=newer, dry_run=True)
+    result = book_import(data=newer, dry_run=True)
     assert (result.status, result.dry_run) == ("new version", True)
     assert result.describe().startswith("Would have made a new version 1.1.0")
     assert versions_of(Faction.objects.get(slug="test-wardens")) == ["1.0.0"]
@@ -117,7 +118,7 @@ def test_an_army_forge_namesake_is_kept_beside_the_bundled_book_and_both_keep_th
     points = selectors.army_list_load(army_list).validation.total_points
     assert points > 0
 
-    result = armybook_import(data=army_forge_human_empire(), system="aof")
+    result = book_import(data=army_forge_human_empire(), system="aof")
     assert (result.status, result.faction.slug) == ("new book", "human-empire-armyforge")
     warning = next(str(w) for w in result.warnings if w.path == "slug")
     assert "aof/human-empire" in warning and "aof/human-empire-armyforge" in warning
@@ -129,7 +130,7 @@ def test_an_army_forge_namesake_is_kept_beside_the_bundled_book_and_both_keep_th
     # Its next version finds it again by its Army Forge id; bootstrap leaves it alone.
     newer = army_forge_human_empire()
     newer["versionString"] = "3.5.3"
-    assert armybook_import(data=newer, system="aof").faction.slug == "human-empire-armyforge"
+    assert book_import(data=newer, system="aof").faction.slug == "human-empire-armyforge"
     call_command("bootstrap", verbosity=0)
     assert sorted(Faction.objects.filter(name="Human Empire").values_list("slug", "source", "version")) == [
         ("human-empire", "bundled", bundled.version),
@@ -141,7 +142,7 @@ def test_an_army_forge_namesake_is_kept_beside_the_bundled_book_and_both_keep_th
 def test_bootstrap_keeps_the_bundled_book_beside_an_upload_that_took_its_slug():
     upload = json.loads((BOOKS_DIR / "aof" / "orc-hordes.json").read_text())
     upload["name"] = "Orc Hordes (club edit)"
-    armybook_import(data=upload)  # an upload: no Army Forge id
+    book_import(data=upload)  # an upload: no Army Forge id
     bundled_books_load()
     rows = sorted(Faction.objects.filter(slug__startswith="orc-hordes").values_list("slug", "source", "name"))
     assert rows == [
@@ -518,7 +519,7 @@ def test_a_wood_elves_grove_champion_keeps_its_beast_companion_on_3_5_2(user_cli
 
 @pytest.mark.django_db
 def test_upgrade_removes_an_entry_whose_unit_is_gone_and_unjoins_its_hero(user_client, make_aof_book):
-    armybook_import(data=make_aof_book())
+    book_import(data=make_aof_book())
     body = {
         "system": "aof",
         "faction": "test-wardens",
@@ -532,7 +533,7 @@ def test_upgrade_removes_an_entry_whose_unit_is_gone_and_unjoins_its_hero(user_c
     newer = make_aof_book()
     newer["version"] = "2.0.0"
     newer["units"], newer["packages"] = newer["units"][:1], newer["packages"][:1]
-    armybook_import(data=newer)
+    book_import(data=newer)
     result = user_client.post(f"/api/lists/{made['id']}/upgrade/", {}, format="json").json()
     hero, troops = result["report"]["entries"]
     assert (troops["removed"], troops["cost"][1], troops["reason"]) == (
@@ -548,7 +549,7 @@ def test_upgrade_removes_an_entry_whose_unit_is_gone_and_unjoins_its_hero(user_c
 
 @pytest.mark.django_db
 def test_upgrade_refuses_a_version_not_held_and_unknown_fields(user_client, make_aof_book):
-    armybook_import(data=make_aof_book())
+    book_import(data=make_aof_book())
     body = {"system": "aof", "faction": "test-wardens", "points_limit": 1000, "entries": []}
     made = user_client.post("/api/lists/", body, format="json").json()
     url = f"/api/lists/{made['id']}/upgrade/"
@@ -562,7 +563,7 @@ def test_upgrade_refuses_a_version_not_held_and_unknown_fields(user_client, make
 
 @pytest.mark.django_db
 def test_someone_elses_list_cannot_be_moved(user_client, make_aof_book, staff_client):
-    armybook_import(data=make_aof_book())
+    book_import(data=make_aof_book())
     body = {"system": "aof", "faction": "test-wardens", "points_limit": 1000, "entries": []}
     made = staff_client.post("/api/lists/", body, format="json").json()
     assert user_client.post(f"/api/lists/{made['id']}/upgrade/", {}, format="json").status_code == 404
@@ -587,7 +588,7 @@ def test_imports_of_the_same_new_book_at_once_make_one_book(make_aof_book):
     from factions.services import sync_rulesets
 
     sync_rulesets()  # transactional tests may run after one that emptied the tables
-    outcomes = at_once(4, lambda: armybook_import(data=make_aof_book()).status)
+    outcomes = at_once(4, lambda: book_import(data=make_aof_book()).status)
     assert sorted(outcomes) == ["new book", "unchanged", "unchanged", "unchanged"]
     assert versions_of(Faction.objects.get(slug="test-wardens")) == ["1.0.0"]
 
@@ -650,7 +651,7 @@ def test_edits_of_the_same_version_at_once_keep_one(make_aof_book):
     from factions.services import BookChanged, armybook_edit, sync_rulesets
 
     sync_rulesets()  # transactional tests may run after one that emptied the tables
-    armybook_import(data=make_aof_book())
+    book_import(data=make_aof_book())
     faction = Faction.objects.select_related("ruleset").get(slug="test-wardens")
     names = iter(f"1.0.0+admin.{n}" for n in range(1, 5))
 

@@ -6,9 +6,10 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
+from armybuilder.armyforge.books.imports import book_import
 from factions.models import Faction
 from factions.selectors import faction_document
-from factions.services import armybook_edit, armybook_import, bundled_book_paths, bundled_books_load
+from factions.services import armybook_edit, bundled_book_paths, bundled_books_load
 
 BUNDLED = bundled_book_paths()
 SYSTEMS = ("aof", "aof-regiments", "aof-skirmish", "opf", "aof-arena")
@@ -28,18 +29,18 @@ def test_bundled_book_round_trips_to_identical_json(path):
     original = json.loads(path.read_text())
     assert path.stem == original["slug"] and path.parent.name == original["system"]
 
-    armybook_import(data=original)
+    book_import(data=original)
     exported = export(original["system"], original["slug"])
     assert exported == original
 
-    armybook_import(data=exported)
+    book_import(data=exported)
     assert export(original["system"], original["slug"]) == original
 
 
 @pytest.mark.django_db
 def test_test_books_round_trip_too(make_aof_book, make_arena_book):
     for book in (make_aof_book(units=6), make_arena_book()):
-        armybook_import(data=book)
+        book_import(data=book)
         assert export(book["system"], book["slug"]) == book
 
 
@@ -47,7 +48,7 @@ def test_test_books_round_trip_too(make_aof_book, make_arena_book):
 def test_export_command_writes_the_book(tmp_path):
     path = BUNDLED[0]
     original = json.loads(path.read_text())
-    armybook_import(data=original)
+    book_import(data=original)
     out_file = tmp_path / "out.json"
     call_command("export_armybook", original["system"], original["slug"], output=str(out_file), stdout=StringIO())
     assert json.loads(out_file.read_text()) == original
@@ -79,7 +80,7 @@ def test_bundled_book_is_reloaded_only_when_the_file_is_newer():
 def test_a_newer_bundled_file_becomes_a_new_version_of_its_book():
     path = BUNDLED[0]
     older = {**json.loads(path.read_text()), "version": "0.0.1", "name": "Older name"}
-    first = armybook_import(data=older, source="bundled")
+    first = book_import(data=older, source="bundled")
     assert bundled_books_load() != []
     faction = Faction.objects.get(pk=first.faction.pk)
     assert faction.name != "Older name" and faction.version == json.loads(path.read_text())["version"]

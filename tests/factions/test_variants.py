@@ -7,11 +7,12 @@ import json
 import pytest
 from django.core.management import call_command
 
+from armybuilder.armyforge.books.imports import book_import
 from armybuilder.engine.rulesets import has_force_org_choice
 from factions.models import Faction, ForceOrgLimit, Ruleset
 from factions.ruleset_format import RulesetError
 from factions.selectors import book_handle_get, ruleset_document, ruleset_get
-from factions.services import armybook_import, ruleset_import, ruleset_variant_create
+from factions.services import ruleset_import, ruleset_variant_create
 
 VALIDATE = "/api/validate/"
 
@@ -81,7 +82,7 @@ def test_a_book_can_name_the_variant_and_its_lists_find_it_before_the_base_s(api
 
     own = aof_book()
     own["system"], own["name"] = "aof-club", "Club Wardens"
-    armybook_import(data=own)
+    book_import(data=own)
     assert api_client.post(VALIDATE, wardens_list("aof-club", 1000, []), format="json").status_code == 200
     assert (
         book_handle_get(system="aof-club", slug="test-wardens").faction_id

@@ -12,6 +12,7 @@ from django.db import connections
 
 from armybuilder.accounts import services as accounts
 from armybuilder.accounts.models import Profile
+from armybuilder.armyforge.books.imports import book_import
 from armybuilder.events import services as event_services
 from armybuilder.events.models import EventPack
 from armybuilder.lists import admin, services
@@ -19,7 +20,7 @@ from armybuilder.lists.format import parse_list_body
 from armybuilder.lists.models import ArmyList
 from armybuilder.memo import clear_all
 from factions.models import Ruleset
-from factions.services import armybook_import, sync_rulesets
+from factions.services import sync_rulesets
 from tests.conftest import wardens_list
 from tests.events.test_events import pack_data
 from tests.support.admin_forms import change_form, save
@@ -199,7 +200,7 @@ def test_a_player_save_between_the_admin_s_check_and_its_write_is_not_overwritte
     says so."""
     sync_rulesets()  # transactional tests may run after one that emptied the tables
     clear_all()
-    armybook_import(data=make_aof_book())
+    book_import(data=make_aof_book())
     player = get_user_model().objects.create_user("player-one", password="not-a-real-pass-123")
     army_list = wardens_list(player, ["wardens"], name="Border Watch", points=500)
 

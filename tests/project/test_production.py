@@ -10,10 +10,10 @@ import pytest
 from django.db import OperationalError, connection
 from rest_framework.test import APIClient
 
+from armybuilder.armyforge.books.imports import book_import
 from armybuilder.lists.models import ArmyList
 from armybuilder.memo import clear_all
 from factions.models import BookVersion, Faction
-from factions.services import armybook_import
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -166,7 +166,7 @@ def test_a_save_cut_off_half_way_leaves_nothing_half_saved(wardens, make_aof_boo
 
     before = BookVersion.objects.count()
     with pytest.raises(OperationalError), connection.execute_wrapper(fail_later):
-        armybook_import(data=book)
+        book_import(data=book)
     assert written == [Faction._meta.db_table, BookVersion._meta.db_table]
     assert BookVersion.objects.count() == before
     assert not Faction.objects.filter(slug="cut-off").exists()
@@ -181,7 +181,7 @@ def test_on_postgresql_a_killed_connection_is_a_503_then_recovers(make_aof_book)
 
     sync_rulesets()
     clear_all()
-    armybook_import(data=make_aof_book())
+    book_import(data=make_aof_book())
     client = APIClient()
     assert client.post("/api/validate/", body(), format="json").status_code == 200
     pid = connection.connection.info.backend_pid

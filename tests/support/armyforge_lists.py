@@ -24,7 +24,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from factions.armyforge import our_id
+from armybuilder.armyforge.ids import our_id
 
 Json = dict[str, Any]
 Pick = tuple[Json, Json]  # (section, option) of the Army Forge book, as the book holds them

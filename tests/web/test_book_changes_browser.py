@@ -16,10 +16,10 @@ PHONE = {"width": 390, "height": 844}
 
 @pytest.fixture
 def chivalrous_kingdoms(books):
-    from factions.services import armybook_import
+    from armybuilder.armyforge.books.imports import book_import
 
-    armybook_import(data=armyforge_book("aof--chivalrous-kingdoms.json", "3.5.1"), system="aof")
-    armybook_import(data=armyforge_book("aof--chivalrous-kingdoms.json"), system="aof")
+    book_import(data=armyforge_book("aof--chivalrous-kingdoms.json", "3.5.1"), system="aof")
+    book_import(data=armyforge_book("aof--chivalrous-kingdoms.json"), system="aof")
 
 
 def row(page: Page, table: str, thing: str):

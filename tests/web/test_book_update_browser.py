@@ -11,7 +11,7 @@ import json
 import pytest
 from playwright.sync_api import Page, expect
 
-from factions.services import armybook_import
+from armybuilder.armyforge.books.imports import book_import
 from tests.conftest import SHARED, require_shared
 from tests.support.browser import OUTPUT, fits_the_screen
 
@@ -26,7 +26,7 @@ MINUS = "\u2212"
 def import_ratmen(version: str) -> None:
     folder = SHARED / "armyforge" / ("" if version == "3.5.2" else version)
     book = json.loads(require_shared(folder / "aof--ratmen.json").read_text())
-    armybook_import(data=book, system="aof")
+    book_import(data=book, system="aof")
 
 
 def build_scouts(page: Page, javascript: bool) -> None:

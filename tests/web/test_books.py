@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from factions.services import armybook_import
+from armybuilder.armyforge.books.imports import book_import
 from tests.factions.test_book_versions import armyforge_book
 
 
@@ -17,8 +17,8 @@ def text(response) -> str:
 
 @pytest.fixture
 def wood_elves(db):
-    armybook_import(data=armyforge_book("aof--wood-elves.json", "3.5.1"), system="aof")
-    armybook_import(data=armyforge_book("aof--wood-elves.json"), system="aof")
+    book_import(data=armyforge_book("aof--wood-elves.json", "3.5.1"), system="aof")
+    book_import(data=armyforge_book("aof--wood-elves.json"), system="aof")
 
 
 def test_what_changed_shows_costs_old_and_new_side_by_side(client, wood_elves):
@@ -47,8 +47,8 @@ def test_a_version_not_held_is_a_clear_400_and_an_unknown_book_a_404(client, woo
 
 
 def test_options_removed_and_added_are_named_with_their_section(client, db):
-    armybook_import(data=armyforge_book("aof--ratmen.json", "3.5.1"), system="aof")
-    armybook_import(data=armyforge_book("aof--ratmen.json"), system="aof")
+    book_import(data=armyforge_book("aof--ratmen.json", "3.5.1"), system="aof")
+    book_import(data=armyforge_book("aof--ratmen.json"), system="aof")
     page = text(client.get("/books/aof/ratmen/changes/"))
     assert "Assassin (Takedown Strike) (Upgrade with one) Option removed" in page
     assert "Master Assassin (Takedown Strike) (Upgrade with one) New option" in page
@@ -61,7 +61,7 @@ def test_the_rules_page_links_each_book_with_versions_to_what_changed(client, wo
 
 
 def test_a_book_with_one_version_says_so(client, db):
-    armybook_import(data=armyforge_book("aof--ratmen.json"), system="aof")
+    book_import(data=armyforge_book("aof--ratmen.json"), system="aof")
     page = text(client.get("/books/aof/ratmen/changes/"))
     assert "Ratmen holds only 3.5.2 here." in page
 
@@ -69,11 +69,11 @@ def test_a_book_with_one_version_says_so(client, db):
 def test_a_unit_newly_taking_options_and_a_package_are_named_as_a_player_reads_them(client, db, make_aof_book):
     """The captain takes the troops' package in 2.0.0: the package is named by its sections,
     and each of its options is added to the captain at its price, not a price change."""
-    armybook_import(data=make_aof_book())
+    book_import(data=make_aof_book())
     newer = make_aof_book()
     newer["version"] = "2.0.0"
     newer["units"][0]["upgrades"] = ["HERO", "TROOPS"]
-    armybook_import(data=newer)
+    book_import(data=newer)
     page = text(client.get("/books/aof/test-wardens/changes/"))
     assert "Warden Captain Upgrades taken — Upgrade one model with, Replace all Spears" in page
     assert "TROOPS" not in page
@@ -87,14 +87,14 @@ def test_core_rules_the_book_names_have_a_table_of_their_own(client, db, make_ao
         {"name": "Thrust", "rated": False, "text": "Old thrust words.", "core": True},
         {"name": "Vanguard", "rated": False, "text": "Move up to 9 inches after deploying."},
     ]
-    armybook_import(data=older)
+    book_import(data=older)
     newer = make_aof_book()
     newer["version"] = "2.0.0"
     newer["rules"] += [
         {"name": "Thrust", "rated": False, "text": "New thrust words.", "core": True},
         {"name": "Vanguard", "rated": False, "text": "", "core": True},
     ]
-    armybook_import(data=newer)
+    book_import(data=newer)
     page = text(client.get("/books/aof/test-wardens/changes/"))
     assert "2 core rules changed" in page
     assert "Core rules the book names" in page
@@ -107,8 +107,8 @@ def test_core_rules_the_book_names_have_a_table_of_their_own(client, db, make_ao
 
 
 def test_ratmen_3_5_3_describing_takedown_is_no_army_rule_change(client, db):
-    armybook_import(data=armyforge_book("aof--ratmen.json"), system="aof")
-    armybook_import(data=armyforge_book("aof--ratmen.json", "3.5.3"), system="aof")
+    book_import(data=armyforge_book("aof--ratmen.json"), system="aof")
+    book_import(data=armyforge_book("aof--ratmen.json", "3.5.3"), system="aof")
     page = text(client.get("/books/aof/ratmen/changes/"))
     rules = page[page.index("Army rules") : page.index("Spells")]
     assert "Takedown Text" not in rules and "Takedown Strike Text" in rules

@@ -10,11 +10,11 @@ from types import SimpleNamespace
 
 import pytest
 
+from armybuilder.armyforge.books.imports import book_import
 from armybuilder.engine.results import EntryResult
 from armybuilder.lists.models import ArmyList
 from armybuilder.memo import clear_all
 from armybuilder.web import presenters
-from factions.services import armybook_import
 from tests.conftest import SHARED, require_shared
 
 
@@ -82,7 +82,7 @@ def test_a_rule_name_opens_on_what_it_does_without_a_tooltip(army_list, client):
 
 def test_the_arena_composition_card_counts_the_warband(db, client, make_arena_book):
     clear_all()
-    armybook_import(data=make_arena_book())
+    book_import(data=make_arena_book())
     assert client.post("/new/aof-arena/", {"faction": "test-pit"}).status_code == 302
     army_list = ArmyList.objects.get()
     act(client, army_list, action="add", unit="boss")
@@ -99,7 +99,7 @@ def test_an_arena_weapon_profile_reads_in_the_cards_order_on_every_database(db, 
     """PostgreSQL gives a book's JSON keys back in its own order; the builder says the
     profile as the cards do (accuracy, strength, damage, critical)."""
     clear_all()
-    armybook_import(data=make_arena_book())
+    book_import(data=make_arena_book())
     assert client.post("/new/aof-arena/", {"faction": "test-pit"}).status_code == 302
     army_list = ArmyList.objects.get()
     act(client, army_list, action="add", unit="boss")
@@ -114,7 +114,7 @@ def test_a_command_group_allowing_one_is_still_a_box_each(db, client, make_aof_b
     troops["select"] = {"type": "exactly", "value": 1}
     troops["optional"] = True
     clear_all()
-    armybook_import(data=book)
+    book_import(data=book)
     assert client.post("/new/aof/", {"faction": "test-wardens", "points": "1500"}).status_code == 302
     army_list = ArmyList.objects.get()
     act(client, army_list, action="add", unit="wardens")
@@ -137,7 +137,7 @@ def test_command_groups_are_check_boxes_in_every_bundled_and_army_forge_book(db)
     for path in sorted(BUNDLED.glob("*/*.json")):
         armybook_import_file(path=path)
     for path in sorted(require_shared(SHARED / "armyforge").glob("*.json")):
-        armybook_import(data=path.read_bytes(), system=path.name.split("--")[0])
+        book_import(data=path.read_bytes(), system=path.name.split("--")[0])
     controls = {}
     for faction in Faction.objects.select_related("ruleset"):
         book, _ruleset = engine_book_get(system=faction.ruleset.slug, slug=faction.slug)

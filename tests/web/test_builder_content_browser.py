@@ -152,10 +152,10 @@ def test_the_arena_composition_card_counts_the_warband_as_it_grows(open_page, ja
 def test_a_command_group_is_three_check_boxes_even_where_one_is_allowed(open_page):
     """Army Forge's Skirmish Dwarves: "Upgrade one model with one" of Sergeant, Musician
     and Banner; a box each, the others disabled once one is taken."""
-    from factions.services import armybook_import
+    from armybuilder.armyforge.books.imports import book_import
     from tests.conftest import SHARED, require_shared
 
-    armybook_import(
+    book_import(
         data=require_shared(SHARED / "armyforge" / "aof-skirmish--dwarves.json").read_bytes(), system="aof-skirmish"
     )
     page = open_page()

@@ -7,9 +7,9 @@ import html
 
 import pytest
 
+from armybuilder.armyforge.books.imports import book_import
 from armybuilder.lists.models import ArmyList
 from armybuilder.memo import clear_all
-from factions.services import armybook_import
 from tests.conftest import aof_book
 
 
@@ -129,7 +129,7 @@ def limits_book() -> dict:
 @pytest.fixture
 def army_list(db, client) -> ArmyList:
     clear_all()
-    armybook_import(data=limits_book())
+    book_import(data=limits_book())
     response = client.post("/new/aof/", {"faction": "test-wardens", "points": "3000", "name": "Limits"})
     assert response.status_code == 302
     return ArmyList.objects.get()

@@ -11,12 +11,12 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from armybuilder.armyforge.books.imports import book_import
 from armybuilder.lists import services
 from armybuilder.lists.format import parse_list_body
 from armybuilder.lists.models import ArmyList
 from armybuilder.web import presenters
 from factions.models import Faction
-from factions.services import armybook_import
 from tests.conftest import SHARED, require_shared
 
 ARMYFORGE = SHARED / "armyforge"
@@ -28,7 +28,7 @@ GIANT_BEETLE, GLADE_LEADER, TREEMEN = "j6eudp0", "2HF3Nnt", "pognt8d"
 
 def import_armyforge(name: str, version: str = "3.5.2") -> None:
     folder = ARMYFORGE if version == "3.5.2" else ARMYFORGE / version
-    armybook_import(data=json.loads(require_shared(folder / name).read_text()), system="aof")
+    book_import(data=json.loads(require_shared(folder / name).read_text()), system="aof")
 
 
 pytestmark = pytest.mark.usefixtures("fresh_engine_cache")
@@ -129,13 +129,13 @@ def test_the_builder_of_a_pinned_list_runs_the_same_queries_for_1_and_20_units(
 
 
 def test_the_notice_counts_a_removed_unit_apart_from_the_units_that_change_cost(player, user, make_aof_book):
-    armybook_import(data=make_aof_book())
+    book_import(data=make_aof_book())
     entries = [{"id": "hero", "unit": "warden-captain"}, {"id": "troops", "unit": "wardens"}]
     made = make_list(user, "test-wardens", entries)
     newer = make_aof_book()
     newer["version"] = "2.0.0"
     newer["units"], newer["packages"] = newer["units"][:1], newer["packages"][:1]
-    armybook_import(data=newer)
+    book_import(data=newer)
     said = notice(player.get(f"/lists/{made.pk}/"))
     assert said.startswith("Test Wardens 2.0.0 is out: no unit changes cost; 1 unit removed.")
     assert "Updating removes a unit 2.0.0 no longer has: Wardens." in said

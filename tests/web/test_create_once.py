@@ -98,13 +98,14 @@ def test_the_event_build_form_sent_twice_makes_one_list(wardens):
 def test_sends_at_the_same_moment_make_one_list(transactional_db):
     """Five sends of one form at once, each on its own connection: one list, and every
     answer leads to it."""
+    from armybuilder.armyforge.books.imports import book_import
     from armybuilder.memo import clear_all
-    from factions.services import armybook_import, sync_rulesets
+    from factions.services import sync_rulesets
     from tests.conftest import aof_book
 
     sync_rulesets()  # a transactional test empties the tables the migrations filled
     clear_all()
-    armybook_import(data=aof_book())
+    book_import(data=aof_book())
     owner = get_user_model().objects.create_user("quick", password=PASSWORD)
     client = Client()
     client.force_login(owner)

@@ -469,10 +469,10 @@ def test_someone_else_s_list_cannot_be_entered(pack, clients, people):
 
 # -- what the pages needed of the services -----------------------------------------------------
 def test_the_lists_a_pack_may_take_are_the_player_s_of_its_game_built_for_it_first(pack, people):
-    from factions.services import armybook_import
+    from armybuilder.armyforge.books.imports import book_import
     from tests.conftest import arena_book
 
-    armybook_import(data=arena_book())
+    book_import(data=arena_book())
     older = make_list(people["other"], ["wardens"], event=pack, name="For the club")
     newer = make_list(people["other"], ["wardens"], name="Newer")
     ArmyList.objects.create(owner=people["other"], system="aof-arena", faction="test-pit", book_version="1.0.0")
@@ -482,10 +482,10 @@ def test_the_lists_a_pack_may_take_are_the_player_s_of_its_game_built_for_it_fir
 
 
 def test_a_list_of_another_game_is_not_submitted(pack, people):
-    from factions.services import armybook_import
+    from armybuilder.armyforge.books.imports import book_import
     from tests.conftest import arena_book
 
-    armybook_import(data=arena_book())
+    book_import(data=arena_book())
     arena = ArmyList.objects.create(owner=people["other"], system="aof-arena", faction="test-pit", book_version="1")
     with pytest.raises(pack_format.EventError) as caught:
         event_services.submission_submit(pack=pack, player=people["other"], army_list=arena)

@@ -96,11 +96,11 @@ def test_the_new_list_page_shows_every_problem_and_what_was_typed(wardens, clien
 
 
 def test_an_arena_list_needs_no_points(db, client, make_arena_book):
+    from armybuilder.armyforge.books.imports import book_import
     from armybuilder.memo import clear_all
-    from factions.services import armybook_import
 
     clear_all()
-    armybook_import(data=make_arena_book())
+    book_import(data=make_arena_book())
     form = new_list_form({"faction": "test-pit", "points": "lots"}, system="aof-arena")
     assert form.is_valid(), form.errors
     assert form.cleaned_data["list"]["points_limit"] is None

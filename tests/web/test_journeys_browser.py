@@ -168,11 +168,11 @@ def test_a_player_builds_from_an_official_army_forge_book(page: Page, javascript
     """The Ratmen book as Army Forge publishes it (../shared/armyforge/), imported as a
     player's club would: a list with a combined unit, its command group, a whole-unit swap
     bought for both halves, and a hero joined to it."""
-    from factions.services import armybook_import
+    from armybuilder.armyforge.books.imports import book_import
     from tests.conftest import SHARED, require_shared
 
     raw = require_shared(SHARED / "armyforge" / "aof--ratmen.json").read_bytes()
-    armybook_import(data=raw, system="aof")
+    book_import(data=raw, system="aof")
     start_list(page, "Start an Age of Fantasy list", "ratmen", "1500")
     for unit in ["Battle Master", "Warriors", "Weapon Teams"]:
         add(page, unit)

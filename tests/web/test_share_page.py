@@ -134,9 +134,9 @@ def test_the_export_buttons_lead_to_the_shared_exports(patrol, client):
 
 
 def test_arena_fighters_show_their_own_stats_and_weapons_in_hexes(db, make_arena_book, client):
-    from factions.services import armybook_import
+    from armybuilder.armyforge.books.imports import book_import
 
-    armybook_import(data=make_arena_book())
+    book_import(data=make_arena_book())
     army_list = shared_list(
         [{"id": f"e{n}", "unit": unit, "options": {}} for n, unit in enumerate(["boss", "thug", "thug"])],
         system="aof-arena",
@@ -150,9 +150,9 @@ def test_arena_fighters_show_their_own_stats_and_weapons_in_hexes(db, make_arena
 
 
 def test_one_page_fantasy_units_show_the_rules_their_weapon_types_give(db, client):
-    from factions.services import armybook_import
+    from armybuilder.armyforge.books.imports import book_import
 
-    armybook_import(data=json.loads((BOOKS / "opf" / "free-cities.json").read_text()))
+    book_import(data=json.loads((BOOKS / "opf" / "free-cities.json").read_text()))
     army_list = shared_list(
         [{"id": "e1", "unit": "penitent-zealots", "options": {}}, {"id": "e2", "unit": "road-wardens", "options": {}}],
         system="opf",
