@@ -11,7 +11,6 @@ each edit kept as a new version: factions/admin_documents.py.)
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import Any, cast
 
@@ -24,6 +23,7 @@ from factions.armybook import Problem, RulesetInfo, check_armybook
 from factions.models import Faction, Ruleset
 from factions.selectors import faction_document, ruleset_infos
 from factions.stamps import stamp_rulesets
+from factions.versions import Version, VersionError
 
 # The foreign keys that lead from a catalogue row up to its ruleset.
 PARENT_FIELDS = ("ruleset",)
@@ -33,7 +33,6 @@ _RULESET_SHAPES = {
     "unit_types": (str, 'a JSON list of names, e.g. ["hero", "infantry"]'),
     "suggested_points": (int, "a JSON list of whole numbers, e.g. [750, 1500]"),
 }
-_ADMIN_MARK = re.compile(r"^(?P<base>.+[+.])admin\.(?P<count>\d+)$")
 _VERSION_LENGTH = cast(int, Faction._meta.get_field("version").max_length)  # a CharField: it has one
 
 
@@ -86,11 +85,15 @@ def _version_after_edit(faction: Faction) -> str:
     alone, so a bundled book of the same version does not undo the edit, and a newer one
     still replaces it."""
     version = faction.version
-    marked = _ADMIN_MARK.match(version)
-    if marked:
-        new = f"{marked['base']}admin.{int(marked['count']) + 1}"
+    try:
+        parsed = Version.parse(version)
+        parts = parsed.build or parsed.pre  # where a mark goes: after the last of them
+    except VersionError:
+        parts = ()
+    if parts[-2:-1] == ("admin",) and parts[-1].isdigit():
+        new = f"{version.rsplit('.', 1)[0]}.{int(parts[-1]) + 1}"
     else:
-        new = f"{version}{'.' if re.search(r'[-+]', version) else '+'}admin.1"
+        new = f"{version}{'.' if parts else '+'}admin.1"
     if len(new) > _VERSION_LENGTH:
         raise CatalogueRefused(
             [f'the version "{version}" of {faction.name} is too long to mark this change: shorten it first']
