@@ -4,7 +4,7 @@ Every request has a timeout; one that gets no answer (Army Forge unreachable, no
 time, a 5xx) is tried again a few times after growing pauses, never one answered 4xx
 (asking again would get the same answer). At most a size cap is read. Every failure is
 an ArmyForgeError whose message is one plain sentence, fit for a command's output or a
-page. The sync of official books (factions/sync.py) reads the addresses below (the index
+page. The sync of official books (sync.py) reads the addresses below (the index
 of official books, a book, the core rules of a game system); Army Forge's share links
 (`{ARMYFORGE_URL}/api/tts?id=…`) can be read the same way.
 """

@@ -348,9 +348,8 @@ def _repeat(version: str) -> int | None:
     for one marked otherwise (an edit in the admin, "+admin.1")."""
     try:
         return Version.parse(version).repeat
-    except VersionError:
-        base, _, mark = version.partition("+")
-        return 1 if version == base else int(mark) if mark.isdigit() else None
+    except VersionError:  # a name no import gives: held, not read from Army Forge
+        return None if "+" in version else 1
 
 
 def _book_sync(

@@ -1,4 +1,4 @@
-"""The army books' commands in the admin (factions/admin_commands.py): "Import a book"
+"""The army books' commands in the admin (armybuilder/armyforge/admin.py): "Import a book"
 takes an armybook/1 file or an Army Forge army book and says what it did, warnings
 included, or every problem of a refused file, which changes nothing; "Sync from Army
 Forge" runs the sync against the stand-in and shows each book's outcome, or says why it

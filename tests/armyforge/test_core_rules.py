@@ -1,6 +1,6 @@
 """Army Forge's core rules (the rules official books name without describing them): read
 by `sync_armyforge` before each ruleset's books and kept as versions
-(factions/armyforge_rules.py), served by GET /api/systems/{system}/armyforge-rules/ and
+(armybuilder/armyforge/rules.py), served by GET /api/systems/{system}/armyforge-rules/ and
 shown in the admin. The stand-in Army Forge answers the real core rules of Age of Fantasy
 (../shared/armyforge/common-rules/aof-4.json) for each game system unless a test
 registers others."""

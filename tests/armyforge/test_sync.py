@@ -1,5 +1,5 @@
 """Keeping the official books current from Army Forge: the bounded client
-(factions/armyforge_client.py), the sync (factions/sync.py) and `manage.py sync_armyforge`,
+(armybuilder/armyforge/client.py), the sync (armybuilder/armyforge/sync.py) and `manage.py sync_armyforge`,
 against a stand-in Army Forge serving the books of ../shared/armyforge
 (tests/support/armyforge_standin.py, the `armyforge` fixture)."""
 

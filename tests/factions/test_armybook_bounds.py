@@ -71,7 +71,7 @@ FILLED_BY_THE_IMPORTER = {"content_hash", "source", "import_slug"}
 # Synced from the rulesets (factions/data), not from army books; and the records of books
 # and their syncs, whose columns the importer and the sync fill (a version's name is the
 # book's version, "+N" added within its column: see factions/versions.py; a version of
-# Army Forge's core rules is named by a day, factions/armyforge_rules.py).
+# Army Forge's core rules is named by a day, armybuilder/armyforge/rules.py).
 RULESET_MODELS = {
     catalogue.Ruleset,
     catalogue.ForceOrgLimit,
