@@ -26,10 +26,10 @@ from armybuilder.engine.meanings import LEGACY_NOTES
 from factions.changes import book_changes, changes_summary
 from factions.selectors import faction_document, ruleset_infos
 from tests.armyforge.test_real_army_books import armyforge_cost, armyforge_options
+from tests.conftest import SHARED, aof_book, arena_book, require_shared
 
 # What books imported before core rules were marked wrote for a rule they had no text for.
 NEWER_RULE_NOTE, MISSING_RULE_NOTE = LEGACY_NOTES
-from tests.conftest import SHARED, aof_book, arena_book, require_shared
 
 Book = dict[str, Any]
 EMPTY = {"added": [], "removed": [], "changed": []}
