@@ -93,8 +93,8 @@ def armybook_import(
     system: str | None = None,
     source: str | None = None,
     armyforge_modified_at: str = "",
-    read: Sequence[Problem] = (),
-    read_warnings: Sequence[Problem] = (),
+    reader_errors: Sequence[Problem] = (),
+    reader_warnings: Sequence[Problem] = (),
 ) -> ImportResult:
     """Check `data` (armybook/1: a dict, or its JSON) as an army book and keep it as a
     version of its book: a new book, a new version (the current one from now on), or
@@ -103,11 +103,11 @@ def armybook_import(
     with every error and warning found; a book that imports answers with its warnings
     (also kept on the faction for the admin). `system`, when given, is the ruleset the
     book must be for; `source` is where it comes from (BookSource; by default Army Forge
-    for a book with an Army Forge id, else an upload). `read` and `read_warnings` are
-    what reading the book from another format into armybook/1 found (the Army Forge
-    reader, armybuilder/armyforge/): errors refuse it, with the checks' own, so that one
-    answer names them all; warnings are kept with the checks'."""
-    book, warnings = _checked_book(data, system, read, read_warnings)
+    for a book with an Army Forge id, else an upload). `reader_errors` and
+    `reader_warnings` are what reading the book from another format into armybook/1
+    found (the Army Forge reader, armybuilder/armyforge/): errors refuse it, with the
+    checks' own, so that one answer names them all; warnings are kept with the checks'."""
+    book, warnings = _checked_book(data, system, reader_errors, reader_warnings)
     if source is None:
         source = BookSource.ARMYFORGE if book.get("armyforge_id") else BookSource.UPLOAD
     for attempt in (1, 2):
@@ -144,7 +144,7 @@ def armybook_data(data: Any) -> Any:
 
 
 def _checked_book(
-    data: Any, system: str | None, read: Sequence[Problem] = (), read_warnings: Sequence[Problem] = ()
+    data: Any, system: str | None, reader_errors: Sequence[Problem] = (), reader_warnings: Sequence[Problem] = ()
 ) -> tuple[dict[str, Any], list[Problem]]:
     """`data` as an armybook/1 document and its warnings; ArmyBookError with every error
     and warning of a bad book."""
@@ -152,8 +152,8 @@ def _checked_book(
     if system is not None and isinstance(book, dict) and "system" in book and book["system"] != system:
         raise ArmyBookError([Problem("system", f'the book is for "{book["system"]}", not "{system}"')])
     check = check_armybook(book, ruleset_infos())
-    errors = [*read, *check.errors]
-    warnings = [*read_warnings, *check.warnings]
+    errors = [*reader_errors, *check.errors]
+    warnings = [*reader_warnings, *check.warnings]
     if errors:
         raise ArmyBookError(errors, warnings)
     return book, warnings

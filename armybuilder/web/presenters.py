@@ -226,7 +226,7 @@ def _rule_link(text: str, name: str, book: Book, core_rules: RulesetRules) -> Ru
     """The rule as the page names it, with what it means (engine/meanings.py: the book's
     own, else the core rules of Army Forge's it is written for, else the ruleset's) and,
     for the ruleset's, its place on the ruleset's rules page."""
-    meaning = rule_meaning(name, book, core_rules, armyforge_source=armyforge_source(book))
+    meaning = rule_meaning(name, book, core_rules, armyforge_source=core_rules_source(book))
     summary = meaning.text if meaning.explained else NO_TEXT[:1].upper() + NO_TEXT[1:]
     return RuleLink(text, rule_anchor(name) if meaning.origin == RULESET else None, summary)
 
@@ -239,11 +239,6 @@ def _rule_links(loadout: Loadout, book: Book, core_rules: RulesetRules) -> list[
         who = str(group).partition(": ")[0]
         links.extend(_rule_link(f"{who}: {rule}", rule.name, book, core_rules) for rule in group.rules)
     return links
-
-
-def armyforge_source(book: Book) -> str:
-    """Where the core rules of Army Forge's a book was read with are read."""
-    return core_rules_source(book)
 
 
 def _profile(unit: Unit, loadout: Loadout, book: Book, ruleset: RulesetSpec, core_rules: RulesetRules) -> Profile:
@@ -460,7 +455,7 @@ def rule_glossary(
             for text in policy.weapon_type_rules(weapon):
                 used.setdefault(Rule.parse(text).name, [])
     glossary = []
-    source = armyforge_source(book)
+    source = core_rules_source(book)
     for name in sorted(used, key=str.casefold):
         meaning = rule_meaning(name, book, core_rules, armyforge_source=source)
         used_as = [f"{name}({rating})" for rating in used[name]]

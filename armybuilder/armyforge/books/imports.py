@@ -36,8 +36,8 @@ def book_import(
         dry_run=dry_run,
         source=source,
         armyforge_modified_at=armyforge_modified_at,
-        read=read.errors,
-        read_warnings=read.warnings,
+        reader_errors=read.errors,
+        reader_warnings=read.warnings,
     )
 
 
