@@ -34,6 +34,15 @@ GAME_SYSTEM_NAMES = {name: ours for ours, game in ARMYFORGE_GAMES.items() for na
 SUPPORTED_SYSTEMS = tuple(sorted(ARMYFORGE_GAMES))
 # Our ruleset -> Army Forge's game system code, in its list files.
 GAME_CODES = {ours: game.code for ours, game in ARMYFORGE_GAMES.items()}
+# Every game system Army Forge's lists may be of, ours or not, by that code: to name it.
+GAME_TITLES = {
+    "gf": "Grimdark Future",
+    "gff": "Grimdark Future: Firefight",
+    "gfsq": "Grimdark Future: Squad",
+    "ftl": "Warfleets: FTL",
+    "aofq": "Age of Fantasy: Quest",
+    **{game.code: game.title for game in ARMYFORGE_GAMES.values()},
+}
 
 _ID_RE = re.compile(r"^[A-Za-z0-9]")
 

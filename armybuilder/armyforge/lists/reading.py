@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NoReturn, TypeGuard
 
-from armybuilder.armyforge.ids import our_id, release_of, ruleset_of
+from armybuilder.armyforge.ids import GAME_TITLES, our_id, release_of, ruleset_of
 from armybuilder.engine.book import Book, Unit
 from armybuilder.lists.format import MAX_ENTRIES, MAX_PICKS, ListFormatError, parse_list_body
 from armybuilder.lists.selectors import army_list_validate
@@ -41,17 +41,6 @@ MAX_NOTES = 5000
 MAX_TRIED_VERSIONS = 12  # a list that names no version is priced against at most this many held versions
 TRIAL_BUDGET = 3000  # … and against fewer for a long list: versions tried × units at most this (2 at least)
 
-# Army Forge's game systems, by the code its lists carry.
-GAMES = {
-    "gf": "Grimdark Future",
-    "gff": "Grimdark Future: Firefight",
-    "gfsq": "Grimdark Future: Squad",
-    "ftl": "Warfleets: FTL",
-    "aof": "Age of Fantasy",
-    "aofs": "Age of Fantasy: Skirmish",
-    "aofr": "Age of Fantasy: Regiments",
-    "aofq": "Age of Fantasy: Quest",
-}
 OUR_GAMES = "Age of Fantasy, Age of Fantasy: Skirmish and Age of Fantasy: Regiments (Army Forge's aof, aofs and aofr)"
 FORMATS = (
     "armylist/1 (this site's list files and JSON exports), Army Forge's \u201cShare as File\u201d lists "
@@ -261,7 +250,7 @@ def _game(data: dict[str, Any], head: dict[str, Any], errors: _Errors) -> str | 
             errors.add(("gameSystem",), REQUIRED)
         else:
             shown = code if isinstance(code, (str, int)) and not isinstance(code, bool) else None
-            game = GAMES.get(str(shown).strip().lower()) if shown is not None else None
+            game = GAME_TITLES.get(str(shown).strip().lower()) if shown is not None else None
             text = str(shown) if shown is not None else ""
             text = text if len(text) <= 40 else text[:39] + "\u2026"
             if game:
