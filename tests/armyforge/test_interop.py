@@ -23,6 +23,7 @@ from armybuilder.lists.models import ArmyList
 from factions.armybook import ArmyBookError
 from factions.models import Faction
 from factions.selectors import engine_book_get, faction_document
+from factions.services import armybook_import
 from tests.support.mutations import DELETE, set_at
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "armyforge"
@@ -75,6 +76,25 @@ def player(db, django_user_model) -> APIClient:
 # -- army books --------------------------------------------------------------------------
 def test_the_aof_book_converts_to_the_book_written_natively(db):
     assert armyforge_book_read(load(AOF_BOOK)).book == load(NATIVE_AOF_BOOK)
+
+
+def test_the_catalogue_imports_armybook1_only_and_the_army_forge_door_reads_both(db):
+    """factions knows no Army Forge: its import refuses the book, this package's door
+    reads it first (and takes armybook/1 as it is)."""
+    with pytest.raises(ArmyBookError) as refused:
+        armybook_import(data=load(AOF_BOOK))
+    assert "'upgradePackages'" in str(refused.value.problems[0])  # not a field of armybook/1
+    assert not Faction.objects.filter(armyforge_id=load(AOF_BOOK)["uid"]).exists()
+    assert book_import(data=load(AOF_BOOK)).faction.armyforge_id == load(AOF_BOOK)["uid"]
+
+
+def test_what_the_reader_found_wrong_is_named_with_the_checks_own(db):
+    book = load(AOF_BOOK)
+    del book["units"][1]["quality"]
+    read = armyforge_book_read(book)
+    with pytest.raises(ArmyBookError) as refused:
+        armybook_import(data=read.book, reader_errors=read.errors, reader_warnings=read.warnings)
+    assert [str(p) for p in refused.value.problems][0] == "units[1].quality: is required"
 
 
 @pytest.mark.parametrize(
