@@ -85,7 +85,7 @@ class FactionAdmin(factions_admin.FactionAdmin):
         return [
             path("import/", view(self.import_view), name="factions_faction_import"),
             path("sync/", view(self.sync_view), name="factions_faction_sync"),
-            *super().get_urls(),
+            *super().get_urls(),  # type: ignore[no-untyped-call]
         ]
 
     def add_view(
@@ -96,8 +96,7 @@ class FactionAdmin(factions_admin.FactionAdmin):
 
     def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
         commands = {"may_import": self.has_add_permission(request)}
-        response: HttpResponse = super().changelist_view(request, {**commands, **(extra_context or {})})  # type: ignore[no-untyped-call]
-        return response
+        return super().changelist_view(request, {**commands, **(extra_context or {})})
 
     def import_view(self, request: HttpRequest) -> HttpResponse:
         self._check_may_import(request)
