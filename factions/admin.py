@@ -1,8 +1,8 @@
 """Admin for the catalogue. Books normally arrive by import (here too: "Import a book"
-and "Sync from Army Forge" on the army books' list, added by armybuilder/armyforge/admin.py); the admin is for
-fixing a cost or a typo, by editing the book's document into a new version
-(admin_documents), for changing a ruleset's limits, and for exporting a book back to
-armybook/1 JSON."""
+and "Sync from Army Forge" on the army books' list, added by
+armybuilder/armyforge/admin.py); the admin is for fixing a cost or a typo, by editing the
+book's document into a new version (admin_documents), for changing a ruleset's limits,
+and for exporting a book back to armybook/1 JSON."""
 
 from __future__ import annotations
 
