@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -84,6 +84,15 @@ class ImportResult:
         if self.dry_run and self.status != ImportStatus.UNCHANGED:
             return "Would have " + ("made a " + text if self.status == ImportStatus.NEW_VERSION else text)
         return text[0].upper() + text[1:]
+
+
+class ImportOptions(TypedDict, total=False):
+    """What an import may be told besides its data and ruleset (armybook_import), for the
+    doors that pass them on (the Army Forge reader's book_import)."""
+
+    dry_run: bool
+    source: str | None
+    armyforge_modified_at: str
 
 
 def armybook_import(

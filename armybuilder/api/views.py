@@ -1,6 +1,9 @@
 """Catalogue API: rulesets and army books (read-only for anyone; import, and ruleset
 variants, for staff)."""
 
+from collections.abc import Callable
+from typing import Any
+
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -8,7 +11,7 @@ from rest_framework import permissions, status, viewsets
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, ValidationError
-from rest_framework.parsers import MultiPartParser
+from rest_framework.parsers import BaseParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -45,6 +48,19 @@ from factions.selectors import (
 from factions.services import ImportStatus, ruleset_import, ruleset_variant_create
 
 STAFF = [permissions.IsAdminUser]
+
+
+def staff_import(*parsers: type[BaseParser]) -> Callable[[Callable[..., Response]], Any]:
+    """The `import/` command of a collection (rulesets, books): POST, staff only, read by
+    `parsers`."""
+    return action(
+        detail=False,
+        methods=["post"],
+        url_path="import/",
+        url_name="import",
+        permission_classes=STAFF,
+        parser_classes=list(parsers),
+    )
 
 
 class SystemViewSet(viewsets.ViewSet):
@@ -115,14 +131,7 @@ class SystemViewSet(viewsets.ViewSet):
             403: error("Staff only."),
         },
     )
-    @action(
-        detail=False,
-        methods=["post"],
-        url_path="import/",
-        url_name="import",
-        permission_classes=STAFF,
-        parser_classes=[ORJSONParser],
-    )
+    @staff_import(ORJSONParser)
     def import_(self, request: Request) -> Response:
         """Import a ruleset/1 variant (JSON body), replacing the variant of that slug. Staff only."""
         try:
@@ -191,14 +200,7 @@ class FactionViewSet(viewsets.ViewSet):
             403: error("Staff only."),
         },
     )
-    @action(
-        detail=False,
-        methods=["post"],
-        url_path="import/",
-        url_name="import",
-        permission_classes=STAFF,
-        parser_classes=[ORJSONParser, MultiPartParser],
-    )
+    @staff_import(ORJSONParser, MultiPartParser)
     def import_(self, request: Request) -> Response:
         """Import an armybook/1 document or an Army Forge army book (JSON body, or a
         multipart `file`) as a version of its book: a new book, a new version (current from

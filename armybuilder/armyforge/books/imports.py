@@ -5,48 +5,30 @@ admin's upload, the API's and `import_armybook` come in here; the sync too."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 from armybuilder.armyforge.books.convert import Conversion, armybook_from_armyforge, is_armyforge_book
 from armybuilder.armyforge.books.reading import HeldCoreRules
 from factions.selectors import armyforge_rules_get, faction_by_armyforge_id, ruleset_infos
-from factions.services import ImportResult, armybook_data, armybook_import, book_file_read
+from factions.services import ImportOptions, ImportResult, armybook_data, armybook_import, book_file_read
 
 
-def book_import(
-    *,
-    data: Any,
-    dry_run: bool = False,
-    system: str | None = None,
-    source: str | None = None,
-    armyforge_modified_at: str = "",
-) -> ImportResult:
+def book_import(*, data: Any, system: str | None = None, **options: Unpack[ImportOptions]) -> ImportResult:
     """Import the book `data` (a dict, or its JSON), in either format (armybook_import
-    says what an import does). `system` forces the ruleset of an Army Forge book enabled
-    for several; a book that names its ruleset must agree. ArmyBookError, with every
-    problem found, when it is refused."""
+    says what an import does, and what `options` mean). `system` forces the ruleset of an
+    Army Forge book enabled for several; a book that names its ruleset must agree.
+    ArmyBookError, with every problem found, when it is refused."""
     book = armybook_data(data)
     if not is_armyforge_book(book):
-        return armybook_import(
-            data=book, dry_run=dry_run, system=system, source=source, armyforge_modified_at=armyforge_modified_at
-        )
+        return armybook_import(data=book, system=system, **options)
     read = armyforge_book_read(book, system=system)
-    return armybook_import(
-        data=read.book,
-        dry_run=dry_run,
-        source=source,
-        armyforge_modified_at=armyforge_modified_at,
-        reader_errors=read.errors,
-        reader_warnings=read.warnings,
-    )
+    return armybook_import(data=read.book, reader_errors=read.errors, reader_warnings=read.warnings, **options)
 
 
-def book_import_file(
-    *, path: Path, dry_run: bool = False, system: str | None = None, source: str | None = None
-) -> ImportResult:
+def book_import_file(*, path: Path, system: str | None = None, **options: Unpack[ImportOptions]) -> ImportResult:
     """Import the book file at `path`, in either format (book_import; the file read as
     factions.services.book_file_read reads it, bounded)."""
-    return book_import(data=book_file_read(path=path), dry_run=dry_run, system=system, source=source)
+    return book_import(data=book_file_read(path=path), system=system, **options)
 
 
 def armyforge_book_read(data: dict[str, Any], *, system: str | None = None) -> Conversion:

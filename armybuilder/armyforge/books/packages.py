@@ -58,18 +58,30 @@ def package(r: Reading, path: str, data: Any) -> dict[str, Any] | None:
     return {"id": our_id(package_uid), "sections": converted}
 
 
+def _uid_of(r: Reading, path: str, data: dict[str, Any], kind: str, what: str) -> str | None:
+    """The uid of a section or an option (`kind`, `what`: "a section"), its fields read;
+    None, and a problem, without one."""
+    r.fields(path, kind, data)
+    found = uid(data)
+    if found is None:
+        r.problem(f"{path}.uid", f"{what} needs its uid")
+    return found
+
+
+def _label(value: Any, default: str) -> str:
+    """A label as shown: its spaces made single, cut to MAX_LABEL; `default` if none."""
+    return cut(" ".join(value.split()), MAX_LABEL) if isinstance(value, str) and value.strip() else default
+
+
 def _section(r: Reading, path: str, data: Any, users: list[tuple[str, frozenset[str]]]) -> dict[str, Any] | None:
     if not isinstance(data, dict):
         r.problem(path, "should be an object")
         return None
-    r.fields(path, "section", data)
-    section_id = uid(data)
+    section_id = _uid_of(r, path, data, "section", "a section")
     if section_id is None:
-        r.problem(f"{path}.uid", "a section needs its uid")
         return None
     our = our_id(section_id)
-    label = data.get("label")
-    label = cut(" ".join(label.split()), MAX_LABEL) if isinstance(label, str) and label.strip() else "Upgrade"
+    label = _label(data.get("label"), "Upgrade")
     variant = data.get("variant")
     targets = [t for t in as_list(data.get("targets")) if isinstance(t, str) and t.strip()]
     if variant == "upgrade" and targets:
@@ -133,13 +145,10 @@ def _option(
 ) -> dict[str, Any] | None:
     if not r.is_object(path, data, "an option"):
         return None
-    r.fields(path, "option", data)
-    option_id = uid(data)
+    option_id = _uid_of(r, path, data, "option", "an option")
     if option_id is None:
-        r.problem(f"{path}.uid", "an option needs its uid")
         return None
-    text = data.get("label")
-    text = cut(" ".join(text.split()), MAX_LABEL) if isinstance(text, str) and text.strip() else option_id
+    text = _label(data.get("label"), option_id)
     cost, overrides = _option_costs(r, path, data, text, users, package_users)
     if cost is None:
         return None
