@@ -42,7 +42,7 @@ from armybuilder.lists.models import ArmyList
 from armybuilder.lists.submissions import SubmissionRow
 from armybuilder.printouts import event_printout_get, printout_get
 from factions.models import Ruleset
-from factions.selectors import book_handle_get
+from factions.selectors import book_handle_find
 
 FILE_SUFFIXES = {"cards.pdf": "cards", "roster.pdf": "roster", "reference.pdf": "rules"}
 CACHE_SECONDS = 6 * 60 * 60
@@ -84,7 +84,7 @@ def list_pdf_response(army_list: ArmyList, kind: str, params: dict[str, str]) ->
         url = share_url(army_list, base_url=options.base_url)
     except ValueError as exc:
         return HttpResponseBadRequest(str(exc), content_type="text/plain; charset=utf-8")
-    handle = book_handle_get(system=army_list.system, slug=army_list.faction, version=army_list.book_version)
+    handle = book_handle_find(system=army_list.system, slug=army_list.faction, version=army_list.book_version)
     # The pinned version's stamp, and the current version (the roster says when one is out).
     book = (*handle.cache_key, handle.current_version) if handle else None
     # A list entered for an event is checked against the event's rules as they are now.

@@ -45,7 +45,7 @@ from armybuilder.lists.format import MAX_ENTRIES, parse_list_body  # noqa: E402
 from armybuilder.lists.services import army_list_create  # noqa: E402
 from armybuilder.memo import clear_all  # noqa: E402
 from armybuilder.printouts import event_printout_get, printout_get  # noqa: E402
-from factions.selectors import book_handle_get, engine_book_get  # noqa: E402
+from factions.selectors import book_handle_find, engine_book_get  # noqa: E402
 
 SYSTEM, FACTION = "aof", "human-empire"
 TARGET = 2.0  # seconds
@@ -105,7 +105,7 @@ def make_list(owner, n: int, *, name: str = "Bench", entry_name=None, unknown_op
 
 
 def printout_of(army_list):
-    handle = book_handle_get(system=SYSTEM, slug=FACTION)
+    handle = book_handle_find(system=SYSTEM, slug=FACTION)
     return printout_get(army_list=army_list, share_url=share_url(army_list), handle=handle)
 
 

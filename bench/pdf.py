@@ -32,7 +32,7 @@ from armybuilder.exports import pdf  # noqa: E402
 from armybuilder.lists.format import parse_list_body  # noqa: E402
 from armybuilder.lists.services import army_list_create  # noqa: E402
 from armybuilder.printouts import printout_get  # noqa: E402
-from factions.selectors import book_handle_get, engine_book_get  # noqa: E402
+from factions.selectors import book_handle_find, engine_book_get  # noqa: E402
 
 SYSTEM, FACTION = "aof", "human-empire"
 
@@ -46,7 +46,7 @@ def main() -> None:
     for n in (10, 100):
         data, _handle = parse_list_body(bench_list(book, n, name=f"Bench {n}"))
         army_list = army_list_create(data=data, owner=owner)
-        handle = book_handle_get(system=SYSTEM, slug=FACTION)
+        handle = book_handle_find(system=SYSTEM, slug=FACTION)
         printout = printout_get(army_list=army_list, share_url=downloads.share_url(army_list), handle=handle)
         for label, kind, params in (
             ("cards, sheet", "cards.pdf", {}),
@@ -82,7 +82,7 @@ def army_sheets(book, owner) -> None:
     for n in (40, 200):
         data, _handle = parse_list_body(bench_list(book, n, name=f"Sheet {n}"))
         army_list = army_list_create(data=data, owner=owner)
-        printout = printout_get(army_list=army_list, share_url="", handle=book_handle_get(system=SYSTEM, slug=FACTION))
+        printout = printout_get(army_list=army_list, share_url="", handle=book_handle_find(system=SYSTEM, slug=FACTION))
         options = pdf.print_options({"sheet": "1"})
         output = pdf.render_list_pdf(printout, "roster.pdf", options)
         ms = median_ms(lambda p=printout, o=options: pdf.render_list_pdf(p, "roster.pdf", o), 15)

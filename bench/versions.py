@@ -38,7 +38,7 @@ from armybuilder.lists.models import ArmyList  # noqa: E402
 from armybuilder.lists.selectors import army_list_validate  # noqa: E402
 from factions.changes import book_changes  # noqa: E402
 from factions.models import Faction  # noqa: E402
-from factions.selectors import book_changes_get, book_handle_get, book_version_document, engine_book_get  # noqa: E402
+from factions.selectors import book_changes_get, book_handle_find, book_version_document, engine_book_get  # noqa: E402
 from tests.support.armyforge_standin import ArmyForgeStandIn  # noqa: E402
 
 SHARED = REPO.parent / "shared" / "armyforge"
@@ -135,8 +135,8 @@ def validation_figures(client: Client, army_list: ArmyList) -> None:
     pinned = army_list.as_armylist()
     current = {**pinned, "faction": "wood-elves-copy"}
     current.pop("book_version")
-    pinned_handle = book_handle_get(system="aof", slug="wood-elves", version="3.5.1")
-    current_handle = book_handle_get(system="aof", slug="wood-elves-copy")
+    pinned_handle = book_handle_find(system="aof", slug="wood-elves", version="3.5.1")
+    current_handle = book_handle_find(system="aof", slug="wood-elves-copy")
     assert (pinned_handle.version, pinned_handle.current_version) == ("3.5.1", "3.5.2")
     assert current_handle.version == current_handle.current_version == "3.5.1"
     cases = {"pinned": (pinned, pinned_handle), "current": (current, current_handle)}

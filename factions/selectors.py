@@ -63,7 +63,7 @@ def ruleset_document(*, ruleset: Ruleset) -> dict[str, Any]:
     }
 
 
-def armyforge_rules_get(*, system: str, version: str | None = None) -> ArmyForgeRules | None:
+def armyforge_rules_find(*, system: str, version: str | None = None) -> ArmyForgeRules | None:
     """A version of Army Forge's core rules held for the ruleset `system` (a variant reads
     its base's): `version`, or without it the current one (read last); None when it holds
     no such version."""
@@ -247,7 +247,7 @@ def _handles(where: str, params: list[str], version: str = "") -> list[BookHandl
     return handles
 
 
-def book_handle_get(*, system: str, slug: str, version: str | None = None) -> BookHandle | None:
+def book_handle_find(*, system: str, slug: str, version: str | None = None) -> BookHandle | None:
     """The handle of the book of `slug` a list of `system` uses, in one small query: of
     `version` when the book holds it, else of its current version."""
     handles = _handles("r.slug = %s AND f.slug = %s", [system, slug], version or "")
@@ -291,7 +291,7 @@ def engine_book_get(
     content stamps of the book and its ruleset (and, in the shared cache, the release
     stamp: what the data looks like is the code's), so a stale copy is never found."""
     if handle is None:
-        handle = book_handle_get(system=system, slug=slug, version=version)
+        handle = book_handle_find(system=system, slug=slug, version=version)
         if handle is None:
             raise Missing("book", f'no faction "{slug}" in ruleset "{system}"')
     return ENGINE_BOOKS.fetch(handle.cache_key, lambda: _engine_book_build(handle))

@@ -33,7 +33,7 @@ from factions.models import Ruleset
 from factions.ruleset_format import RulesetError
 from factions.selectors import (
     VersionNotHeld,
-    armyforge_rules_get,
+    armyforge_rules_find,
     armyforge_rules_versions,
     book_changes_get,
     book_version_document,
@@ -113,7 +113,7 @@ class SystemViewSet(viewsets.ViewSet):
                 f'Army Forge\'s core rules for "{ruleset.family}" have not been read yet: the first sync from Army '
                 "Forge reads them (manage.py sync_armyforge)"
             )
-        rules = armyforge_rules_get(system=ruleset.family, version=version)
+        rules = armyforge_rules_find(system=ruleset.family, version=version)
         if rules is None:
             raise NotFound(
                 f'no version "{version}" of Army Forge\'s core rules for "{ruleset.family}": the versions held are '

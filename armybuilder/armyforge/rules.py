@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from armybuilder.stamps import content_hash
 from factions.models import ArmyForgeRules, Ruleset
-from factions.selectors import armyforge_rules_get
+from factions.selectors import armyforge_rules_find
 from factions.versions import next_version_name
 
 MAX_RULES = 500
@@ -132,14 +132,14 @@ def armyforge_rules_store(*, system: str, rules: list[dict[str, str]], dry_run: 
     the same (not even a transaction opened: the answer of most syncs). `dry_run` writes
     nothing either way. Ruleset.DoesNotExist for a ruleset the site does not have."""
     stamp = content_hash(rules)
-    current = armyforge_rules_get(system=system)
+    current = armyforge_rules_find(system=system)
     if current is not None and current.content_hash == stamp:
         return RulesStored(UNCHANGED, current.version, len(current.rules))
     with transaction.atomic():
         # Locked, so that two syncs at once neither both add a version nor pick one name;
         # the second finds the first's version current.
         ruleset = Ruleset.objects.select_for_update().get(slug=system)
-        current = armyforge_rules_get(system=system)
+        current = armyforge_rules_find(system=system)
         if current is not None and current.content_hash == stamp:
             return RulesStored(UNCHANGED, current.version, len(current.rules))
         now = timezone.now()

@@ -17,7 +17,7 @@ from armybuilder.events.models import EventPack, Submission
 from armybuilder.events.rules import RuleLine, rule_lines
 from armybuilder.missing import Missing
 from factions.selectors import (
-    book_handle_get,
+    book_handle_find,
     book_handles_get,
     engine_book_get,
     faction_list,
@@ -149,8 +149,8 @@ def entry_problem(army_list: Any, pack: EventPack) -> str | None:
     do not import lists)."""
     if pack.ruleset.family != ruleset_family(army_list.system):
         return f"{pack.name} is played with {pack.ruleset.title}; this list is for another game."
-    own = book_handle_get(system=army_list.system, slug=army_list.faction)
-    used = book_handle_get(system=pack.ruleset.slug, slug=army_list.faction)
+    own = book_handle_find(system=army_list.system, slug=army_list.faction)
+    used = book_handle_find(system=pack.ruleset.slug, slug=army_list.faction)
     if own is not None and (used is None or used.faction_id != own.faction_id):
         return f"This list's army book is not one of {pack.ruleset.title}: build it with one of the event's armies."
     return None

@@ -15,7 +15,7 @@ from typing import Any
 from armybuilder.events.models import PACK_KEY_LENGTH, EventPack
 from factions.models import Ruleset
 from factions.ruleset_format import MAX_POINTS
-from factions.selectors import BookHandle, book_handle_get, book_versions_held
+from factions.selectors import BookHandle, book_handle_find, book_versions_held
 
 
 class ListFormatError(Exception):
@@ -262,7 +262,7 @@ def parse_list_body(data: Any) -> tuple[dict[str, Any], BookHandle]:
     if errors or clean is None:  # (no list comes only with its problems)
         raise ListFormatError(errors)
     version = clean.get("book_version")
-    handle = book_handle_get(system=clean["system"], slug=clean["faction"], version=version)
+    handle = book_handle_find(system=clean["system"], slug=clean["faction"], version=version)
     if handle is None:
         if Ruleset.objects.filter(slug=clean["system"]).exists():
             raise ListFormatError({"faction": [f'No faction "{clean["faction"]}" in {clean["system"]}.']})

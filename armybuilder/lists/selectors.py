@@ -22,7 +22,7 @@ from factions.models import BookVersion, Faction, Ruleset
 from factions.selectors import (
     BookHandle,
     BookKey,
-    book_handle_get,
+    book_handle_find,
     book_handles_get,
     book_versions,
     engine_book_get,
@@ -42,7 +42,7 @@ def army_list_validate(
     the book is cached, one without the handle, a fixed handful more when the book must
     be built; none per entry."""
     if handle is None:
-        handle = book_handle_get(system=data["system"], slug=data["faction"], version=data.get("book_version"))
+        handle = book_handle_find(system=data["system"], slug=data["faction"], version=data.get("book_version"))
         if handle is None:
             raise Missing("book", f'no faction "{data["faction"]}" in ruleset "{data["system"]}"')
     book, ruleset = engine_book_get(system=data["system"], slug=data["faction"], handle=handle)
@@ -138,7 +138,7 @@ def army_list_load(army_list: ArmyList, *, handle: BookHandle | None = None) -> 
     """The list's state now: entries or options the book no longer has are issues; a
     list entered for an event is checked against the event's rules. Two queries when the
     book is cached (one with `handle`, one more for an event); a fixed few otherwise."""
-    handle = handle or book_handle_get(system=army_list.system, slug=army_list.faction, version=army_list.book_version)
+    handle = handle or book_handle_find(system=army_list.system, slug=army_list.faction, version=army_list.book_version)
     pack = event_pack_find(key=army_list.event_id) if army_list.event_id else None
     if handle is None:
         row = ruleset_find(slug=army_list.system)
@@ -182,7 +182,7 @@ class ListBook:
 def army_list_book(*, army_list: ArmyList) -> ListBook | None:
     """The list's book and the versions it holds (None when the book is gone), in three
     small queries."""
-    handle = book_handle_get(system=army_list.system, slug=army_list.faction)
+    handle = book_handle_find(system=army_list.system, slug=army_list.faction)
     if handle is None:
         return None
     faction = Faction.objects.select_related("ruleset").get(pk=handle.faction_id)

@@ -22,7 +22,7 @@ from armybuilder.lists.format import ListFormatError
 from armybuilder.lists.models import ARMYLIST_FIELDS, ArmyList, new_share_key
 from armybuilder.lists.selectors import army_list_validate
 from armybuilder.missing import Missing
-from factions.selectors import book_handle_get, book_versions_held, engine_book_get
+from factions.selectors import book_handle_find, book_versions_held, engine_book_get
 
 
 def _fields(data: dict[str, Any]) -> dict[str, Any]:
@@ -42,7 +42,7 @@ def _book_version(data: dict[str, Any], army_list: ArmyList | None = None) -> st
         return data["book_version"]
     if army_list is not None and (army_list.system, army_list.faction) == (data["system"], data["faction"]):
         return army_list.book_version
-    handle = book_handle_get(system=data["system"], slug=data["faction"])
+    handle = book_handle_find(system=data["system"], slug=data["faction"])
     return handle.version if handle else ""
 
 
@@ -130,11 +130,11 @@ def army_list_upgrade(
     if based_on is not None and based_on != army_list.version:
         raise VersionConflict(army_list.version)
     system, slug = army_list.system, army_list.faction
-    old = book_handle_get(system=system, slug=slug, version=army_list.book_version)
+    old = book_handle_find(system=system, slug=slug, version=army_list.book_version)
     if old is None:
         raise ListFormatError({"faction": [f'The army book "{slug}" is no longer in the catalogue of {system}.']})
     target = book_version or old.current_version
-    new = book_handle_get(system=system, slug=slug, version=target)
+    new = book_handle_find(system=system, slug=slug, version=target)
     if new is None or new.version != target:
         held = ", ".join(book_versions_held(faction_id=old.faction_id))
         raise ListFormatError({"book_version": [f'The army book has no version "{target}" here: it holds {held}.']})

@@ -18,7 +18,7 @@ from armybuilder.armyforge.rules import MAX_RULES, armyforge_rules_store, fetche
 from armybuilder.armyforge.sync import INDENT, armyforge_sync
 from armybuilder.stamps import content_hash
 from factions import models
-from factions.selectors import armyforge_rules_get
+from factions.selectors import armyforge_rules_find
 from factions.services import ruleset_variant_create
 from tests.armyforge.test_sync import sync
 from tests.conftest import SHARED, require_shared
@@ -73,14 +73,14 @@ def test_a_sync_keeps_army_forges_core_rules_of_each_ruleset_read_before_its_boo
     lines, failure = sync()
 
     assert failure is None
-    day = armyforge_rules_get(system="aof").version
+    day = armyforge_rules_find(system="aof").version
     assert core_lines(lines) == [
         f"aof  core rules: new version {day} (37 rules)",
         f"aof-skirmish  core rules: new version {day} (37 rules)",
         f"aof-regiments  core rules: new version {day} (37 rules)",
     ]
     assert lines[0] == core_lines(lines)[0]  # before the books of aof
-    kept = armyforge_rules_get(system="aof")
+    kept = armyforge_rules_find(system="aof")
     assert kept.rules == as_kept(army_forges_rules())
     assert kept.rules[:2] == [
         {"name": "Aircraft", "text": army_forges_rules()["rules"][0]["description"]},
@@ -101,9 +101,9 @@ def test_each_ruleset_keeps_the_core_rules_of_its_own_game_system(armyforge, db)
 
     sync("--system", "aof-skirmish", "--system", "aof-regiments")
 
-    assert armyforge_rules_get(system="aof-skirmish").rules == [{"name": "Skirmish Rule", "text": "Does a thing."}]
-    assert armyforge_rules_get(system="aof-regiments").rules == [{"name": "Regiments Rule", "text": "Does a thing."}]
-    assert armyforge_rules_get(system="aof") is None
+    assert armyforge_rules_find(system="aof-skirmish").rules == [{"name": "Skirmish Rule", "text": "Does a thing."}]
+    assert armyforge_rules_find(system="aof-regiments").rules == [{"name": "Regiments Rule", "text": "Does a thing."}]
+    assert armyforge_rules_find(system="aof") is None
     assert armyforge.rules_read == [5, 6]
 
 
@@ -125,7 +125,7 @@ def test_the_same_core_rules_again_write_nothing(armyforge, db):
 
 def test_changed_core_rules_are_a_new_version_and_every_version_is_kept(armyforge, db, monkeypatch):
     sync("--system", "aof")
-    first = armyforge_rules_get(system="aof")
+    first = armyforge_rules_find(system="aof")
     answer = army_forges_rules()
     answer["rules"][33]["description"] = "Gets +1 to hit when charging, and AP(+1)."  # Thrust, reworded
     armyforge.serve_rules(4, answer)
@@ -134,10 +134,10 @@ def test_changed_core_rules_are_a_new_version_and_every_version_is_kept(armyforg
 
     assert failure is None
     assert core_lines(lines) == [f"aof  core rules: new version {first.version}+2 (37 rules)"]
-    current = armyforge_rules_get(system="aof")
+    current = armyforge_rules_find(system="aof")
     assert current.version == f"{first.version}+2"
     assert current.rules[33] == {"name": "Thrust", "text": "Gets +1 to hit when charging, and AP(+1)."}
-    assert armyforge_rules_get(system="aof", version=first.version).rules == as_kept(army_forges_rules())
+    assert armyforge_rules_find(system="aof", version=first.version).rules == as_kept(army_forges_rules())
 
     # Back to the first content, a day later: a version of that day (the current one differs).
     tomorrow = timezone.now() + timedelta(days=1)
@@ -147,7 +147,7 @@ def test_changed_core_rules_are_a_new_version_and_every_version_is_kept(armyforg
     day = fetched_day(tomorrow)
     assert core_lines(lines) == [f"aof  core rules: new version {day} (37 rules)"]
     assert held() == [("aof", first.version, 37), ("aof", f"{first.version}+2", 37), ("aof", day, 37)]
-    assert armyforge_rules_get(system="aof").rules == as_kept(army_forges_rules())
+    assert armyforge_rules_find(system="aof").rules == as_kept(army_forges_rules())
 
 
 def test_a_dry_run_reads_the_core_rules_and_writes_none(armyforge, db):
@@ -234,7 +234,7 @@ def test_entries_that_are_no_rule_are_skipped_and_named(armyforge, db):
 
     assert failure is None
     assert core_lines(lines) == [
-        f"aof  core rules: new version {armyforge_rules_get(system='aof').version} (2 rules, 7 skipped)",
+        f"aof  core rules: new version {armyforge_rules_find(system='aof').version} (2 rules, 7 skipped)",
         f"{INDENT}rules[1]: skipped: not an object with a name and a description",
         f"{INDENT}rules[2]: skipped: not an object with a name and a description",
         f"{INDENT}rules[3]: skipped: not an object with a name and a description",
@@ -244,7 +244,7 @@ def test_entries_that_are_no_rule_are_skipped_and_named(armyforge, db):
         f"{INDENT}rules[8]: skipped: not an object with a name and a description",
     ]
     # Army Forge's texts as one printable line each: no control characters reach a page or a terminal.
-    assert armyforge_rules_get(system="aof").rules == [
+    assert armyforge_rules_find(system="aof").rules == [
         {"name": "Warding", "text": RULE["description"]},
         {"name": "Fear [2J", "text": "Counts as dealing +3 wounds."},
     ]
@@ -288,7 +288,7 @@ def test_before_the_first_sync_the_api_says_the_core_rules_were_not_read(client,
 
 def test_anyone_reads_the_current_core_rules_as_the_sync_kept_them(armyforge, client, db):
     sync("--system", "aof")
-    kept = armyforge_rules_get(system="aof")
+    kept = armyforge_rules_find(system="aof")
 
     response = api(client, "aof")
 

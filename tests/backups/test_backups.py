@@ -34,7 +34,7 @@ from armybuilder.memo import clear_all
 from armybuilder.stamps import content_hash
 from factions.admin_checks import catalogue_change_check
 from factions.models import ArmyForgeRules, ArmyForgeSync, BookVersion, CoreRule, Faction, ForceOrgLimit, Ruleset
-from factions.selectors import armyforge_rules_get, engine_book_get, faction_document
+from factions.selectors import armyforge_rules_find, engine_book_get, faction_document
 from factions.services import (
     bundled_book_paths,
     bundled_books_load,
@@ -723,9 +723,9 @@ def test_every_version_of_army_forges_core_rules_comes_back_and_the_last_read_is
     ]
     restore(versioned_site["folder"])
     assert core_rules_held() == before
-    assert armyforge_rules_get(system="aof").rules == CORE_RULES["second"]
-    assert armyforge_rules_get(system="aof", version="2026-09-01").rules == CORE_RULES["first"]
-    assert armyforge_rules_get(system="aof-regiments") is None
+    assert armyforge_rules_find(system="aof").rules == CORE_RULES["second"]
+    assert armyforge_rules_find(system="aof", version="2026-09-01").rules == CORE_RULES["first"]
+    assert armyforge_rules_find(system="aof-regiments") is None
 
 
 def test_the_core_rules_of_a_backup_replace_those_a_new_server_read_before_the_restore(versioned_site):
@@ -747,7 +747,7 @@ def test_the_core_rules_of_a_backup_replace_those_a_new_server_read_before_the_r
         ("aof-regiments", "2026-09-01"),  # of a ruleset the backup holds none of: kept
         ("aof-skirmish", "2026-09-01"),
     ]
-    assert armyforge_rules_get(system="aof").rules == CORE_RULES["second"]
+    assert armyforge_rules_find(system="aof").rules == CORE_RULES["second"]
 
 
 def test_a_site_with_every_version_restores_to_the_same_files(versioned_site, tmp_path):

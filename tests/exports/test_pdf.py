@@ -23,7 +23,7 @@ from armybuilder.lists.format import parse_list_body
 from armybuilder.lists.services import army_list_create, army_list_update
 from armybuilder.printouts import printout_get
 from factions.models import Faction
-from factions.selectors import book_handle_get
+from factions.selectors import book_handle_find
 from tests.factions.test_core_rules import COPY_RUN, ngrams, words
 
 DATA = Path(__file__).resolve().parents[2] / "factions" / "data"
@@ -462,7 +462,7 @@ def test_a_second_download_is_served_from_the_cache_until_the_list_changes(user,
 )
 def test_drawing_runs_no_queries(user, make_aof_book, django_assert_num_queries, kind, params):
     army_list = wardens_list(user, make_aof_book)
-    handle = book_handle_get(system=army_list.system, slug=army_list.faction)
+    handle = book_handle_find(system=army_list.system, slug=army_list.faction)
     printout = printout_get(army_list=army_list, share_url="https://example.org/s/x/", handle=handle)
     options = pdf.print_options(params)
     with django_assert_num_queries(0):

@@ -11,7 +11,7 @@ from armybuilder.armyforge.books.imports import book_import
 from armybuilder.engine.rulesets import has_force_org_choice
 from factions.models import Faction, ForceOrgLimit, Ruleset
 from factions.ruleset_format import RulesetError
-from factions.selectors import book_handle_get, ruleset_document, ruleset_get
+from factions.selectors import book_handle_find, ruleset_document, ruleset_get
 from factions.services import ruleset_import, ruleset_variant_create
 
 VALIDATE = "/api/validate/"
@@ -85,10 +85,10 @@ def test_a_book_can_name_the_variant_and_its_lists_find_it_before_the_base_s(api
     book_import(data=own)
     assert api_client.post(VALIDATE, wardens_list("aof-club", 1000, []), format="json").status_code == 200
     assert (
-        book_handle_get(system="aof-club", slug="test-wardens").faction_id
+        book_handle_find(system="aof-club", slug="test-wardens").faction_id
         == Faction.objects.get(name="Club Wardens").pk
     )
-    assert book_handle_get(system="aof", slug="test-wardens").faction_id == wardens.pk
+    assert book_handle_find(system="aof", slug="test-wardens").faction_id == wardens.pk
     listed = {(f["system"], f["name"]) for f in api_client.get("/api/factions/?system=aof-club").json()}
     assert listed == {("aof", "Test Wardens"), ("aof-club", "Club Wardens")}
 

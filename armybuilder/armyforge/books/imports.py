@@ -9,7 +9,7 @@ from typing import Any, Unpack
 
 from armybuilder.armyforge.books.convert import Conversion, armybook_from_armyforge, is_armyforge_book
 from armybuilder.armyforge.books.reading import HeldCoreRules
-from factions.selectors import armyforge_rules_get, faction_by_armyforge_id, ruleset_infos
+from factions.selectors import armyforge_rules_find, faction_by_armyforge_id, ruleset_infos
 from factions.services import ImportOptions, ImportResult, armybook_data, armybook_import, book_file_read
 
 
@@ -40,7 +40,7 @@ def armyforge_book_read(data: dict[str, Any], *, system: str | None = None) -> C
         return faction.slug if faction else None
 
     def core_rules(ruleset: str) -> HeldCoreRules | None:
-        held = armyforge_rules_get(system=ruleset)
+        held = armyforge_rules_find(system=ruleset)
         if held is None:
             return None
         return HeldCoreRules(held.version, {rule["name"]: rule["text"] for rule in held.rules})

@@ -31,7 +31,13 @@ from armybuilder.engine.book import Book, Unit
 from armybuilder.lists.format import MAX_ENTRIES, MAX_PICKS, ListFormatError, parse_list_body
 from armybuilder.lists.selectors import army_list_validate
 from factions.models import Faction, Ruleset
-from factions.selectors import BookHandle, book_handle_get, book_versions_held, engine_book_get, faction_by_armyforge_id
+from factions.selectors import (
+    BookHandle,
+    book_handle_find,
+    book_versions_held,
+    engine_book_get,
+    faction_by_armyforge_id,
+)
 from factions.versions import Version, VersionError
 
 SAVE_VERSION = 3
@@ -605,7 +611,7 @@ def _trials(af: _List, faction: Faction, points_limit: int) -> Callable[..., _Tr
     """The list carried over to one version of its book and priced there."""
 
     def trial(version: str, *, keep_missing: bool) -> _Trial:
-        handle = book_handle_get(system=af.system, slug=faction.slug, version=version)
+        handle = book_handle_find(system=af.system, slug=faction.slug, version=version)
         assert handle is not None  # the faction was just found
         book = engine_book_get(system=af.system, slug=faction.slug, handle=handle)[0]
         carried = _carry(af, book, keep_missing=keep_missing)
