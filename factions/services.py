@@ -399,6 +399,11 @@ def _import_version(book: dict[str, Any], source: str, warnings: list[Problem]) 
     faction = book_of_source(ruleset, book, source)
     if faction is None:
         slug, namesake = free_slug(ruleset, book, source)
+        # The slug's holder may be this very book, made by another import since it was
+        # looked for: then this import is a version of it, not a namesake beside it.
+        if namesake is not None:
+            faction = book_of_source(ruleset, book, source)
+    if faction is None:
         if namesake is not None:
             warnings.append(namesake)
         faction = Faction(
