@@ -239,7 +239,7 @@ def _card(result: EntryResult, printout: Printout, labels: dict[str, str], *, tr
         type_notes=f"{TYPE_NAMES.get(unit.type, unit.type.title())}: " + "; ".join(notes) if notes else "",
         upgrades=", ".join(
             label if picks == 1 else f"{label} ×{picks}"
-            for label, picks in _upgrade_labels(result, loadout.every_rule, printout.family)
+            for label, picks in upgrade_labels(result, loadout.every_rule, printout.family)
         ),
         joined=joined,
         spell_rule=str(caster) if caster and printout.spells else "",
@@ -260,7 +260,7 @@ def card_footer(printout: Printout) -> str:
     return f"{printout.faction_name} {printout.book_version} · {rules}".replace("  ", " ")
 
 
-def _upgrade_labels(result: EntryResult, rules: Sequence[Rule], family: str) -> list[tuple[str, int]]:
+def upgrade_labels(result: EntryResult, rules: Sequence[Rule], family: str) -> list[tuple[str, int]]:
     """The picks as the card lists them, so that a rule has one name on the card: a pick
     that only gives rules is named by the rules it gives, and a rule Army Forge names
     otherwise than our rulebook takes our name (its "Rune Lord (Caster(2))" is the

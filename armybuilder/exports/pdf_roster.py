@@ -87,6 +87,7 @@ class TablePages:
     width: float
     columns: list[Column]
     first_page = 1  # the number printed on the first page
+    footer_style = PAGE_FOOTER
     _in_table = False
 
     def _draw_header(self) -> float:
@@ -128,7 +129,7 @@ class TablePages:
         return offset
 
     def _draw_footer(self, number: int) -> None:
-        canvas, style = self.canvas, PAGE_FOOTER
+        canvas, style = self.canvas, self.footer_style
         canvas.setFillColor(style.color)
         page = f"page {self.first_page + number - 1}"
         pdf_style.draw_string(canvas, self.page_size[0] - MARGIN, MARGIN, page, style.font, style.size, "right")

@@ -1,12 +1,15 @@
-"""The army sheet (`roster.pdf?sheet=1`): the whole list on one page to keep beside the
-table, a row per unit with what a player looks up most during a game.
+"""The army sheet (`roster.pdf?sheet=1`): the list as a page to play from, like Army
+Forge's print view, a row per unit with what a player looks up during a game.
 
 The list's name, ruleset, faction and book version and its total over the limit at the
 top; then one row per entry with its Quality, Defense, Tough (Arena: Move/Rush, Evasion,
 Toughness, Stamina, Health), models and cost, in the engine's print order (a hero joined
-to a unit in the row after that unit, named with it), a combined unit marked.
-Rows are one line at the body size, so a list of 40 entries fits one A4 or Letter page;
-a longer one goes on to more pages with the table's head row again (`TablePages`).
+to a unit in the row after that unit, named with it), a combined unit marked. Under the
+name, in the row, the unit's weapons as Army Forge labels them ("5x Longbow (30", A1)"),
+its special rules (a caster's level in bold) and the upgrades taken; the spells of the
+list's casters once at the foot. Nothing is under 7 pt, so that 2,000 points of a book
+fit one A4 or Letter page and 4,000 two; a longer list goes on to more pages with the
+table's head row again (`TablePages`).
 """
 
 from __future__ import annotations
@@ -14,13 +17,17 @@ from __future__ import annotations
 import io
 
 from armybuilder.engine.results import EntryResult
-from armybuilder.engine.rulesets import policy_or_default
+from armybuilder.engine.rulesets import policy_for, policy_or_default
 from armybuilder.exports import pdf_style
-from armybuilder.exports.pdf_data import Printout
-from armybuilder.exports.pdf_roster import MARGIN, Column, TablePages, TableRow, list_status
+from armybuilder.exports.pdf_cards import upgrade_labels
+from armybuilder.exports.pdf_data import SPELL_RULES, Printout, casts_spells
+from armybuilder.exports.pdf_roster import MARGIN, CellLines, Column, TablePages, TableRow, list_status
 from armybuilder.exports.pdf_style import (
+    ACCENT,
     BODY,
     BODY_BOLD,
+    BOLD,
+    MUTED,
     PAPERS,
     POINTS,
     REGULAR,
@@ -28,18 +35,26 @@ from armybuilder.exports.pdf_style import (
     SUBTITLE,
     TITLE,
     TITLE_MIN,
+    Line,
+    Span,
     Style,
 )
+from armybuilder.exports.text import weapon_text
 
 DASH = "–"
 # The width in points of each stat column a ruleset's policy names.
 STAT_WIDTHS = {"Quality": 44, "Defense": 46, "Tough": 38}
 STAT_WIDTHS |= {"Move/Rush": 52, "Evasion": 46, "Toughness": 56, "Stamina": 46, "Health": 40}
 NAME_MIN = 7  # a long name is set down to this size; longer ones wrap
-ROW_PADDING = 2  # points above and below a row's text: 40 rows fit a Letter page
+ROW_PADDING = 2  # points above and below a row's text
+DETAIL = Style(REGULAR, 7)  # weapons, rules, upgrades and spells: the smallest a player reads at the table
+SPELLS_HEADING = Style(BOLD, 9, ACCENT)
+FOOTER = Style(REGULAR, 7, MUTED)
 
 
 class ArmySheetPdf(TablePages):
+    footer_style = FOOTER
+
     def __init__(self, printout: Printout, *, paper: str = "a4"):
         self.printout = printout
         self.page_size = PAPERS[paper]
@@ -59,6 +74,7 @@ class ArmySheetPdf(TablePages):
         self.canvas = canvas
         self.flow = self._new_flow(canvas)
         self._draw_rows()
+        self._draw_spells()
         canvas.save()
         return buffer.getvalue()
 
@@ -155,7 +171,67 @@ class ArmySheetPdf(TablePages):
             else:
                 cells.append([([(values[column.title], BODY.font)], BODY)])
         height = max(sum(style.leading for _line, style in cell) for cell in cells) + 2 * ROW_PADDING
-        return TableRow(self, cells, height)
+        details = pdf_style.wrap_spans(self._details(result), DETAIL.size, self._details_width()) if unit else []
+        return UnitRow(self, cells, height + len(details) * DETAIL.leading, details=details)
+
+    def _details_width(self) -> float:
+        """From the unit's name to the page's right margin: the stat columns are empty there."""
+        return self.width - self.columns[0].width - 6
+
+    def _details(self, result: EntryResult) -> list[Span]:
+        """ "Weapons: 5x Longbow (30", A1), … · Rules: Strider, Caster(2), … · Upgrades: …" """
+        loadout, unit = result.loadout, result.unit
+        if loadout is None or unit is None:
+            return []
+        weapons = list(loadout.weapons)
+        policy = policy_for(self.printout.family)
+        if not any(not w.range for w in weapons) and (default := policy.default_melee(result.models)) is not None:
+            weapons.append(default)  # what the rulebook says a unit with no melee weapon fights with
+        hexes = not self.printout.uses_points  # Arena measures in hexes, as its text export does
+        spans: list[Span] = []
+        if weapons:
+            spans += [("Weapons: ", BOLD), (", ".join(weapon_text(w, hexes=hexes) for w in weapons), REGULAR)]
+        rules: list[Span] = []
+        for rule in loadout.rules:
+            rules += [(", ", REGULAR)] if rules else []
+            rules.append((str(rule), BOLD if rule.name in SPELL_RULES else REGULAR))
+        rules += [(f"; {group}", REGULAR) for group in loadout.some]  # "1 model (Weapon Team): Tough(3)"
+        if rules:
+            spans += [(" · " if spans else "", REGULAR), ("Rules: ", BOLD), *rules]
+        upgrades = ", ".join(
+            label if picks == 1 else f"{label} ×{picks}"
+            for label, picks in upgrade_labels(result, loadout.every_rule, self.printout.family)
+        )
+        if upgrades:
+            spans += [(" · " if spans else "", REGULAR), ("Upgrades: ", BOLD), (upgrades, REGULAR)]
+        return [span for span in spans if span[0]]
+
+    # -- the spells, once ------------------------------------------------------------------
+    def _draw_spells(self) -> None:
+        """The faction's spells at the foot, once for all the list's casters, who are named."""
+        printout, flow = self.printout, self.flow
+        labels = {result.entry.id: result.label for result in printout.validation.entries}
+        casters = []
+        for result in printout.validation.in_print_order:
+            caster = casts_spells(result.loadout.every_rule) if result.loadout is not None else None
+            if caster is not None:
+                casters.append(f"{labels[result.entry.id]} ({caster})")
+        if not casters or not printout.spells:
+            return
+        width = flow.column_width
+        heading = pdf_style.wrap_spans([("Spells", BOLD)], SPELLS_HEADING.size, width)
+        cast_by = pdf_style.wrap_spans([("Cast by ", BOLD), (", ".join(casters), REGULAR)], DETAIL.size, width)
+        paragraphs = [
+            pdf_style.wrap_spans([(f"{name} ({cost}): ", BOLD), (text, REGULAR)], DETAIL.size, width)
+            for name, cost, text in printout.spells
+        ]
+        # The heading stays with the casters and the first spell.
+        flow.space(6)
+        flow.ensure(SPELLS_HEADING.leading + (len(cast_by) + len(paragraphs[0])) * DETAIL.leading)
+        flow.lines(heading, SPELLS_HEADING)
+        flow.lines(cast_by, DETAIL)
+        for lines in paragraphs:
+            flow.lines(lines, DETAIL)
 
     def _name_cell(self, spans: list[tuple[str, str]]) -> list[tuple[pdf_style.Line, Style]]:
         """The unit's name and notes on one line, set a little smaller (half-point steps,
@@ -165,3 +241,20 @@ class ArmySheetPdf(TablePages):
         fitted = int(BODY.size * room / natural * 2) / 2 if natural > room else BODY.size
         style = BODY.sized(fitted) if fitted >= NAME_MIN else BODY
         return [(line, style) for line in pdf_style.wrap_spans(spans, style.size, room)]
+
+
+class UnitRow(TableRow):
+    """A table row, then under the unit's name its weapons, rules and upgrades, across
+    the stat columns to the right margin."""
+
+    def __init__(self, table: ArmySheetPdf, cells: list[CellLines], height: float, *, details: list[Line]):
+        super().__init__(table, cells, height)
+        self.details = details
+
+    def draw(self, x: float, top: float, width: float) -> None:
+        super().draw(x, top, width)
+        left = x + self.table.columns[0].width + 3
+        y = top - self.height + ROW_PADDING + len(self.details) * DETAIL.leading
+        for line in self.details:
+            pdf_style.draw_line(self.table.canvas, line, left, y - DETAIL.size, DETAIL.size, DETAIL.color)
+            y -= DETAIL.leading

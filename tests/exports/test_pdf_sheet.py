@@ -1,6 +1,8 @@
-"""The army sheet (`roster.pdf?sheet=1`, armybuilder/exports/pdf_sheet.py): a row per unit
-on one page, read off the drawn page: where each row is, what it says, and that nothing
-is cut off or drawn past the margins."""
+"""The army sheet (`roster.pdf?sheet=1`, armybuilder/exports/pdf_sheet.py): a page to play
+from, a row per unit with its weapons, rules and upgrades and the spells once at the foot,
+read off the drawn page: where each row is, what it says, how large it is set, and that
+nothing is cut off or drawn past the margins. Lists of official Army Forge books (read
+from ../shared/armyforge, never copied here) show that a real list fits the paper."""
 
 from __future__ import annotations
 
@@ -15,11 +17,15 @@ from pypdf import PdfReader
 from reportlab.lib.pagesizes import A4, LETTER
 
 from armybuilder.armyforge.books.imports import book_import
+from armybuilder.engine import list_from_dict, validate_list
 from armybuilder.exports.pdf_roster import MARGIN
 from armybuilder.exports.pdf_sheet import ArmySheetPdf
+from armybuilder.exports.text import weapon_text
 from armybuilder.lists import selectors
 from armybuilder.printouts import printout_get
-from tests.exports.test_pdf import ONE_LIST_PER_RULESET, bundled_list, make_list, render
+from factions.selectors import engine_book_get
+from tests.conftest import SHARED, require_shared
+from tests.exports.test_pdf import ONE_LIST_PER_RULESET, bundled_list, flat, make_list, pages, render
 from tests.support.pdf_legibility import unreadable
 from tests.support.pdf_pixels import page_images, seen
 
@@ -74,16 +80,20 @@ def sheet(army_list, paper: str = "a4") -> bytes:
 
 
 def table_rows(data: bytes) -> list[tuple[int, float, list[str]]]:
-    """(page, top, words) of every numbered row of the table, words left to right."""
+    """(page, top, words) of every numbered row of the table (a number in the "#" column),
+    words left to right."""
     rows = []
     with pdfplumber.open(io.BytesIO(data)) as document:
         for number, page in enumerate(document.pages, 1):
             words = page.extract_words()
-            head = next(w["bottom"] for w in words if w["text"] in ("Quality", "Evasion"))  # the head row
+            heads = [w["bottom"] for w in words if w["text"] in ("Quality", "Evasion")]  # the head row
+            if not heads:
+                continue  # a page of spells only
             lines = groupby(sorted(words, key=lambda w: (round(w["top"]), w["x0"])), lambda w: round(w["top"]))
             for top, line in lines:
-                texts = [w["text"] for w in line]
-                if top > head and texts[0].isdigit():
+                found = list(line)
+                texts = [w["text"] for w in found]
+                if top > heads[0] and texts[0].isdigit() and found[0]["x1"] <= MARGIN + 20:
                     rows.append((number, top, texts))
     return rows
 
@@ -99,17 +109,19 @@ def columns(army_list, paper: str = "a4") -> dict[str, tuple[float, float]]:
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_a_40_entry_list_fits_one_page_a_row_per_unit_in_list_order(user, paper):
+def test_a_40_entry_list_has_a_row_per_unit_in_list_order(user, paper):
     army_list = army(user, 40)
     data = sheet(army_list, paper)
     reader = PdfReader(io.BytesIO(data))
-    assert len(reader.pages) == 1
-    box = reader.pages[0].mediabox
-    assert (float(box.width), float(box.height)) == pytest.approx(PAPERS[paper], abs=0.5)
+    assert len(reader.pages) <= 3  # 6,000 points: their weapons and rules too
+    for page in reader.pages:
+        box = page.mediabox
+        assert (float(box.width), float(box.height)) == pytest.approx(PAPERS[paper], abs=0.5)
     rows = table_rows(data)
     assert [int(words[0]) for _page, _top, words in rows] == list(range(1, 41))
-    tops = [top for _page, top, _words in rows]
-    assert tops == sorted(tops) and min(b - a for a, b in pairwise(tops)) >= 10  # one under the other
+    positions = [(page, top) for page, top, _words in rows]
+    assert positions == sorted(positions)
+    assert min(b[1] - a[1] for a, b in pairwise(positions) if a[0] == b[0]) >= 10  # one under the other
     results = selectors.army_list_load(army_list).validation.entries
     for (_page, _top, words), result in zip(rows, results, strict=True):
         line = " ".join(words)
@@ -161,13 +173,13 @@ def test_every_row_is_drawn_where_the_text_layer_has_it_and_legible(user):
     for result in selectors.army_list_load(army_list).validation.entries:
         if result.label == LONG_NAME:
             continue  # set smaller, on its own: below
-        found = [s for s in seen(data, result.label, images=images) if s.page == 1]
+        found = seen(data, result.label, images=images)
         assert found and all(s.legible for s in found), (result.label, found)
         # Drawn at the top of each row that names it (the row's words, the page's pixels).
-        rows_naming = [top for _p, top, words in rows if f" {result.label} " in f" {' '.join(words)} "]
+        rows_naming = [(p, top) for p, top, words in rows if f" {result.label} " in f" {' '.join(words)} "]
         assert rows_naming
-        for top in rows_naming:
-            assert any(abs(s.top - top) <= 1 for s in found), (result.label, top, [s.top for s in found])
+        for page, top in rows_naming:
+            assert any(s.page == page and abs(s.top - top) <= 1 for s in found), (result.label, page, top, found)
     assert [str(u) for u in unreadable(data)] == []
 
 
@@ -180,7 +192,9 @@ def test_a_long_name_wraps_inside_its_column_and_pushes_the_next_row_down(user):
     top, below = rows[long_row][1], rows[long_row + 1][1]
     with pdfplumber.open(io.BytesIO(data)) as document:
         page = document.pages[0]
-        name = [c for c in page.chars if top - 1 <= c["top"] < below - 1 and unit_left <= c["x0"] < unit_right]
+        # The name, above the row's weapons.
+        details = min(w["top"] for w in page.extract_words() if w["text"] == "Weapons:" and w["top"] > top)
+        name = [c for c in page.chars if top - 1 <= c["top"] < details - 1 and unit_left <= c["x0"] < unit_right]
         lines = sorted({round(c["top"]) for c in name})
         assert len(lines) == 2, "wrapped on two lines"
         assert "".join(c["text"] for c in name).replace(" ", "") == (LONG_NAME + "(Longbowmen)").replace(" ", "")
@@ -259,3 +273,137 @@ def test_every_ruleset_prints_a_legible_sheet_with_its_own_stats(user, name):
             stats = result.unit.stats
             numbers = [f"{stats['move']}/{stats['rush']}", *(str(stats[k]) for k in ("evasion", "toughness"))]
             assert " ".join(words).endswith(" ".join([*numbers, str(stats["stamina"]), str(stats["health"]), "1"]))
+
+
+# -- lists of official books -----------------------------------------------------------
+ARMYFORGE = SHARED / "armyforge"
+HEROES = {  # (a hero to join to the first unit of several models, the book's casters)
+    "aof--wood-elves.json": ("Grove Champion", ("Yrana", "Forest Ancient")),
+    "aof--ratmen.json": ("Champion", ("Brother Hepalit",)),
+}
+
+
+def official_list(owner, book: str, points: int):
+    """A list of an official Army Forge book of about `points`: the hero joined to the
+    book's first unit of several models, its casters, then the book's other units in turn,
+    each with the first upgrade it offers, while they fit under `points`."""
+    imported = book_import(data=require_shared(ARMYFORGE / book).read_bytes(), system="aof")
+    engine_book, ruleset = engine_book_get(system="aof", slug=imported.faction.slug)
+    by_name = {unit.name: unit for unit in engine_book.units.values()}
+    hero, casters = HEROES[book]
+    troop = next(unit for unit in engine_book.units.values() if unit.size > 1)
+    entries = [
+        {"id": "e1", "unit": troop.id, "options": {}},
+        {"id": "e2", "unit": by_name[hero].id, "joined_to": "e1"},
+        *({"id": f"c{n}", "unit": by_name[name].id} for n, name in enumerate(casters)),
+    ]
+    others = [u for u in engine_book.units.values() if u.name not in (hero, *casters) and u.id != troop.id]
+
+    def total(entries) -> int:
+        body = {"format": "armylist/1", "system": "aof", "faction": imported.faction.slug, "entries": entries}
+        return validate_list(engine_book, ruleset, list_from_dict(body | {"points_limit": points})).total_points
+
+    for unit in others * 4:
+        option = next(iter(unit.options), None)
+        entry = {"id": f"e{len(entries) + 1}", "unit": unit.id, "options": {option: 1} if option else {}}
+        if total([*entries, entry]) <= points:
+            entries.append(entry)
+    body = {
+        "format": "armylist/1",
+        "name": f"{imported.faction.name} at {points}",
+        "system": "aof",
+        "faction": imported.faction.slug,
+        "points_limit": points,
+        "entries": entries,
+    }
+    return make_list(owner, body)
+
+
+def sizes(data: bytes) -> set[float]:
+    """The size of every character drawn, in points."""
+    with pdfplumber.open(io.BytesIO(data)) as document:
+        return {round(char["size"], 2) for page in document.pages for char in page.chars if char["text"].strip()}
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("book", ["aof--wood-elves.json", "aof--ratmen.json"])
+def test_2000_points_of_an_official_book_fit_one_page_at_7_pt_or_more(user, book, paper):
+    army_list = official_list(user, book, 2000)
+    validation = selectors.army_list_load(army_list).validation
+    assert validation.total_points > 1900 and len(validation.entries) >= 12
+    data = sheet(army_list, paper)
+    assert len(PdfReader(io.BytesIO(data)).pages) == 1
+    assert min(sizes(data)) >= 7
+    assert [str(u) for u in unreadable(data)] == []
+    assert len(table_rows(data)) == len(validation.entries)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_4000_points_of_an_official_book_fit_two_pages(user, paper):
+    army_list = official_list(user, "aof--wood-elves.json", 4000)
+    validation = selectors.army_list_load(army_list).validation
+    assert validation.total_points > 3900
+    data = sheet(army_list, paper)
+    assert len(PdfReader(io.BytesIO(data)).pages) <= 2
+    assert min(sizes(data)) >= 7
+    assert [str(u) for u in unreadable(data)] == []
+    assert len(table_rows(data)) == len(validation.entries)
+
+
+@pytest.mark.parametrize("book", ["aof--wood-elves.json", "aof--ratmen.json"])
+def test_each_unit_shows_its_weapons_as_army_forge_labels_them_its_rules_and_upgrades(user, book):
+    """Under each unit's name, in its row: "Weapons:" and each weapon's label (count,
+    name, range, attacks, rules: the labels tests/armyforge/test_labels.py holds to Army
+    Forge's), then its special rules and the upgrades taken."""
+    army_list = official_list(user, book, 2000)
+    validation = selectors.army_list_load(army_list).validation
+    (text,) = [flat(page) for page in pages(sheet(army_list))]
+    at = 0
+    upgraded = 0
+    for result in validation.in_print_order:
+        at = text.index(f" {result.label} ", at)
+        weapons = ", ".join(weapon_text(weapon) for weapon in result.loadout.weapons)
+        rules = ", ".join(str(rule) for rule in result.loadout.rules)
+        shown = f"Weapons: {weapons} · Rules: {rules}"
+        assert 0 <= text.find(shown, at) - at < 80, (result.label, shown, text[at : at + 300])  # under its name
+        at = text.index(shown, at) + len(shown)
+        if result.loadout.upgrades:
+            following = text.find("Weapons: ", at)
+            assert 0 <= text.find(" · Upgrades: ", at) < (following if following >= 0 else len(text)), result.label
+            upgraded += 1
+    assert upgraded >= 5
+
+
+def test_the_spells_are_printed_once_at_the_foot_naming_the_casters(user):
+    army_list = official_list(user, "aof--wood-elves.json", 2000)
+    data = sheet(army_list)
+    spells = json.loads(require_shared(ARMYFORGE / "aof--wood-elves.json").read_text())["spells"]
+    rows = table_rows(data)
+    with pdfplumber.open(io.BytesIO(data)) as document:
+        page = document.pages[0]
+        text = flat(page.extract_text())
+        words = page.extract_words()
+    assert text.count("Spells ") == 1
+    assert "Spells Cast by Yrana (Caster(2)), Forest Ancient (Caster(4))" in text
+    heading = next(w for w in words if w["text"] == "Spells")
+    assert heading["top"] > max(top for _page, top, _words in rows)  # under the last unit
+    for spell in spells:
+        assert text.count(f"{spell['name']} ({spell['threshold']}):") == 1, spell["name"]
+
+
+def test_a_joined_hero_is_printed_under_its_unit_with_its_own_weapons(user):
+    army_list = official_list(user, "aof--wood-elves.json", 2000)
+    validation = selectors.army_list_load(army_list).validation
+    data = sheet(army_list)
+    rows = table_rows(data)
+    (hero,) = [result for result in validation.entries if result.entry.id == "e2"]
+    (unit,) = [result for result in validation.entries if result.entry.id == "e1"]
+    assert " ".join(rows[0][2]).startswith(f"1 {unit.label} ")
+    assert " ".join(rows[1][2]).startswith(f"2 ↳ {hero.label} · joined to {unit.label} ")
+    with pdfplumber.open(io.BytesIO(data)) as document:
+        page = document.pages[0]
+        lines = page.extract_text_lines()
+    # Between the hero's row and the next: the hero's weapons.
+    between = flat(" ".join(line["text"] for line in lines if rows[1][1] + 2 < line["top"] < rows[2][1] - 1))
+    hero_weapons = ", ".join(weapon_text(weapon) for weapon in hero.loadout.weapons)
+    assert between.startswith(f"Weapons: {hero_weapons} · Rules: ")
