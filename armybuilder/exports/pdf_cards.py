@@ -41,6 +41,7 @@ from armybuilder.exports.pdf_style import (
     draw_line,
     draw_string,
     fit_size,
+    isolate,
     new_canvas,
     width_of,
     wrap,
@@ -54,6 +55,9 @@ POKER_NOTE = "Print at 100% · cards 63 × 88 mm"  # short: it stands between tw
 EDGE = 5 * mm  # printers leave this much of the paper's edge blank: nothing printed is nearer
 MARK_OFFSET, MARK_MIN = 1.5 * mm, 3 * mm  # a crop mark starts this far from the card, and is at least this long
 UNIT_TRACKERS = ("Shaken", "Activated")  # a hero joined to a unit shares these with it
+# A box to tick is 4 mm a side or more, 1 mm or more from the next: a pencil tick fits in
+# it and lands in one box, on every card size.
+TICK_BOX, TICK_GAP = 4.3 * mm, 1.3 * mm  # outer sizes: the 0.6 pt line leaves 4 mm and 1 mm clear
 POKER_SIZES = (9.5, 9, 8.5, 8, 7.5, 7, 6.5, 6)  # a poker card's text takes the largest that fits it
 DASH = "–"
 # Stat labels too wide for their box at the smallest size we print.
@@ -202,7 +206,7 @@ def _card(result: EntryResult, printout: Printout, labels: dict[str, str], *, tr
     if unit is None or loadout is None:
         return CardData(
             title=result.label,
-            subtitle=f"Not in the {printout.faction_name} army book",
+            subtitle=f"Not in the {isolate(printout.faction_name)} army book",
             cost="",
             stats=(),
             columns=(),
@@ -210,7 +214,7 @@ def _card(result: EntryResult, printout: Printout, labels: dict[str, str], *, tr
             problems=max(result.errors, 1),
             footer=footer,
         )
-    subtitle = [unit.name] if entry.name else []
+    subtitle = [isolate(unit.name)] if entry.name else []
     subtitle.append(unit.type.replace("-", " ").title())
     if entry.combined:
         subtitle.append("combined unit (" + " + ".join(str(size) for size in loadout.copy_sizes) + " models)")
@@ -238,7 +242,7 @@ def _card(result: EntryResult, printout: Printout, labels: dict[str, str], *, tr
         rules=", ".join(str(rule) for rule in everyone),
         type_notes=f"{TYPE_NAMES.get(unit.type, unit.type.title())}: " + "; ".join(notes) if notes else "",
         upgrades=", ".join(
-            label if picks == 1 else f"{label} ×{picks}"
+            label if picks == 1 else f"{isolate(label)} ×{picks}"
             for label, picks in upgrade_labels(result, loadout.every_rule, printout.family)
         ),
         joined=joined,
@@ -257,7 +261,7 @@ def card_footer(printout: Printout) -> str:
     rules = printout.ruleset_title
     if not any(ch.isdigit() for ch in rules):
         rules += " (rulebook version not stated)"
-    return f"{printout.faction_name} {printout.book_version} · {rules}".replace("  ", " ")
+    return f"{isolate(printout.faction_name)} {printout.book_version} · {rules}".replace("  ", " ")
 
 
 def upgrade_labels(result: EntryResult, rules: Sequence[Rule], family: str) -> list[tuple[str, int]]:
@@ -350,7 +354,7 @@ def _weapon_cells(
     weapon: WeaponLine, *, arena: bool, opf: bool, typed: tuple[str, ...] = (), models: int = 1
 ) -> tuple[str, ...]:
     # In a unit of several models a count says who carries it: "1× Heavy Drill" of ten.
-    name = f"{weapon.count}× {weapon.name}" if weapon.count > 1 or models > 1 else weapon.name
+    name = f"{weapon.count}× {isolate(weapon.name)}" if weapon.count > 1 or models > 1 else weapon.name
     attacks = DASH if weapon.attacks is None else str(weapon.attacks)
     if arena:
         profile = weapon.profile
@@ -543,7 +547,8 @@ class UnitCardsPdf:
         return self._headers[key]
 
     def _title(self, card: CardData, number: int) -> str:
-        title = f"{card.copies}× {card.title}" if card.copies > 1 else card.title
+        title = isolate(card.title)  # "4× {name} (continued)": the count and word stay put
+        title = f"{card.copies}× {title}" if card.copies > 1 else title
         return f"{title} (continued)" if number > 1 else title
 
     def _cost(self, card: CardData) -> str:
@@ -570,15 +575,19 @@ class UnitCardsPdf:
 
     def _rows(self, card: CardData) -> list[Row]:
         style = self.style
-        rows = self._unit_rows(card)
+        # Each unit of a combined card ("4× War Dancers") is ticked apart: its own boxes.
+        apart = card.copies > 1
+        rows = self._unit_rows(card, trackers=not apart)
         for hero in card.heroes:
             rows.append(Row("rule", 4, keep_with_next=True))
-            title = f"{hero.title} · {hero.cost}" if hero.cost else hero.title
+            title = f"{isolate(hero.title)} · {hero.cost}" if hero.cost else hero.title
             rows.extend(self._keep(self._text_rows([("Joined hero: ", style.label.font), (title, style.label.font)])))
             if hero.stats:
                 stats = " · ".join(f"{label} {value}" for label, value in hero.stats)
                 rows.extend(self._text_rows([(stats, style.text.font)]))
-            rows.extend(self._unit_rows(hero))
+            rows.extend(self._unit_rows(hero, trackers=not apart))
+        if apart:
+            rows.extend(self._copies_tracker_rows(card))
         if card.meanings:
             rows.append(Row("heading", style.label.leading + 2, "What the rules do", keep_with_next=True))
             for name, text in card.meanings:
@@ -587,7 +596,7 @@ class UnitCardsPdf:
         spells, spell_rule = card.spells, card.spell_rule
         for hero in card.heroes:
             if not spells and hero.spells:
-                spells, spell_rule = hero.spells, f"{hero.title}, {hero.spell_rule}"
+                spells, spell_rule = hero.spells, f"{isolate(hero.title)}, {hero.spell_rule}"
         if spells:
             rows.append(Row("heading", style.label.leading + 2, f"Spells · {spell_rule}", keep_with_next=True))
             for i, (name, cost, text) in enumerate(spells):
@@ -604,7 +613,7 @@ class UnitCardsPdf:
             rows.pop()
         return rows
 
-    def _unit_rows(self, card: CardData) -> list[Row]:
+    def _unit_rows(self, card: CardData, *, trackers: bool = True) -> list[Row]:
         """Weapons, rules, type, upgrades and trackers of a unit (or of a hero joined to it)."""
         style = self.style
         rows: list[Row] = []
@@ -627,9 +636,26 @@ class UnitCardsPdf:
         if card.joined:
             rows.extend(self._text_rows([(card.joined[0] + ": ", style.label.font), (card.joined[1], style.text.font)]))
             rows.append(Row("gap", 2))
-        for tracker in card.trackers:
+        for tracker in card.trackers if trackers else ():
             rows.extend(self._tracker_rows(tracker))
             rows.append(Row("gap", 2))
+        return rows
+
+    def _copies_tracker_rows(self, card: CardData) -> list[Row]:
+        """A combined card's boxes, unit by unit under "Unit 1 of 4", …: each unit's own
+        wounds, Shaken and Activated, and its joined heroes' wounds named by the hero."""
+        style = self.style
+        if not card.trackers and not any(hero.trackers for hero in card.heroes):
+            return []
+        rows: list[Row] = []
+        for number in range(1, card.copies + 1):
+            rows.append(Row("heading", style.label.leading + 2, f"Unit {number} of {card.copies}", keep_with_next=True))
+            trackers = list(card.trackers)
+            for hero in card.heroes:
+                trackers += [replace(t, label=f"{isolate(hero.title)}: {t.label.lower()}") for t in hero.trackers]
+            for tracker in trackers:
+                rows.extend(self._tracker_rows(tracker))
+                rows.append(Row("gap", 2))
         return rows
 
     @staticmethod
@@ -639,10 +665,10 @@ class UnitCardsPdf:
         return rows
 
     def _tracker_rows(self, tracker: Tracker) -> list[Row]:
-        """The tracker's label, then its boxes, a group's boxes touching, a gap between
-        groups, wrapping onto further lines when they run past the card's width."""
+        """The tracker's label, then its boxes (TICK_BOX apart by TICK_GAP), a wider gap
+        between groups, wrapping onto further lines when they run past the card's width."""
         style = self.style
-        box = round(style.text.size * 1.2, 1)
+        box, pitch = TICK_BOX, TICK_BOX + TICK_GAP
         label = tracker.label + " "
         label_width = width_of(label, style.label.font, style.text.size)
         rows: list[Row] = []
@@ -653,7 +679,7 @@ class UnitCardsPdf:
         lines: list[list[float]] = []
         x = label_width
         for group in tracker.groups:
-            need = group * box
+            need = group * pitch - TICK_GAP
             if line and x + need > self.width:
                 lines.append(line)
                 x, line = 0.0, []
@@ -662,11 +688,11 @@ class UnitCardsPdf:
                     lines.append(line)
                     x, line = 0.0, []
                 line.append(x)
-                x += box
-            x += box / 2
+                x += pitch
+            x += box / 2  # a model's boxes stand apart from the next model's
         lines.append(line)
         for i, offsets in enumerate(lines):
-            rows.append(Row("boxes", box + 1.5, (label if i == 0 else "", offsets, box), keep_with_next=i == 0))
+            rows.append(Row("boxes", box + TICK_GAP, (label if i == 0 else "", offsets, box), keep_with_next=i == 0))
         return rows
 
     def _text_rows(self, spans: list[tuple[str, str]]) -> list[Row]:
@@ -973,11 +999,12 @@ class UnitCardsPdf:
         elif row.kind == "boxes":
             label, offsets, box = row.content
             if label:
-                draw_line(canvas, [(label, style.label.font)], x, top - box + 1.5, style.text.size, style.text.color)
+                baseline = top - box / 2 - style.text.size * 0.35  # the label centred on its boxes
+                draw_line(canvas, [(label, style.label.font)], x, baseline, style.text.size, style.text.color)
             canvas.setStrokeColor(INK)
             canvas.setLineWidth(0.6)
             for offset in offsets:
-                canvas.rect(x + offset + 0.5, top - box, box - 1, box - 1, stroke=1, fill=0)
+                canvas.rect(x + offset, top - box, box, box, stroke=1, fill=0)
 
     def _draw_cells(self, row: Row, x: float, top: float) -> None:
         canvas = self.canvas

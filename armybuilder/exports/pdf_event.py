@@ -39,6 +39,7 @@ from armybuilder.exports.pdf_style import (
     TITLE,
     TITLE_MIN,
     Style,
+    isolate,
 )
 
 
@@ -80,7 +81,7 @@ class EventRosterPdf(TablePages):
                 paper=self.paper,
                 player=submitted.player,
                 submitted=when(submitted.submitted_at),
-                footer=f"{event.name} · roster {number} of {len(event.submissions)}",
+                footer=f"{isolate(event.name)} · roster {number} of {len(event.submissions)}",
             )
             pages += roster.draw(self.canvas, first_page=pages + 1)
         self.canvas.save()
@@ -106,10 +107,10 @@ class EventRosterPdf(TablePages):
         return self.flow.pages
 
     def _footer(self) -> str:
-        return f"{self.event.name} · submissions"
+        return f"{isolate(self.event.name)} · submissions"
 
     def _running_head(self) -> str:
-        return f"{self.event.name} — submissions (continued)"
+        return f"{isolate(self.event.name)} — submissions (continued)"
 
     def _draw_header(self) -> float:
         """The event's name, its game, points and deadline, and how many lists are

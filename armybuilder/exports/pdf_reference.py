@@ -30,6 +30,7 @@ from armybuilder.exports.pdf_style import (
     draw_line,
     draw_string,
     fit_size,
+    isolate,
     width_of,
     wrap,
 )
@@ -86,14 +87,14 @@ class RulesReferencePdf:
         for result in printout.validation.entries:
             rule = casts_spells(result.loadout.every_rule) if result.loadout else None
             if rule is not None:
-                casters.append(f"{result.label} ({rule})")
+                casters.append(f"{isolate(result.label)} ({rule})")
         return cls(
-            title=f"{printout.title} — rules reference",
+            title=f"{isolate(printout.title)} — rules reference",
             subject=f"{printout.ruleset_title} · {printout.faction_name}",
             ruleset_slug=printout.family,
             ruleset_title=printout.ruleset_title,
             rules=rules,
-            book_title=f"{printout.faction_name} {printout.book_version}".strip(),
+            book_title=f"{isolate(printout.faction_name)} {printout.book_version}".strip(),
             spells=tuple(sorted(printout.spells, key=lambda spell: (spell[1], spell[0].casefold()))) if casters else (),
             casters=tuple(casters),
             paper=paper,

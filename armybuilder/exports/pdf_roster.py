@@ -54,6 +54,7 @@ from armybuilder.exports.pdf_style import (
     WARNING,
     Line,
     Style,
+    isolate,
 )
 
 MARGIN = 36
@@ -206,8 +207,8 @@ class RosterPdf(TablePages):
         return self.footer
 
     def _running_head(self) -> str:
-        text = f"{self.printout.title} — roster (continued)"
-        return f"{self.player} — {text}" if self.player else text
+        text = f"{isolate(self.printout.title)} — roster (continued)"
+        return f"{isolate(self.player)} — {text}" if self.player else text
 
     def _draw_header(self) -> float:
         """Title block on the left, the QR code of the share link on the right;
@@ -280,7 +281,7 @@ class RosterPdf(TablePages):
             book += " (no longer in the catalogue)"
         elif printout.book_changed:
             book += f" ({printout.current_book_version} is out: this list keeps the costs and rules of its own)"
-        return f"{printout.ruleset_title} · {printout.faction_name} · {book}"
+        return f"{printout.ruleset_title} · {isolate(printout.faction_name)} · {book}"
 
     def _points_text(self) -> str:
         validation = self.printout.validation
@@ -320,11 +321,11 @@ class RosterPdf(TablePages):
         entry, unit = result.entry, result.unit
         name: list[tuple[str, str]] = [(result.label, BODY_BOLD.font)]
         if entry.name and unit is not None:
-            name.append((f" ({unit.name})", BODY.font))
+            name.append((f" ({isolate(unit.name)})", BODY.font))
         details = ""
         if result.loadout is not None and result.loadout.upgrades:
             details = ", ".join(
-                label if picks == 1 else f"{label} ×{picks}" for label, picks in result.loadout.upgrades
+                label if picks == 1 else f"{isolate(label)} ×{picks}" for label, picks in result.loadout.upgrades
             )
         notes = []
         if unit is None:
@@ -332,7 +333,7 @@ class RosterPdf(TablePages):
         if entry.combined:
             notes.append("combined")
         if result.joined is not None:
-            notes.append(f"joined to {labels[result.joined]}")
+            notes.append(f"joined to {isolate(labels[result.joined])}")
         values = {
             "#": [([(str(number), BODY.font)], BODY)],
             "Unit": self._cell(name, BODY, "Unit")
@@ -397,7 +398,7 @@ class RosterPdf(TablePages):
         spans = [(f"{issue.severity.capitalize()}: ", BOLD), (_sentence(issue.message), REGULAR)]
         label = labels.get(issue.entry, issue.entry) if issue.entry else ""
         if label and label not in issue.message:  # the unit named once
-            spans.append((f" Entry: {label}.", REGULAR))
+            spans.append((f" Entry: {isolate(label)}.", REGULAR))
         spans.append((f" ({issue.rule})", ITALIC))
         colour = SEVERITY_COLOURS.get(issue.severity, MUTED)
         self.flow.paragraph(spans, BODY, indent=9, after=2, marker=("•", replace(BODY_BOLD, color=colour)))

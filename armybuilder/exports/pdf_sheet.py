@@ -38,6 +38,7 @@ from armybuilder.exports.pdf_style import (
     Line,
     Span,
     Style,
+    isolate,
 )
 from armybuilder.exports.text import weapon_text
 
@@ -81,10 +82,11 @@ class ArmySheetPdf(TablePages):
     # -- page furniture ----------------------------------------------------------------
     def _footer(self) -> str:
         printout = self.printout
-        return f"Armybuilder army sheet · {printout.ruleset_title} · {printout.faction_name} {printout.book_version}"
+        book = f"{isolate(printout.faction_name)} {printout.book_version}"
+        return f"Armybuilder army sheet · {printout.ruleset_title} · {book}"
 
     def _running_head(self) -> str:
-        return f"{self.printout.title} — army sheet (continued)"
+        return f"{isolate(self.printout.title)} — army sheet (continued)"
 
     def _draw_header(self) -> float:
         """The list's name, its book and its total; returns the height drawn."""
@@ -94,7 +96,7 @@ class ArmySheetPdf(TablePages):
         for title_line in pdf_style.wrap(printout.title, TITLE.font, size, width):
             pdf_style.draw_line(canvas, [(title_line, TITLE.font)], MARGIN, y - size, size, TITLE.color)
             y -= TITLE.sized(size).leading
-        book = f"{printout.ruleset_title} · {printout.faction_name} · army book {printout.book_version}"
+        book = f"{printout.ruleset_title} · {isolate(printout.faction_name)} · army book {printout.book_version}"
         if printout.book_changed:
             book += f" ({printout.current_book_version} is out)"
         for line in pdf_style.wrap_spans([(book, SUBTITLE.font)], SUBTITLE.size, width):
@@ -142,13 +144,13 @@ class ArmySheetPdf(TablePages):
         entry, unit, loadout = result.entry, result.unit, result.loadout
         name = [("↳ " if leads else "", BODY.font), (result.label, BODY_BOLD.font)]
         if entry.name and unit is not None:
-            name.append((f" ({unit.name})", BODY.font))
+            name.append((f" ({isolate(unit.name)})", BODY.font))
         if unit is None:
             name.append((" not in the army book", REGULAR))
         if entry.combined:
             name.append((" · combined", REGULAR))
         if leads:
-            name.append((f" · joined to {leads}", REGULAR))
+            name.append((f" · joined to {isolate(leads)}", REGULAR))
         stats = {key: str(value) for key, value in (unit.stats if unit is not None else {}).items()}
         tough = loadout.rating("Tough") if loadout is not None else None
         values = {

@@ -15,7 +15,10 @@ Scripts that need more than one glyph per letter: `prepare` puts a string in the
 is seen (right-to-left runs of Arabic and Hebrew reversed, by python-bidi's Unicode
 Bidirectional Algorithm) and has HarfBuzz (uharfbuzz) shape each run (Arabic letters
 joined, Devanagari conjuncts and vowel signs, Thai marks placed). Plain strings, most of
-them, skip both and are drawn as they are.
+them, skip both and are drawn as they are. A right-to-left name put in a sentence is
+isolated (`isolate`: "Joined hero: ‹name› · 90 pts" keeps its number by "pts"), and
+Chinese, Japanese and Korean, whose font has no bold face, are drawn bold in a bold
+style by stroking their glyphs too.
 """
 
 from __future__ import annotations
@@ -86,6 +89,14 @@ FALLBACKS = {
     BOLD_ITALIC: (BOLD_ITALIC, THAI_BOLD_ITALIC, BOLD, DEVANAGARI, CJK),
 }
 MISSING = "?"  # what a character no font has becomes
+# Droid has one weight: in a bold style its glyphs are drawn bold by stroking their
+# outlines as well as filling them (a line this share of the text's size), so that a
+# Japanese name is as bold as the Latin one beside it. (Lohit Devanagari has one weight
+# too; stroked, its headline bar no longer matches the shaped reference the script tests
+# compare it with, so it keeps its one weight until that is checked.)
+ONE_WEIGHT = frozenset({CJK})
+BOLD_STYLES = frozenset({BOLD, BOLD_ITALIC})
+SYNTHETIC_BOLD = 0.04
 
 
 def _find(filename: str) -> Path | None:
@@ -174,7 +185,7 @@ def prepare(text: str, font: str) -> tuple[Piece, ...]:
     runs in the order they are seen, complex scripts shaped. Linear in the text."""
     if not _COMPLEX.search(text):
         return tuple(Piece(part, used, pdfmetrics.stringWidth(part, used, 1)) for part, used in _font_runs(text, font))
-    visual = _display_order(text) if _RTL.search(text) else text
+    visual = _display_order(text) if _RTL.search(text) or _ISOLATE_MARKS.search(text) else text
     pieces: list[Piece] = []
     for segment, rtl in _direction_segments(visual):
         logical = segment[::-1] if rtl else segment
@@ -192,15 +203,70 @@ def _plain(piece: Piece) -> bool:
     return piece.actual is None and not isinstance(piece.text, ShapedStr)
 
 
+def isolate(name: str) -> str:
+    """A name typed by a user, set apart for putting in a sentence ("Joined hero: {name}
+    · 90 pts"): a right-to-left name in Unicode's isolates (FIRST STRONG ISOLATE … POP
+    DIRECTIONAL ISOLATE), so that the numbers and words around it keep their places
+    instead of joining its run. A name without right-to-left letters needs none: the
+    sentences around it are left to right."""
+    return f"{FSI}{name}{PDI}" if _RTL.search(name) else name
+
+
+FSI, PDI = "\u2068", "\u2069"
+_ISOLATE_STARTS = {"\u2066": "L", "\u2067": "R", FSI: None}  # LRI, RLI, FSI: the direction inside
+_ISOLATE_CHARS = frozenset("\u2066\u2067\u2068\u2069")
+_ISOLATE_MARKS = re.compile("[\u2066-\u2069]")
+# Stand-ins for the isolated runs while the text around them is put in order: neutral
+# characters (bidi class ON, like an isolate seen from outside) that no name uses.
+_STAND_INS = "".join(chr(code) for code in range(0x2FF0, 0x2FFC))
+
+
 def _display_order(text: str) -> str:
     """`text` in the order it is seen. Spaces at its ends stay where they are: the text
     may be one run of a line ("Led by: " in bold, then a name), and the space that
-    parts it from its neighbour must not move to the far end of a right-to-left name."""
+    parts it from its neighbour must not move to the far end of a right-to-left name.
+    An isolated run (see `isolate`) is put in order on its own and stands in the text
+    around it as one neutral character. An isolate a line break cut short ends at the
+    end of the text (as Unicode says), or starts at its start (the line it went on
+    to); the isolates' marks are not drawn."""
     core = text.strip()
     if not core:
         return text
     start = text.index(core[0])
-    return text[:start] + get_display(core) + text[start + len(core) :]
+    return text[:start] + _visual(core) + text[start + len(core) :]
+
+
+def _visual(text: str, direction: str | None = None) -> str:
+    if not _ISOLATE_MARKS.search(text):
+        return get_display(text, base_dir=direction) if _RTL.search(text) else text
+    depth = 0
+    for char in text:
+        depth += 1 if char in _ISOLATE_STARTS else -1 if char == PDI else 0
+        if depth < 0:  # the end of an isolate cut at its start: a wrapped name's second line
+            text = FSI + text
+            break
+    # More isolates than stand-ins, or a text with a stand-in of its own: the rest unisolated.
+    room = 0 if any(char in _STAND_INS for char in text) else len(_STAND_INS)
+    outer: list[str] = []
+    runs: list[str] = []
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if char in _ISOLATE_STARTS and len(runs) < room:
+            depth, end = 1, i + 1
+            while end < len(text) and depth:
+                depth += 1 if text[end] in _ISOLATE_STARTS else -1 if text[end] == PDI else 0
+                end += 1
+            inner = text[i + 1 : end - 1] if not depth else text[i + 1 : end]
+            outer.append(_STAND_INS[len(runs)])
+            runs.append(_visual(inner, _ISOLATE_STARTS[char]))
+            i = end
+        else:
+            if not _ISOLATE_MARKS.match(char):  # a mark with no partner is dropped
+                outer.append(char)
+            i += 1
+    seen = _visual("".join(outer), direction)
+    return "".join(runs[_STAND_INS.index(c)] if c in _STAND_INS[: len(runs)] else c for c in seen)
 
 
 def _direction_segments(visual: str) -> list[tuple[str, bool]]:
@@ -244,8 +310,8 @@ def _font_runs(text: str, font: str) -> list[tuple[str, str]]:
         current = out[-1][1] if out else first
         if current == first and code in first_has:  # most characters: the answer of either rule below
             use = first
-        elif char.isspace() or _attached(char) and code in COVERAGE.get(current, ()):
-            use = current
+        elif char.isspace() or _attached(char) and code in COVERAGE.get(current, ()) or char in _ISOLATE_CHARS:
+            use = current  # an isolate's marks (measured, never drawn) go with their neighbours
         else:
             use = next((name for name in chain if code in COVERAGE[name]), None)
             if use is None:
@@ -337,14 +403,24 @@ def draw_string(canvas, x: float, y: float, text: str, font: str, size: float, a
         width = _advance(text, font) * size
         x -= width if align == "right" else width / 2
     drawn = None
+    bold = font in BOLD_STYLES
     for piece in prepare(text, font):
-        if piece.actual is not None:
+        synthetic = bold and piece.font in ONE_WEIGHT
+        if piece.actual is not None or synthetic:
             if drawn is not None:
                 canvas.drawText(drawn)
                 drawn = None
-            canvas.addLiteral(f"/Span <</ActualText {_actual_text(piece.actual)}>> BDC")
-            canvas.drawText(_text_object(canvas, x, y, piece, size))
-            canvas.addLiteral("EMC")
+            if piece.actual is not None:
+                canvas.addLiteral(f"/Span <</ActualText {_actual_text(piece.actual)}>> BDC")
+            if synthetic:
+                canvas.saveState()
+                canvas.setStrokeColor(canvas._fillColorObj)  # the outline in the text's colour
+                canvas.setLineWidth(size * SYNTHETIC_BOLD)
+            canvas.drawText(_text_object(canvas, x, y, piece, size, stroked=synthetic))
+            if synthetic:
+                canvas.restoreState()
+            if piece.actual is not None:
+                canvas.addLiteral("EMC")
         else:
             drawn = _text_object(canvas, x, y, piece, size, drawn)
         x += piece.advance * size
@@ -352,13 +428,16 @@ def draw_string(canvas, x: float, y: float, text: str, font: str, size: float, a
         canvas.drawText(drawn)
 
 
-def _text_object(canvas, x: float, y: float, piece: Piece, size: float, drawn=None):
-    """`piece` at (x, y), added to the text object `drawn` (a new one without)."""
+def _text_object(canvas, x: float, y: float, piece: Piece, size: float, drawn=None, *, stroked: bool = False):
+    """`piece` at (x, y), added to the text object `drawn` (a new one without); with
+    `stroked`, its glyphs filled and stroked (text render mode 2): drawn bold."""
     if drawn is None:
         drawn = canvas.beginText(x, y)
     else:
         drawn.setTextOrigin(x, y)
     drawn.setFont(piece.font, size)
+    if stroked:
+        drawn.setTextRenderMode(2)
     drawn.textOut(piece.text)
     return drawn
 
@@ -644,7 +723,7 @@ def _shares(text: str, font: str) -> tuple[float, ...]:
             shares.extend(_shaped_shares(part, used))
         else:
             widths, default = ttf.face.charWidths, ttf.face.defaultWidth
-            shares.extend(widths.get(ord(char), default) / 1000 for char in part)
+            shares.extend(0.0 if char in _ISOLATE_CHARS else widths.get(ord(char), default) / 1000 for char in part)
     return tuple(shares)
 
 

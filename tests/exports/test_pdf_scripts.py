@@ -297,3 +297,50 @@ def test_breaking_a_long_word_shapes_a_bounded_multiple_of_its_length(monkeypatc
         totals[length] = sum(shaped)
     assert totals[2000] <= 30 * 2000
     assert totals[2000] / totals[500] < 6  # four times the text: about four times the work, not sixteen
+
+
+# -- a name in a sentence ---------------------------------------------------------------
+def line_words(data: bytes, first: str) -> list[tuple[str, float]]:
+    """The words of the line that starts with `first`, left to right, with where each
+    starts (pdftotext's boxes)."""
+    words = word_boxes(data)
+    page, _word, box = next(w for w in words if w[1] == first)
+    line = [(word, b[0]) for p, word, b in words if p == page and abs(b[1] - box[1]) < 2 and b[0] >= box[0]]
+    return sorted(line, key=lambda word: word[1])
+
+
+@pytest.mark.parametrize("script", sorted(RIGHT_TO_LEFT))
+def test_a_right_to_left_hero_name_keeps_its_cost_after_it_and_the_label_before(user, make_aof_book, script):
+    name = NAMES[script]
+    book_import(data=make_aof_book())
+    body = {
+        "format": "armylist/1",
+        "name": "Border Patrol",
+        "system": "aof",
+        "faction": "test-wardens",
+        "points_limit": 1500,
+        "entries": [
+            {"id": "e1", "unit": "warden-captain", "name": name, "joined_to": "e2"},
+            {"id": "e2", "unit": "wardens"},
+        ],
+    }
+    data, _handle = parse_list_body(body)
+    cards = render(army_list_create(data=data, owner=user), "cards.pdf")
+    line = line_words(cards, "Joined")
+    words = [word for word, _x in line]
+    assert words[:2] == ["Joined", "hero:"] and words[-1] == "pts", words
+    x = dict(line)
+    parts = set(name.split())
+    named = [x[word] for word in words if {word.strip("·"), word.strip("·")[::-1]} & parts]
+    assert len(named) == len(name.split())
+    # "Joined hero: ‹name› · 70 pts": the cost stays between the name and its "pts".
+    assert x["hero:"] < min(named) and max(named) < x["70"] < x["pts"], words
+
+
+def test_a_cjk_name_in_a_bold_style_is_drawn_as_bold_as_latin_beside_it():
+    regular, _data = drawn_alone(NAMES["cjk"], pdf_style.REGULAR)
+    bold, data = drawn_alone("Warden " + NAMES["cjk"], pdf_style.BOLD)
+    cjk_bold = bold.crop((bold.width - regular.width, 0, bold.width, bold.height))  # the CJK end of the line
+    darkness = [sum(image.get_flattened_data()) / (image.width * image.height) for image in (regular, cjk_bold)]
+    assert darkness[1] >= 1.15 * darkness[0], darkness  # Droid has one weight: without more, equal
+    assert NAMES["cjk"] in typed_text(data)

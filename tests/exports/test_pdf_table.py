@@ -237,7 +237,7 @@ def tracker_boxes(data: bytes) -> list[dict[str, int]]:
                     if r["stroke"]
                     and not r["fill"]
                     and abs(r["width"] - r["height"]) < 0.1
-                    and r["width"] < 12
+                    and r["width"] < 16
                     and x <= r["x0"] <= x + w
                     and top <= r["top"] <= top + h
                 ]
@@ -248,13 +248,87 @@ def tracker_boxes(data: bytes) -> list[dict[str, int]]:
                 label = ""
                 for line_top in sorted(lines):
                     first = min(s["x0"] for s in lines[line_top])
-                    words = page.within_bbox((x, line_top - 2, first, line_top + 12)).extract_text().strip()
+                    words = page.within_bbox((x, line_top - 2, first, line_top + 14)).extract_text().strip()
                     # A label too long to share the line stands above its boxes.
                     above = page.within_bbox((x, line_top - 12, x + w, line_top + 0.5)).extract_text().strip()
                     label = words or above.split("\n")[-1] or label
                     counts[label] = counts.get(label, 0) + len(lines[line_top])
                 found.append(counts)
     return found
+
+
+def tick_squares(data: bytes, layout: str = "sheet") -> list[list[dict]]:
+    """The boxes to tick of each card, as drawn: stroked, unfilled squares that start in
+    its frame; each also says whether it ends in it (`inside`)."""
+    found = []
+    with pdfplumber.open(io.BytesIO(data)) as document:
+        for page in document.pages:
+            for x, y, w, h in card_boxes(page, layout):
+                top = page.height - y - h
+                found.append(
+                    [
+                        {**r, "inside": r["x1"] <= x + w and r["bottom"] <= top + h}
+                        for r in page.rects
+                        if r["stroke"]
+                        and not r["fill"]
+                        and abs(r["width"] - r["height"]) < 0.1
+                        and r["width"] < 16
+                        and x <= r["x0"] <= x + w
+                        and top <= r["top"] <= top + h
+                    ]
+                )
+    return found
+
+
+FOUR_MM, ONE_MM = 11.34, 2.83  # points
+
+
+@pytest.mark.parametrize("layout", ["sheet", "poker"])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_boxes_to_tick_are_4_mm_wide_and_1_mm_apart_on_every_card_and_paper(ratmen, layout, paper):
+    data = render(ratmen, "cards.pdf", trackers=1, layout=layout, paper=paper)
+    keep(f"ratmen-trackers-{layout}-{paper}.pdf", data)
+    squares = [square for card in tick_squares(data, layout) for square in card]
+    assert len(squares) == 12 + 2 + 10 + 2
+    for square in squares:
+        assert square["inside"], square  # in its card's frame
+        clear = square["width"] - square["linewidth"]  # inside the drawn line
+        assert clear >= FOUR_MM and square["height"] - square["linewidth"] >= FOUR_MM, square
+    for a in squares:
+        for b in squares:
+            if a is b:
+                continue
+            beside = a["top"] < b["bottom"] and b["top"] < a["bottom"]
+            above = a["x0"] < b["x1"] and b["x0"] < a["x1"]
+            assert not (beside and above), (a, b)  # no two overlap
+            if beside and b["x0"] >= a["x1"]:
+                assert b["x0"] - a["x1"] - a["linewidth"] >= ONE_MM
+            if above and b["top"] >= a["bottom"]:
+                assert b["top"] - a["bottom"] - a["linewidth"] >= ONE_MM
+
+
+def test_each_unit_of_a_combined_card_has_its_own_row_of_boxes(user, make_aof_book):
+    from tests.exports.test_pdf import wardens_list
+
+    entries = [{"id": name, "unit": "wardens", "options": {"TROOPS-1a": 1}} for name in "abcd"]
+    entries.append({"id": "e", "unit": "wardens", "options": {}})
+    army_list = wardens_list(user, make_aof_book, entries=entries, points_limit=3000)  # four copies allowed
+    data = keep("wardens-combined-trackers.pdf", render(army_list, "cards.pdf", combine=1, trackers=1))
+    texts = [flat(text) for text in card_texts(data)]
+    assert texts[0].startswith("4× Wardens") and not texts[1].startswith("4×")
+    combined = texts[0]
+    headings = [combined.index(f"Unit {n} of 4") for n in range(1, 5)]
+    assert headings == sorted(headings)  # one after another
+    # Under each heading its own Wounds, Shaken and Activated boxes.
+    for start, end in zip(headings, [*headings[1:], len(combined)], strict=True):
+        block = combined[start:end]
+        assert block.count("Shaken") == 1 and block.count("Activated") == 1 and block.count("Wounds") == 1
+    (four, one) = tracker_boxes(data)
+    models = one["Wounds"]
+    assert four == {"Wounds": 4 * models, "Shaken": 4, "Activated": 4}
+    box_lines = {round(r["top"]) for r in tick_squares(data)[0]}
+    assert len(box_lines) >= 3 * 4  # four units, each its wounds, Shaken and Activated lines
+    assert one == {"Wounds": models, "Shaken": 1, "Activated": 1}
 
 
 def test_tracker_cards_have_a_wound_box_per_tough_point_of_each_model(ratmen):
