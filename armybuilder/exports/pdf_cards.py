@@ -222,9 +222,7 @@ def _card(result: EntryResult, printout: Printout, labels: dict[str, str], *, tr
     caster = casts_spells(loadout.every_rule)
     arena = "move" in unit.stats
     policy = policy_for(printout.family)
-    weapons = list(loadout.weapons)
-    if not any(not w.range for w in weapons) and (default := policy.default_melee(result.models)) is not None:
-        weapons.append(default)  # what the rulebook says a unit with no melee weapon fights with
+    weapons = weapons_fought_with(result, printout.family)
     notes = policy.type_notes(unit)
     some, everyone = loadout.some, list(loadout.rules)  # who has which rule: the engine's one answer
     return CardData(
@@ -241,10 +239,7 @@ def _card(result: EntryResult, printout: Printout, labels: dict[str, str], *, tr
         ),
         rules=", ".join(str(rule) for rule in everyone),
         type_notes=f"{TYPE_NAMES.get(unit.type, unit.type.title())}: " + "; ".join(notes) if notes else "",
-        upgrades=", ".join(
-            label if picks == 1 else f"{isolate(label)} ×{picks}"
-            for label, picks in upgrade_labels(result, loadout.every_rule, printout.family)
-        ),
+        upgrades=upgrades_taken(result, printout.family),
         joined=joined,
         spell_rule=str(caster) if caster and printout.spells else "",
         spells=printout.spells if caster else (),
@@ -262,6 +257,25 @@ def card_footer(printout: Printout) -> str:
     if not any(ch.isdigit() for ch in rules):
         rules += " (rulebook version not stated)"
     return f"{isolate(printout.faction_name)} {printout.book_version} · {rules}".replace("  ", " ")
+
+
+def weapons_fought_with(result: EntryResult, family: str) -> list[WeaponLine]:
+    """The unit's weapons, and the one the rulebook gives a unit with no melee weapon (a
+    card and the army sheet print both)."""
+    weapons = list(result.loadout.weapons) if result.loadout is not None else []
+    if all(w.range for w in weapons) and (default := policy_for(family).default_melee(result.models)) is not None:
+        weapons.append(default)
+    return weapons
+
+
+def upgrades_taken(result: EntryResult, family: str) -> str:
+    """The picks as a card and the army sheet list them: "Sergeant, Banner ×2"."""
+    if result.loadout is None:
+        return ""
+    return ", ".join(
+        label if picks == 1 else f"{isolate(label)} ×{picks}"
+        for label, picks in upgrade_labels(result, result.loadout.every_rule, family)
+    )
 
 
 def upgrade_labels(result: EntryResult, rules: Sequence[Rule], family: str) -> list[tuple[str, int]]:

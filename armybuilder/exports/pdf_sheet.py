@@ -17,9 +17,9 @@ from __future__ import annotations
 import io
 
 from armybuilder.engine.results import EntryResult
-from armybuilder.engine.rulesets import policy_for, policy_or_default
+from armybuilder.engine.rulesets import policy_or_default
 from armybuilder.exports import pdf_style
-from armybuilder.exports.pdf_cards import upgrade_labels
+from armybuilder.exports.pdf_cards import upgrades_taken, weapons_fought_with
 from armybuilder.exports.pdf_data import SPELL_RULES, Printout, casts_spells
 from armybuilder.exports.pdf_roster import MARGIN, CellLines, Column, TablePages, TableRow, list_status
 from armybuilder.exports.pdf_style import (
@@ -185,10 +185,7 @@ class ArmySheetPdf(TablePages):
         loadout, unit = result.loadout, result.unit
         if loadout is None or unit is None:
             return []
-        weapons = list(loadout.weapons)
-        policy = policy_for(self.printout.family)
-        if not any(not w.range for w in weapons) and (default := policy.default_melee(result.models)) is not None:
-            weapons.append(default)  # what the rulebook says a unit with no melee weapon fights with
+        weapons = weapons_fought_with(result, self.printout.family)
         hexes = not self.printout.uses_points  # Arena measures in hexes, as its text export does
         spans: list[Span] = []
         if weapons:
@@ -200,10 +197,7 @@ class ArmySheetPdf(TablePages):
         rules += [(f"; {group}", REGULAR) for group in loadout.some]  # "1 model (Weapon Team): Tough(3)"
         if rules:
             spans += [(" · " if spans else "", REGULAR), ("Rules: ", BOLD), *rules]
-        upgrades = ", ".join(
-            label if picks == 1 else f"{label} ×{picks}"
-            for label, picks in upgrade_labels(result, loadout.every_rule, self.printout.family)
-        )
+        upgrades = upgrades_taken(result, self.printout.family)
         if upgrades:
             spans += [(" · " if spans else "", REGULAR), ("Upgrades: ", BOLD), (upgrades, REGULAR)]
         return [span for span in spans if span[0]]
