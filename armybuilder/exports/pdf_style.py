@@ -216,6 +216,7 @@ FSI, PDI = "\u2068", "\u2069"
 _ISOLATE_STARTS = {"\u2066": "L", "\u2067": "R", FSI: None}  # LRI, RLI, FSI: the direction inside
 _ISOLATE_CHARS = frozenset("\u2066\u2067\u2068\u2069")
 _ISOLATE_MARKS = re.compile("[\u2066-\u2069]")
+MAX_ISOLATES = 8  # isolates in isolates: a name in a sentence in a name … is at most this deep
 # Stand-ins for the isolated runs while the text around them is put in order: neutral
 # characters (bidi class ON, like an isolate seen from outside) that no name uses.
 _STAND_INS = "".join(chr(code) for code in range(0x2FF0, 0x2FFC))
@@ -236,7 +237,7 @@ def _display_order(text: str) -> str:
     return text[:start] + _visual(core) + text[start + len(core) :]
 
 
-def _visual(text: str, direction: str | None = None) -> str:
+def _visual(text: str, direction: str | None = None, nesting: int = 0) -> str:
     if not _ISOLATE_MARKS.search(text):
         return get_display(text, base_dir=direction) if _RTL.search(text) else text
     depth = 0
@@ -246,7 +247,9 @@ def _visual(text: str, direction: str | None = None) -> str:
             text = FSI + text
             break
     # More isolates than stand-ins, or a text with a stand-in of its own: the rest unisolated.
-    room = 0 if any(char in _STAND_INS for char in text) else len(_STAND_INS)
+    # Isolates nested past MAX_ISOLATES deep are read as plain text, so that the work (and
+    # the depth of this call) stays bounded whatever a text holds.
+    room = 0 if nesting >= MAX_ISOLATES or any(char in _STAND_INS for char in text) else len(_STAND_INS)
     outer: list[str] = []
     runs: list[str] = []
     i = 0
@@ -259,7 +262,7 @@ def _visual(text: str, direction: str | None = None) -> str:
                 end += 1
             inner = text[i + 1 : end - 1] if not depth else text[i + 1 : end]
             outer.append(_STAND_INS[len(runs)])
-            runs.append(_visual(inner, _ISOLATE_STARTS[char]))
+            runs.append(_visual(inner, _ISOLATE_STARTS[char], nesting + 1))
             i = end
         else:
             if not _ISOLATE_MARKS.match(char):  # a mark with no partner is dropped

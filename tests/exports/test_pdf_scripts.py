@@ -344,3 +344,15 @@ def test_a_cjk_name_in_a_bold_style_is_drawn_as_bold_as_latin_beside_it():
     darkness = [sum(image.get_flattened_data()) / (image.width * image.height) for image in (regular, cjk_bold)]
     assert darkness[1] >= 1.15 * darkness[0], darkness  # Droid has one weight: without more, equal
     assert NAMES["cjk"] in typed_text(data)
+
+
+def test_isolates_nested_past_any_name_are_read_as_plain_text_not_without_end():
+    """A text that opens thousands of isolates inside each other (typed on purpose) is put
+    in display order as plain text past MAX_ISOLATES deep: no error, the letters kept,
+    the marks not drawn; a name isolated in a sentence still keeps its place."""
+    deep = "\u2068" * 3000 + "حرس 12" + "\u2069" * 3000
+    shown = pdf_style._visual(deep)
+    assert not re.search("[\u2066-\u2069]", shown)
+    assert sorted(shown) == sorted("حرس 12")
+    sentence = "Joined hero: " + pdf_style.isolate("حرس") + " · 70 pts"
+    assert pdf_style._visual(sentence) == "Joined hero: " + "حرس"[::-1] + " · 70 pts"
