@@ -29,7 +29,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from factions.admin_checks import CatalogueRefused, _version_after_edit
-from factions.armybook import ArmyBookError, Problem
+from factions.armybook import ArmyBookError, Problem, parse_json
 from factions.models import Faction
 from factions.selectors import faction_document
 from factions.services import BookChanged, ImportResult, ImportStatus, armybook_edit
@@ -94,9 +94,9 @@ class BookDocumentForm(forms.Form):
             if key not in cleaned or (not text and key in OPTIONAL_PARTS):
                 continue
             try:
-                value = json.loads(text or "")
-            except ValueError as exc:
-                self.add_error(key, f"{label}: not valid JSON: {exc}")
+                value = parse_json(text or "")  # as an import reads a file: NULs and nesting too
+            except ArmyBookError as exc:
+                self.add_error(key, "; ".join(f"{label}: {problem}" for problem in exc.problems))
                 continue
             if not isinstance(value, kind):
                 self.add_error(key, f"{label}: must be a JSON {'list' if kind is list else 'object'}")

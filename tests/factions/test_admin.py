@@ -255,6 +255,21 @@ def test_a_part_that_is_not_json_is_named_and_nothing_is_saved(admin_client_with
 
 
 @pytest.mark.django_db
+def test_a_part_nested_without_end_or_holding_a_nul_is_named_and_nothing_is_saved(admin_client_with_book):
+    """A part is read as an import reads a file: JSON nested deeper than the parser goes
+    and a NUL (which no database text holds) are problems on that part, not errors."""
+    before = book_state()
+    url, data = document_form(admin_client_with_book)
+    response = admin_client_with_book.post(url, {**data, "spells": ["[" * 100_000 + "]" * 100_000]})
+    assert response.status_code == 200
+    assert "Spells: not valid JSON: nested more than" in part_errors(response, "spells")
+    response = admin_client_with_book.post(url, {**data, "spells": ['[{"name": "Bolt\\u0000"}]']})
+    assert response.status_code == 200
+    assert "Spells: not valid: the file contains a NUL character" in part_errors(response, "spells")
+    assert book_state() == before
+
+
+@pytest.mark.django_db
 def test_taking_a_package_off_a_unit_its_options_still_price_is_refused(admin_client_with_book):
     """The Halberds option still names a price for the Wardens."""
     before = book_state()
