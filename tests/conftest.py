@@ -34,13 +34,6 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "slow: in one of the slow groups (browser, fuzz, property)")
 
 
-def pytest_xdist_auto_num_workers(config):
-    """`-n auto`: a worker per core and one more. The browser tests spend much of their
-    time waiting for Chromium and the live server, which the extra worker fills (the
-    whole run on 2 cores: 6 min 51 s with 2 workers, 5 min 57 s with 3)."""
-    return len(os.sched_getaffinity(0)) + 1
-
-
 def slow_group(item) -> str | None:
     """The slow group a test is in: the browser and fuzz tests by their module's mark, the
     property tests by hypothesis's decorator."""
