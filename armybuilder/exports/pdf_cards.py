@@ -22,16 +22,21 @@ from armybuilder.engine.loadout import SomeModels, WeaponLine
 from armybuilder.engine.meanings import NO_TEXT
 from armybuilder.engine.results import EntryResult
 from armybuilder.engine.rulesets import policy_for, policy_or_default
+from armybuilder.exports import pdf_glossary
 from armybuilder.exports.pdf_data import Printout, casts_spells, rules_reached
+from armybuilder.exports.pdf_glossary import RULES, Group, glossary, rule_groups, spells_group
+from armybuilder.exports.pdf_layout import Flow
 from armybuilder.exports.pdf_style import (
     ACCENT,
     BOLD,
     ERROR,
+    HEADING,
     INK,
     LINE,
     PAPERS,
     POKER_CARD,
     POKER_SIZE,
+    REGULAR,
     SHADE,
     SHEET_CARD,
     TEXT_MIN,
@@ -58,7 +63,12 @@ UNIT_TRACKERS = ("Shaken", "Activated")  # a hero joined to a unit shares these 
 # A box to tick is 4 mm a side or more, 1 mm or more from the next: a pencil tick fits in
 # it and lands in one box, on every card size.
 TICK_BOX, TICK_GAP = 4.3 * mm, 1.3 * mm  # outer sizes: the 0.6 pt line leaves 4 mm and 1 mm clear
-POKER_SIZES = (9.5, 9, 8.5, 8, 7.5, 7, 6.5, 6)  # a poker card's text takes the largest that fits it
+# A poker card's (stats and weapons, rules) sizes, largest first: it takes the largest that fits.
+POKER_STEPS = ((10.0, 9.0), (9.5, 8.5), (9.0, 8.0), (8.5, 7.5), (8.0, 7.0))
+POKER_FACES = 2  # a unit and its joined heroes fill at most this many poker cards
+PAGE = "{page}"  # a card's pointer to the glossary: its page, known once the cards are laid out
+CELL_PAD = 3  # a table cell's text keeps this far from the next column
+GLOSSARY_SIZES = (8.0, 7.5, 7.0)  # the glossary after the cards takes the largest that adds no page
 DASH = "–"
 # Stat labels too wide for their box at the smallest size we print.
 SHORT_STAT_LABELS = {
@@ -73,7 +83,6 @@ SHORT_STAT_LABELS = {
 SHORT_HEADS = {"Range": "Rng", "Critical · rules": "Crit · rules", "Weapon": "Wpn"}
 MIN_HEIGHT = 64  # points: a sheet card is never shorter
 STEP = 0.5  # one step smaller, in points
-NAME_SHRINK = 0.85  # the smallest a weapon name gets, as a share of the cell text, before it wraps
 KEEP_TOGETHER = 4  # lines of a paragraph never split between two cards
 
 
@@ -124,6 +133,7 @@ class CardData:
     type_notes: str = ""  # what the unit's type does: "Artillery: fires only when it Holds; …"
     upgrades: str = ""
     joined: tuple[str, str] | None = None  # ("Joined to", "Pike Levy")
+    glossary: tuple[Group, ...] = ()  # a poker-size glossary card: the spells, or the rules left off the cards
     spell_rule: str = ""
     spells: tuple[tuple[str, int, str], ...] = ()
     meanings: tuple[tuple[str, str], ...] = ()  # ?rules=1: (rule, what it does), from the catalogue
@@ -385,6 +395,20 @@ def _weapon_cells(
     return (name, reach, attacks, ap, others or DASH)
 
 
+def _without_empty_columns(
+    columns: tuple[Column, ...], weapons: tuple[tuple[str, ...], ...]
+) -> tuple[tuple[Column, ...], tuple[tuple[str, ...], ...]]:
+    """The table without a text column no weapon has anything in ("–" in every row): the
+    weapons' names get its room instead of wrapping beside it."""
+    empty = {
+        i for i, column in enumerate(columns) if i and not column.number and all(row[i] == DASH for row in weapons)
+    }
+    if not empty:
+        return columns, weapons
+    keep = [i for i in range(len(columns)) if i not in empty]
+    return tuple(columns[i] for i in keep), tuple(tuple(row[i] for i in keep) for row in weapons)
+
+
 def smaller_card(style: CardStyles) -> CardStyles | None:
     """The card's text one step smaller, never under 6 pt; None if it cannot shrink."""
 
@@ -401,17 +425,18 @@ def smaller_card(style: CardStyles) -> CardStyles | None:
     return None if smaller == style else smaller
 
 
-def card_text_at(style: CardStyles, size: float) -> CardStyles:
-    """The card's styles with its text (cells, paragraphs, lead-ins) at `size`; the table
-    head keeps its distance below the text, never under 6 pt."""
-    head = max(TEXT_MIN, size - (style.text.size - style.table_head.size))
+def card_text_at(style: CardStyles, cell: float, text: float) -> CardStyles:
+    """The card's styles with its stats and weapons at `cell` and its text (rules,
+    lead-ins) at `text`; headings, stat labels and subtitle grow with them."""
     return replace(
         style,
-        subtitle=style.subtitle.sized(max(style.subtitle.size, size - 1)),
-        cell=style.cell.sized(size),
-        text=style.text.sized(size),
-        label=style.label.sized(size),
-        table_head=style.table_head.sized(head),
+        subtitle=style.subtitle.sized(max(style.subtitle.size, text)),
+        stat_label=style.stat_label.sized(max(style.stat_label.size, cell)),
+        stat_value=style.stat_value.sized(max(style.stat_value.size, cell + 1)),
+        cell=style.cell.sized(cell),
+        table_head=style.table_head.sized(cell),
+        text=style.text.sized(text),
+        label=style.label.sized(text),
     )
 
 
@@ -462,6 +487,16 @@ def card_grid(layout: str, paper: str) -> Grid:
 
 
 # -- laying a card out -------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A weapons table laid out at one size: its columns' widths and headings."""
+
+    columns: tuple[Column, ...]
+    widths: tuple[float, ...]
+    titles: tuple[str, ...]
+    fits: bool  # every word of its text cells fits its column
+
+
 @dataclass(slots=True)
 class Row:
     kind: str  # text | heading | head | weapon | gap | rule | boxes
@@ -496,6 +531,7 @@ class UnitCardsPdf:
         self.printout = printout
         self.rules = rules
         self.trackers = trackers
+        self.poker = layout == "poker"
         self.grid = card_grid(layout, paper)
         self.style: CardStyles = POKER_CARD if layout == "poker" else SHEET_CARD
         self.combine = combine
@@ -504,7 +540,14 @@ class UnitCardsPdf:
         # Name bands laid out in this drawing (a card is measured again while it is fitted):
         # work of one render, gone with it, not a cache of the process (armybuilder/memo.py).
         self._headers: dict[tuple, tuple[float, list[str], float]] = {}
+        self._tables: dict[tuple, Table] = {}
         self.smaller = smaller_card(self.style)
+        # What the cards' rules and spells do, each once: after the cards on the page;
+        # on poker cards the rules stay on each card, the spells get a card of their own.
+        self.groups = () if self.poker else glossary(printout, rules=rules)
+        self.left_out: dict[str, None] = {}  # poker cards' rules explained on the rules cards
+        self.glossary_page = 0
+        self.glossary_size = GLOSSARY_SIZES[0]
 
     def render(self) -> bytes:
         buffer = io.BytesIO()
@@ -514,11 +557,20 @@ class UnitCardsPdf:
             title=f"{self.printout.title} — unit cards",
             subject=f"{self.printout.ruleset_title} · {self.printout.faction_name}",
         )
-        cards = cards_for(self.printout, combine=self.combine, rules=self.rules, trackers=self.trackers)
+        rules = self.rules and self.poker
+        cards = cards_for(self.printout, combine=self.combine, rules=rules, trackers=self.trackers)
         faces = [face for card in cards for face in self._fitted_faces(card)]
         if not faces:
             self._draw_no_units()
+        for card in self._glossary_cards():
+            faces += self._fitted_faces(card)
         pages = self._pages(faces)
+        if self.groups and faces:
+            self.glossary_page = len(pages) - 1 + self._glossary_flow(None, start_only=True).pages
+            fewest = self._glossary_flow(None, size=GLOSSARY_SIZES[-1]).pages
+            self.glossary_size = next(
+                size for size in GLOSSARY_SIZES if self._glossary_flow(None, size=size).pages == fewest
+            )
         for number, placed in enumerate(pages or [[]]):
             if number:
                 self.canvas.showPage()
@@ -529,6 +581,9 @@ class UnitCardsPdf:
                 assert face.style is not None  # every fitted face has its sizes
                 self.style = face.style
                 self._draw_face(face, box)
+        if self.groups and faces:
+            self.style = SHEET_CARD
+            self._glossary_flow(self.canvas, size=self.glossary_size)
         self.canvas.save()
         return buffer.getvalue()
 
@@ -576,65 +631,111 @@ class UnitCardsPdf:
     def _stats_height(self, card: CardData) -> float:
         return self.style.stat_label.leading + self.style.stat_value.leading + 5 if card.stats else 0
 
-    def _footer_height(self) -> float:
-        return self.style.footer.leading + 2
+    def _footer_height(self, card: CardData) -> float:
+        return len(self._footer_lines(card, "")) * self.style.footer.leading + 2
+
+    def _footer_lines(self, card: CardData, right: str) -> list[tuple[str, str]]:
+        """The footer's lines, bottom last, each (left text, right text): the book and
+        rules on the left, the card's problems and number on the right. When the card's
+        widest right part ("2 problems · 9/9") does not fit beside the left, it goes on a
+        line of its own; the left takes two lines at most."""
+        footer = self.style.footer
+        widest = self._footer_right(card, 9, 9)
+        room = self.width - width_of(widest, footer.font, footer.size) - 6
+        if width_of(card.footer, footer.font, footer.size) <= room:
+            return [(card.footer, right)]
+        lefts = wrap(card.footer, footer.font, footer.size, self.width)
+        lefts = (
+            [*lefts[:1], clip(" ".join(lefts[1:]), footer.font, footer.size, self.width)] if len(lefts) > 1 else lefts
+        )
+        if width_of(lefts[-1], footer.font, footer.size) <= room:
+            return [*((left, "") for left in lefts[:-1]), (lefts[-1], right)]
+        return [*((left, "") for left in lefts), ("", right)]
+
+    @staticmethod
+    def _footer_right(card: CardData, number: int, total: int) -> str:
+        parts = []
+        if card.problems:
+            parts.append(f"{card.problems} {'problem' if card.problems == 1 else 'problems'}")
+        if total > 1:
+            parts.append(f"{number}/{total}")
+        return " · ".join(parts)
 
     def _body_room(self, card: CardData, number: int) -> float:
         frame_height = self.grid.card[1] - 2 * self.grid.inset
-        used = self._header(self._title(card, number), self._cost(card))[0] + self._footer_height()
+        used = self._header(self._title(card, number), self._cost(card))[0] + self._footer_height(card)
         used += 2 * self.style.padding
         if number == 1:
             used += len(self._subtitle_lines(card)) * self.style.subtitle.leading + self._stats_height(card) + 4
         return frame_height - used
 
     def _rows(self, card: CardData) -> list[Row]:
+        """The card's rows but the explanations of its rules (`_meaning_blocks`): a joined
+        hero's part (weapons, rules, boxes) is kept whole, on one card."""
+        if card.glossary:
+            return self._glossary_rows(card.glossary)
         style = self.style
         # Each unit of a combined card ("4× War Dancers") is ticked apart: its own boxes.
         apart = card.copies > 1
         rows = self._unit_rows(card, trackers=not apart)
         for hero in card.heroes:
-            rows.append(Row("rule", 4, keep_with_next=True))
+            block = [Row("rule", 4)]
             title = f"{isolate(hero.title)} · {hero.cost}" if hero.cost else hero.title
-            rows.extend(self._keep(self._text_rows([("Joined hero: ", style.label.font), (title, style.label.font)])))
+            block += self._text_rows([("Joined hero: ", style.label.font), (title, style.label.font)])
             if hero.stats:
                 stats = " · ".join(f"{label} {value}" for label, value in hero.stats)
-                rows.extend(self._text_rows([(stats, style.text.font)]))
-            rows.extend(self._unit_rows(hero, trackers=not apart))
+                block += self._text_rows([(stats, style.text.font)])
+            block += self._unit_rows(hero, trackers=not apart)
+            while block[-1].kind == "gap":
+                block.pop()
+            rows.extend(self._keep(block[:-1]))
+            rows.append(block[-1])
+            rows.append(Row("gap", 2))
         if apart:
             rows.extend(self._copies_tracker_rows(card))
-        if card.meanings:
-            rows.append(Row("heading", style.label.leading + 2, "What the rules do", keep_with_next=True))
-            for name, text in card.meanings:
-                rows.extend(self._text_rows([(f"{name}: ", style.label.font), (text, style.text.font)]))
-                rows.append(Row("gap", 1))
-        spells, spell_rule = card.spells, card.spell_rule
-        for hero in card.heroes:
-            if not spells and hero.spells:
-                spells, spell_rule = hero.spells, f"{isolate(hero.title)}, {hero.spell_rule}"
-        if spells:
-            rows.append(Row("heading", style.label.leading + 2, f"Spells · {spell_rule}", keep_with_next=True))
-            for i, (name, cost, text) in enumerate(spells):
-                rows.append(Row("gap", 1))
-                spell = self._text_rows([(f"{name} ({cost}) ", style.label.font), (text, style.text.font)])
-                if i == len(spells) - 2:
-                    # The last two spells stay together: a "(continued)" card never holds one alone.
-                    for row in spell:
-                        row.keep_with_next = True
-                rows.extend(spell)
-            if len(spells) >= 2:
-                rows[-len(spell) - 1].keep_with_next = True  # the gap before the last spell
+        if self.groups and self.rules and card.title:
+            pointer = [("What the rules do: ", style.label.font), (f"glossary, page {PAGE}", style.text.font)]
+            rows.extend(self._text_rows(pointer))
         while rows and rows[-1].kind == "gap":
             rows.pop()
         return rows
+
+    def _glossary_rows(self, groups: tuple[Group, ...]) -> list[Row]:
+        """A poker-size glossary card's rows: each group under its heading, each entry
+        whole on one card."""
+        style = self.style
+        rows: list[Row] = []
+        for group in groups:
+            if len(groups) > 1 or group.kind == RULES:
+                rows.append(Row("heading", style.label.leading + 2, group.title, keep_with_next=True))
+            for entry in group.entries:
+                rows.extend(
+                    self._keep(
+                        self._text_rows([(f"{entry.heading}: ", style.label.font), (entry.text, style.text.font)])
+                    )
+                )
+                rows.append(Row("gap", 2))
+        return rows
+
+    def _meaning_blocks(self, card: CardData) -> list[tuple[str, list[Row]]]:
+        """What each of the card's rules does (poker cards with rules), a block each."""
+        style = self.style
+        blocks = []
+        for name, text in card.meanings:
+            block = self._text_rows([(f"{name}: ", style.label.font), (text, style.text.font)])
+            blocks.append((name, [*self._keep(block), Row("gap", 1)]))
+        return blocks
 
     def _unit_rows(self, card: CardData, *, trackers: bool = True) -> list[Row]:
         """Weapons, rules, type, upgrades and trackers of a unit (or of a hero joined to it)."""
         style = self.style
         rows: list[Row] = []
         if card.weapons:
-            rows.append(self._head_row(card.columns))
+            columns, weapons = _without_empty_columns(card.columns, card.weapons)
+            table = self._table(columns, weapons)
+            rows.append(self._head_row(table))
             room = self._body_room(card, 2) - rows[-1].height
-            rows.extend(self._weapon_row(card.columns, cells, room) for cells in card.weapons)
+            rows.extend(self._weapon_row(table, cells, room) for cells in weapons)
             rows.append(Row("gap", 3))
         for label, text in (("Rules:", card.rules), ("Type:", card.type_notes)):
             if text:
@@ -649,6 +750,13 @@ class UnitCardsPdf:
             rows.append(Row("gap", 2))
         if card.joined:
             rows.extend(self._text_rows([(card.joined[0] + ": ", style.label.font), (card.joined[1], style.text.font)]))
+            rows.append(Row("gap", 2))
+        if card.spell_rule:
+            # The spells are printed once: on a spell card of their own, or after the cards.
+            where = "on the spell card" if self.poker else f"glossary, page {PAGE}"
+            count = f"{len(card.spells)} spells" if len(card.spells) != 1 else "1 spell"
+            spans = [("Spells: ", style.label.font), (f"{card.spell_rule} · {count}, {where}", style.text.font)]
+            rows.extend(self._text_rows(spans))
             rows.append(Row("gap", 2))
         for tracker in card.trackers if trackers else ():
             rows.extend(self._tracker_rows(tracker))
@@ -720,106 +828,238 @@ class UnitCardsPdf:
             keep = {0, last - 1}
         return [Row("text", self.style.text.leading, line, i in keep) for i, line in enumerate(lines)]
 
-    def _column_widths(self, columns: tuple[Column, ...]) -> list[float]:
-        total = sum(column.weight for column in columns)
-        return [self.width * column.weight / total for column in columns]
+    def _table(self, columns: tuple[Column, ...], weapons: tuple[tuple[str, ...], ...]) -> Table:
+        """A weapons table's columns at the current size. A number column is as wide as
+        its widest number and its heading (the short word, "Rng", where room is short);
+        the weapon's name as wide as its longest name while the rules beside it keep room
+        for their longest word; the rules the rest. A name wraps only when the rules need
+        the room too. What is left over goes to full headings ("Range"), then the rules."""
+        cell, head = self.style.cell, self.style.table_head
+        key = (columns, weapons, cell.size, head.size, self.width)
+        if key in self._tables:
+            return self._tables[key]
 
-    def _head_row(self, columns: tuple[Column, ...]) -> Row:
+        def wide(text: str, style: Style) -> float:
+            return width_of(text, style.font, style.size) + CELL_PAD
+
+        def longest(i: int, words: bool) -> float:
+            parts = [part for row in weapons for part in (row[i].split() if words else [row[i]])]
+            return max((wide(part, cell) for part in parts), default=CELL_PAD)
+
+        numbers = [i for i, column in enumerate(columns) if column.number]
+        texts = [i for i, column in enumerate(columns) if not column.number]
+        short = [SHORT_HEADS.get(column.title, column.title) for column in columns]
+        least = {i: longest(i, True) for i in texts}  # a text column's heading shrinks to fit its words
+        widths = [0.0] * len(columns)
+        for i in numbers:
+            widths[i] = max(longest(i, False), wide(short[i], head))
+        fits = sum(widths) + sum(least.values()) <= self.width
+        if not fits:  # the headings give way first (_head_row shrinks them), then words break
+            smallest = head.sized(self.style.cell_min)
+            for i in numbers:
+                widths[i] = max(longest(i, False), wide(short[i], smallest))
+            fits = sum(widths) + sum(least.values()) <= self.width
+        room = self.width - sum(widths)
+        name, rest = texts[0], texts[1:]
+        wanted = {i: longest(i, False) for i in texts}
+        if fits:
+            widths[name] = max(least[name], min(wanted[name], room - sum(least[i] for i in rest)))
+        else:  # too narrow at this size: each text column by its longest word, words broken
+            widths[name] = room * least[name] / sum(least.values())
+        spare = room - widths[name] - sum(wanted[i] for i in rest)
+        for i in numbers:  # full headings where the rules have all they want
+            grow = wide(columns[i].title, head) - widths[i]
+            if 0 < grow <= spare:
+                widths[i] += grow
+                spare -= grow
+        left = self.width - sum(widths[i] for i in range(len(columns)) if i not in rest)
+        for i in rest:  # the other text columns share what is left by their needs
+            widths[i] = left * least[i] / sum(least[j] for j in rest)
+        titles = tuple(
+            column.title if wide(column.title, head) <= width + 0.01 else short[i]
+            for i, (column, width) in enumerate(zip(columns, widths, strict=True))
+        )
+        table = Table(columns, tuple(widths), titles, fits)
+        self._tables[key] = table
+        return table
+
+    def _head_row(self, table: Table) -> Row:
+        """The table's headings, one size for all: the head style's, or smaller where a
+        heading is wider than its column (never under 6 pt)."""
         head = self.style.table_head
-        cells = []
-        for column, width in zip(columns, self._column_widths(columns), strict=True):
-            title = column.title
-            if width_of(title, head.font, self.style.cell_min) > width - 2:
-                title = SHORT_HEADS.get(title, title)  # never under 6 pt: a shorter word
-            size = fit_size(title, head.font, head.size, width - 2, self.style.cell_min)
-            cells.append(([title], size))
-        # One size for every heading: the largest at which each fits its column.
-        size = min(size for _title, size in cells)
-        cells = [(title, size) for title, _size in cells]
-        return Row("head", head.sized(size).leading + 2, (columns, cells), keep_with_next=True)
+        size = min(
+            fit_size(title, head.font, head.size, width - CELL_PAD + 1, self.style.cell_min)
+            for title, width in zip(table.titles, table.widths, strict=True)
+        )
+        cells = [([title], size) for title in table.titles]
+        return Row("head", head.sized(size).leading + 2, (table, cells), keep_with_next=True)
 
-    def _weapon_row(self, columns: tuple[Column, ...], texts: tuple[str, ...], room: float) -> Row:
+    def _weapon_row(self, table: Table, texts: tuple[str, ...], room: float) -> Row:
+        """A weapon's cells, every one at the cell size: numbers fit their column, text
+        wraps in its own."""
         cell_style = self.style.cell
-        cells: list[tuple[list[str], float]] = []
-        for i, (column, width, text) in enumerate(zip(columns, self._column_widths(columns), texts, strict=True)):
-            size = cell_style.size
-            if column.number:
-                size = fit_size(text, cell_style.font, size, width - 2, self.style.cell_min)
-            elif i == 0:  # a weapon's name rather shrinks a little than wraps
-                smaller = fit_size(text, cell_style.font, size, width - 2, max(size * NAME_SHRINK, TEXT_MIN))
-                size = smaller if width_of(text, cell_style.font, smaller) <= width - 2 else size
-            cells.append((wrap(text, cell_style.font, size, width - 2), size))
+        size = cell_style.size
+        cells = [
+            (wrap(text, cell_style.font, size, width - CELL_PAD + 1), size)
+            for width, text in zip(table.widths, texts, strict=True)
+        ]
         # A row never outgrows an empty card: cut the longest cells short.
         most = max(1, int((room - 2) // cell_style.leading))
         cells = [(lines[:most] if len(lines) <= most else [*lines[: most - 1], "…"], size) for lines, size in cells]
-        height = max(len(lines) * cell_style.sized(size).leading for lines, size in cells) + 2
-        return Row("weapon", height, (columns, cells))
+        height = max(len(lines) for lines, _size in cells) * cell_style.leading + 2
+        return Row("weapon", height, (table, cells))
 
     def _fitted_faces(self, card: CardData) -> list[Face]:
-        """The card's faces. A poker card's text takes the largest size at which the card
-        fits on one face (a card that fits at none keeps the normal size); a sheet card's
-        its normal size. Either way, a card that needs a "(continued)" card sets its text
-        one step smaller (never under 6 pt) when that makes it fit on one."""
+        """The card's faces. A poker card's text takes the largest size at which it needs
+        no more cards than at the smallest (`_poker_faces`); a sheet card its normal size,
+        or one step smaller (never under 6 pt) when that saves a "(continued)" card."""
         normal = self.style
-        faces = self._faces(card)
-        if self.grid.crop_marks and len(faces) == 1:
-            faces = self._grown_faces(card, faces)
-        elif len(faces) > 1 and self.smaller is not None:
-            self.style = self.smaller
-            fitted = self._faces(card)
-            if len(fitted) < len(faces):
-                faces = fitted
+        if self.poker:
+            faces = self._poker_faces(card)
+        else:
+            faces = self._faces(card)
+            if len(faces) > 1 and self.smaller is not None:
+                self.style = self.smaller
+                fitted = self._faces(card)
+                if len(fitted) < len(faces):
+                    faces = fitted
+                else:
+                    self.style = normal
         for face in faces:
             face.style = self.style
             face.height = self._face_height(face)
         self.style = normal
         return faces
 
-    def _grown_faces(self, card: CardData, faces: list[Face]) -> list[Face]:
-        """The faces at the largest text size that keeps the card on one face; `faces`
-        are those at the normal size (one). The smallest step up is tried first (a full
-        card stops there), then the largest (a sparse card stops there), then the sizes
-        between by halving."""
+    def _poker_faces(self, card: CardData) -> list[Face]:
+        """A poker card at the largest step of POKER_STEPS at which it takes as few cards
+        as at the smallest, every word of its weapons fitting its column. With rules, what
+        each rule does goes on the card while the unit and its heroes keep to two cards;
+        a rule left out is named on the card and explained on the rules cards at the end.
+        Leaves self.style at the size chosen."""
         normal = self.style
-        sizes = [size for size in POKER_SIZES if size > normal.text.size]  # largest first
+        at: dict[int, tuple[CardStyles, list[Face], list[str]]] = {}
 
-        def one_face(size: float) -> list[Face] | None:
-            self.style = card_text_at(normal, size)
-            tried = self._faces(card) if self._words_fit(card) else []
-            return tried if len(tried) == 1 else None
+        def tried(step: int, budget: int | None = None) -> tuple[CardStyles, list[Face], list[str]]:
+            if budget is None and step in at:
+                return at[step]
+            self.style = card_text_at(normal, *POKER_STEPS[step])
+            faces, left_out = self._faces_explained(card, budget)
+            if budget is None:
+                at[step] = (self.style, faces, left_out)
+            return self.style, faces, left_out
 
-        smallest = one_face(sizes[-1]) if sizes else None
-        if smallest is None:
-            self.style = normal
-            return faces
-        best: tuple[CardStyles, list[Face]] = (self.style, smallest)
-        if len(sizes) > 1:
-            largest = one_face(sizes[0])
-            if largest is not None:
-                return largest  # self.style is its size
-            low, high = 1, len(sizes) - 2  # between the largest (too large) and the smallest (fits)
-            while low <= high:
-                middle = (low + high) // 2
-                fitted = one_face(sizes[middle])
-                if fitted is not None:
-                    best, high = (self.style, fitted), middle - 1
-                else:
-                    low = middle + 1
-        self.style = best[0]
-        return best[1]
+        smallest = len(POKER_STEPS) - 1
+        style, faces, left_out = tried(smallest)
+        if len(faces) > POKER_FACES and card.meanings:
+            style, faces, left_out = tried(smallest, POKER_FACES)
+        else:
+            fewest = len(faces)
+
+            def fits(step: int) -> bool:
+                _style, tried_faces, _left = tried(step)
+                return len(tried_faces) <= fewest and self._words_fit(card)
+
+            # The largest step first (a sparse card stops there), then by halving.
+            if fits(0):
+                style, faces, left_out = at[0]
+            else:
+                low, high = 1, smallest - 1
+                while low <= high:
+                    middle = (low + high) // 2
+                    if fits(middle):
+                        style, faces, left_out = at[middle]
+                        high = middle - 1
+                    else:
+                        low = middle + 1
+        self.style = style
+        self.left_out.update(dict.fromkeys(left_out))
+        return faces
+
+    def _faces_explained(self, card: CardData, budget: int | None) -> tuple[list[Face], list[str]]:
+        """The card's faces with what its rules do after the rest, each rule whole on a
+        card, while the card keeps to `budget` faces (None: any number); and the rules
+        left out, which its last face names ("Rules cards: …")."""
+        faces = self._faces(card)
+        blocks = self._meaning_blocks(card) if card.meanings else []
+        if not blocks:
+            return faces, []
+        heading = Row("heading", self.style.label.leading + 2, "What the rules do")
+        limit = None if budget is None else max(budget, len(faces))
+        reserve, pointer = 0.0, []
+        for _attempt in range(3):  # room kept on the last card for the line naming what is left out
+            placed, left_out = self._place(card, faces, blocks, heading, limit, reserve)
+            if not left_out:
+                break
+            spans = [("Rules cards: ", self.style.label.font), (", ".join(left_out), self.style.text.font)]
+            pointer = self._text_rows(spans)
+            height = sum(row.height for row in pointer)
+            if height <= reserve:
+                break
+            reserve = height
+        out = [Face(card, face.number, list(face.rows)) for face in faces]
+        for number, rows in placed:
+            while len(out) < number:
+                out.append(Face(card, len(out) + 1, []))
+            face = out[number - 1]
+            if not any(row is heading for f in out for row in f.rows):
+                face.rows.append(heading)
+            face.rows.extend(rows)
+        if left_out:
+            if self._room_left(out[-1]) < sum(row.height for row in pointer):
+                out.append(Face(card, len(out) + 1, []))  # only when a rule is taller than a card
+            out[-1].rows.extend(pointer)
+        for face in out:
+            while face.rows and face.rows[-1].kind == "gap":
+                face.rows.pop()
+            face.total = len(out)
+        return out, left_out
+
+    def _place(
+        self,
+        card: CardData,
+        faces: list[Face],
+        blocks: list[tuple[str, list[Row]]],
+        heading: Row,
+        limit: int | None,
+        reserve: float,
+    ) -> tuple[list[tuple[int, list[Row]]], list[str]]:
+        """Where each block goes after `faces` (first fit, in order, never past `limit`
+        faces, keeping `reserve` free on the last one allowed): (face number, rows) of
+        those placed, and the names of those left out."""
+        number = len(faces)
+        room = self._room_left(faces[-1])
+        placed: list[tuple[int, list[Row]]] = []
+        left_out: list[str] = []
+
+        def free(at: int) -> float:
+            return reserve if limit is not None and at >= limit else 0.0
+
+        for name, rows in blocks:
+            need = sum(row.height for row in rows) + (heading.height if not placed else 0)
+            if need <= room - free(number):
+                placed.append((number, rows))
+                room -= need
+            elif (limit is None or number < limit) and need <= self._body_room(card, number + 1) - free(number + 1):
+                number += 1
+                placed.append((number, rows))
+                room = self._body_room(card, number) - need
+            else:
+                left_out.append(name)
+        return placed, left_out
+
+    def _room_left(self, face: Face) -> float:
+        return self._body_room(face.card, face.number) - sum(row.height for row in face.rows)
 
     def _words_fit(self, card: CardData) -> bool:
         """No word of a weapons table's text cells is wider than its column at the
         current size: larger text that would break "Hacking Knife" into "Hackin / g"
         does not fit."""
-        cell = self.style.cell
-        for each in (card, *card.heroes):
-            widths = self._column_widths(each.columns)
-            for texts in each.weapons:
-                for column, width, text in zip(each.columns, widths, texts, strict=True):
-                    if not column.number and any(width_of(w, cell.font, cell.size) > width - 2 for w in text.split()):
-                        return False
-        return True
+        return all(
+            self._table(*_without_empty_columns(each.columns, each.weapons)).fits
+            for each in (card, *card.heroes)
+            if each.weapons
+        )
 
     def _face_height(self, face: Face) -> float:
         """The frame height its content needs (poker cards: always the card's)."""
@@ -852,9 +1092,13 @@ class UnitCardsPdf:
             x = left + column * (grid.card[0] + grid.gap)
             pages[-1].append((face, (x, y - height, grid.card[0], height)))
             y -= height + grid.gap
+        self._end = (column, y)
         return pages
 
     def _faces(self, card: CardData) -> list[Face]:
+        """The card's rows shared out over faces: rows kept together move on to the next
+        face together, unless even an empty face cannot hold them; a weapons table that
+        goes on repeats its heading row."""
         rows = self._rows(card)
         head = rows[0] if rows and rows[0].kind == "head" else None
         faces = [Face(card, 1, [])]
@@ -867,7 +1111,9 @@ class UnitCardsPdf:
                 j += 1
                 need += rows[j].height
             face = faces[-1]
-            if need > room and (face.number == 1 or any(r.kind != "head" for r in face.rows)):
+            started = face.number == 1 or any(r.kind != "head" for r in face.rows)
+            too_tall = need > self._body_room(card, len(faces) + 1)  # for any face: fill this one first
+            if started and (need > room if not too_tall else row.height > room):
                 faces.append(Face(card, len(faces) + 1, []))
                 room = self._body_room(card, len(faces))
                 if row.kind == "weapon" and head is not None:
@@ -883,6 +1129,44 @@ class UnitCardsPdf:
                 face.rows.pop()
             face.total = len(faces)
         return faces
+
+    # -- the glossary: what the rules and spells do, once ---------------------------------
+    def _glossary_cards(self) -> list[CardData]:
+        """Poker cards' spells on a card of their own (more if they need it), and the rules
+        left off the unit cards (`left_out`) on rules cards, grouped as in the glossary."""
+        if not self.poker:
+            return []
+        footer = card_footer(self.printout)
+        blank = CardData(title="", subtitle="", cost="", stats=(), columns=(), weapons=(), footer=footer)
+        cards = []
+        spells = spells_group(self.printout)
+        if spells is not None:
+            title = f"Spells · {self.printout.faction_name}"
+            cards.append(replace(blank, title=title, subtitle=spells.note, glossary=(spells,)))
+        if self.left_out:
+            groups = rule_groups(self.printout, only=self.left_out)
+            subtitle = "The rules a card names under “Rules cards”"
+            cards.append(replace(blank, title="Rules", subtitle=subtitle, glossary=groups))
+        return cards
+
+    def _glossary_flow(self, canvas, *, size: float = GLOSSARY_SIZES[0], start_only: bool = False) -> Flow:
+        """The glossary at `size`, flowed down the cards' columns from where the last card
+        ends; without a canvas it only measures (`.pages`, counted from the cards' last
+        page), with `start_only` up to where it starts."""
+        grid = self.grid
+        left, bottom = grid.origin
+        top = bottom + grid.card[1]
+        right = grid.page[0] - left - grid.columns * grid.card[0] - (grid.columns - 1) * grid.gap
+        margins = (left, grid.page[1] - top, right, bottom)
+        flow = Flow(canvas, page_size=grid.page, margins=margins, columns=grid.columns, gap=grid.gap)
+        flow.column, flow.y = self._end
+        body, heading = Style(REGULAR, size), HEADING.sized(size + 2)
+        flow.space(6)
+        flow.ensure(heading.leading * 2 + body.leading * 3)
+        if not start_only:
+            flow.text("Glossary · what the rules and spells do", heading, after=2)
+            pdf_glossary.draw(flow, self.groups, body, HEADING.sized(size + 1))
+        return flow
 
     # -- drawing -----------------------------------------------------------------------
     def _draw_no_units(self) -> None:
@@ -985,8 +1269,8 @@ class UnitCardsPdf:
             canvas.setStrokeColor(LINE)
             canvas.rect(left, top - height, width, height, stroke=1, fill=1)
             centre = left + width / 2
-            if width_of(label, label_style.font, TEXT_MIN) > width - 3:
-                label = SHORT_STAT_LABELS.get(label, label)  # never smaller than 6 pt: a shorter word
+            if width_of(label, label_style.font, label_style.size) > width - 3:
+                label = SHORT_STAT_LABELS.get(label, label)  # a shorter word rather than smaller text
             label_size = fit_size(label, label_style.font, label_style.size, width - 3, TEXT_MIN)
             canvas.setFillColor(label_style.color)
             draw_string(canvas, centre, top - 1.5 - label_style.size, label, label_style.font, label_size, "centre")
@@ -998,7 +1282,8 @@ class UnitCardsPdf:
     def _draw_row(self, row: Row, x: float, top: float) -> None:
         canvas, style = self.canvas, self.style
         if row.kind == "text":
-            draw_line(canvas, row.content, x, top - style.text.size, style.text.size, style.text.color)
+            line = [(text.replace(PAGE, str(self.glossary_page)), font) for text, font in row.content]
+            draw_line(canvas, line, x, top - style.text.size, style.text.size, style.text.color)
         elif row.kind == "heading":
             canvas.setStrokeColor(LINE)
             canvas.setLineWidth(0.4)
@@ -1027,9 +1312,9 @@ class UnitCardsPdf:
         if head:
             canvas.setFillColor(SHADE)
             canvas.rect(x, top - row.height, self.width, row.height, stroke=0, fill=1)
-        columns, cells = row.content
+        table, cells = row.content
         left = x
-        for (lines, size), width, column in zip(cells, self._column_widths(columns), columns, strict=True):
+        for (lines, size), width, column in zip(cells, table.widths, table.columns, strict=True):
             leading = text_style.sized(size).leading
             y = top - 1 - size
             canvas.setFillColor(text_style.color)
@@ -1046,16 +1331,13 @@ class UnitCardsPdf:
 
     def _draw_footer(self, face: Face, x: float, bottom: float, width: float) -> None:
         canvas, footer = self.canvas, self.style.footer
-        right_parts = []
-        if face.card.problems:
-            right_parts.append(f"{face.card.problems} {'problem' if face.card.problems == 1 else 'problems'}")
-        if face.total > 1:
-            right_parts.append(f"{face.number}/{face.total}")
-        right = " · ".join(right_parts)
-        right_width = width_of(right, footer.font, footer.size) if right else 0
-        if right:
-            canvas.setFillColor(ERROR if face.card.problems else footer.color)
-            draw_string(canvas, x + width, bottom + 1, right, footer.font, footer.size, "right")
-        left = clip(face.card.footer, footer.font, footer.size, width - right_width - 6)
-        canvas.setFillColor(footer.color)
-        draw_string(canvas, x, bottom + 1, left, footer.font, footer.size)
+        right = self._footer_right(face.card, face.number, face.total)
+        y = bottom + 1
+        for left, right_part in reversed(self._footer_lines(face.card, right)):
+            if right_part:
+                canvas.setFillColor(ERROR if face.card.problems else footer.color)
+                draw_string(canvas, x + width, y, right_part, footer.font, footer.size, "right")
+            if left:
+                canvas.setFillColor(footer.color)
+                draw_string(canvas, x, y, clip(left, footer.font, footer.size, width), footer.font, footer.size)
+            y += footer.leading

@@ -6,16 +6,13 @@ ruleset. `/rules/<system>/reference.pdf` prints the quick reference alone.
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
 
-from armybuilder.engine.meanings import ARMYFORGE, BOOK, NO_TEXT, NONE, RULESET
-from armybuilder.exports import pdf_style
-from armybuilder.exports.pdf_data import Printout, RuleText, casts_spells, rules_named
+from armybuilder.exports import pdf_glossary, pdf_style
+from armybuilder.exports.pdf_data import Printout
 from armybuilder.exports.pdf_layout import Flow
 from armybuilder.exports.pdf_quickref import QUICK_REFERENCES, Topic
 from armybuilder.exports.pdf_style import (
     BODY,
-    BOLD,
     HEADING,
     MUTED,
     PAGE_FOOTER,
@@ -44,12 +41,6 @@ OWN_WORDS = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class UsedRule:
-    heading: str  # "Tough(3, 9)": the name with every rating the list uses
-    rule: RuleText | None  # None: neither the core rules nor the army book explain it
-
-
 class RulesReferencePdf:
     def __init__(
         self,
@@ -58,10 +49,7 @@ class RulesReferencePdf:
         subject: str,
         ruleset_slug: str,
         ruleset_title: str,
-        rules: tuple[UsedRule, ...] = (),
-        book_title: str = "",
-        spells: tuple[tuple[str, int, str], ...] = (),
-        casters: tuple[str, ...] = (),
+        groups: tuple[pdf_glossary.Group, ...] = (),
         paper: str = "a4",
         list_part: bool = True,
     ):
@@ -69,34 +57,18 @@ class RulesReferencePdf:
         self.subject = subject
         self.ruleset_slug = ruleset_slug
         self.ruleset_title = ruleset_title
-        self.rules = rules
-        self.book_title = book_title
-        self.spells = spells
-        self.casters = casters
+        self.groups = groups
         self.page_size = PAPERS[paper]
         self.list_part = list_part
 
     @classmethod
     def for_list(cls, printout: Printout, *, paper: str = "a4") -> RulesReferencePdf:
-        used = rules_named(printout)
-        rules = tuple(
-            UsedRule(f"{name}({', '.join(ratings)})" if ratings else name, printout.rules.get(name))
-            for name, ratings in used.items()
-        )
-        casters = []
-        for result in printout.validation.entries:
-            rule = casts_spells(result.loadout.every_rule) if result.loadout else None
-            if rule is not None:
-                casters.append(f"{isolate(result.label)} ({rule})")
         return cls(
             title=f"{isolate(printout.title)} — rules reference",
             subject=f"{printout.ruleset_title} · {printout.faction_name}",
             ruleset_slug=printout.family,
             ruleset_title=printout.ruleset_title,
-            rules=rules,
-            book_title=f"{isolate(printout.faction_name)} {printout.book_version}".strip(),
-            spells=tuple(sorted(printout.spells, key=lambda spell: (spell[1], spell[0].casefold()))) if casters else (),
-            casters=tuple(casters),
+            groups=pdf_glossary.glossary(printout),
             paper=paper,
         )
 
@@ -138,7 +110,6 @@ class RulesReferencePdf:
 
         self.flow = self._flow(canvas, columns=2, on_page=on_page)
         self._draw_rules(size)
-        self._draw_spells(size)
         return self.flow
 
     def _flow(self, canvas, *, columns: int, on_page) -> Flow:
@@ -176,50 +147,13 @@ class RulesReferencePdf:
         canvas.setFillColor(style.color)
         draw_string(canvas, MARGIN, MARGIN, text, style.font, size)
 
-    def _heading(self, text: str, size: float = BODY.size) -> None:
-        self.flow.space(6)
-        self.flow.ensure(HEADING.leading + BODY.sized(size).leading * 3)
-        self.flow.text(text, HEADING, after=4)
-
     def _draw_rules(self, size: float = BODY.size) -> None:
-        """The list's rules, grouped by where a player reads them (engine/meanings.py): the
-        army book's own, the core rules of Army Forge's it is written for (named as Army
-        Forge names them), the ruleset's (each with its section), and any nothing explains."""
-        body, source = BODY.sized(size), SOURCE.sized(max(TEXT_MIN, size - 1.5))
-        if not self.rules:
-            self._heading("Special rules", size)
-            self.flow.text("No unit in this list has a special rule.", body)
-        for origin in (BOOK, ARMYFORGE, RULESET, NONE):
-            group = [used for used in self.rules if (used.rule.origin if used.rule else NONE) == origin]
-            if not group:
-                continue
-            self._heading(self._group_title(origin, group), size)
-            for used in group:
-                rule = used.rule
-                summary = rule.text if rule is not None and rule.text else NO_TEXT
-                self.flow.paragraph([(used.heading, BOLD), ("  " + summary, REGULAR)], body)
-                if origin == RULESET and rule is not None and rule.source:
-                    self.flow.text(rule.source, source, after=5)
-                else:
-                    self.flow.space(5)
-
-    def _group_title(self, origin: str, group: list[UsedRule]) -> str:
-        if origin == BOOK:
-            return f"Army rules · {self.book_title}" if self.book_title else "Army rules"
-        if origin == ARMYFORGE:
-            return next((used.rule.source for used in group if used.rule and used.rule.source), "Core rules")
-        if origin == RULESET:
-            return f"Core rules · {self.ruleset_title}"
-        return "Rules without a text"
-
-    def _draw_spells(self, size: float = BODY.size) -> None:
-        if not self.spells:
-            return
-        body, source = BODY.sized(size), SOURCE.sized(max(TEXT_MIN, size - 1.5))
-        self._heading("Spells", size)
-        self.flow.text("Cast by " + ", ".join(self.casters) + ".", source, after=4)
-        for name, cost, text in self.spells:
-            self.flow.paragraph([(f"{name} ({cost})", BOLD), ("  " + text, REGULAR)], body, after=5)
+        """The list's rules and spells, grouped as Army Forge groups them (pdf_glossary.py)."""
+        if not any(group.kind == pdf_glossary.RULES for group in self.groups):
+            self.flow.space(6)
+            self.flow.text("Special rules", HEADING, after=4)
+            self.flow.text("No unit in this list has a special rule.", BODY.sized(size))
+        pdf_glossary.draw(self.flow, self.groups, BODY.sized(size))
 
     # -- the one-page quick reference --------------------------------------------------------
     def _draw_quick_reference(self) -> None:

@@ -525,20 +525,23 @@ def _card_styles(
     stat_value: float,
     table_head: float,
     text: float,
+    cell: float | None = None,
+    stat_label: float = TEXT_MIN,
 ) -> CardStyles:
     """A card layout's styles from its sizes. Fonts and colours are the same in every
-    layout; table cells, text and "Rules:" lead-ins share one size; stat labels and the
-    footer are printed at the smallest size, which is also as far as a cell shrinks."""
+    layout; text and "Rules:" lead-ins share one size, table cells that size unless
+    given theirs; the footer is printed at the smallest size, which is also as far as a
+    cell shrinks."""
     return CardStyles(
         padding=padding,
         name=Style(BOLD, name, ON_ACCENT),
         name_min=name_min,
         cost=Style(BOLD, cost, ON_ACCENT),
         subtitle=Style(ITALIC, subtitle, MUTED),
-        stat_label=Style(REGULAR, TEXT_MIN, MUTED),
+        stat_label=Style(REGULAR, stat_label, MUTED),
         stat_value=Style(BOLD, stat_value),
         table_head=Style(BOLD, table_head, MUTED),
-        cell=Style(REGULAR, text),
+        cell=Style(REGULAR, text if cell is None else cell),
         cell_min=TEXT_MIN,
         text=Style(REGULAR, text),
         label=Style(BOLD, text),
@@ -549,8 +552,19 @@ def _card_styles(
 SHEET_CARD = _card_styles(
     padding=7, name=11.5, name_min=8, cost=10, subtitle=7.5, stat_value=10.5, table_head=6.5, text=7.5
 )
+# A poker card is read at arm's length: stats and weapons at 8 pt or more, rules at 7 pt or
+# more (its text grows from there to fill the card: pdf_cards.POKER_STEPS).
 POKER_CARD = _card_styles(
-    padding=6, name=9.5, name_min=6.5, cost=8.5, subtitle=6.5, stat_value=9, table_head=6, text=6.5
+    padding=6,
+    name=9.5,
+    name_min=7,
+    cost=8.5,
+    subtitle=7,
+    stat_value=9,
+    table_head=8,
+    text=7,
+    cell=8,
+    stat_label=8,
 )
 
 POKER_SIZE = (63 * mm, 88 * mm)

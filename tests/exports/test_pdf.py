@@ -284,9 +284,10 @@ def bold_headings(data: bytes, size: float = 8.5) -> list[str]:
 def test_the_reference_has_exactly_the_rules_and_spells_the_list_uses(user, make_aof_book):
     army_list = wardens_list(user, make_aof_book)
     headings = bold_headings(render(army_list, "reference.pdf"))
-    # The army's own rules first, then the core rules, each group alphabetical.
-    rules = ["Shieldbrothers", "Caster(1)", "Counter", "Fast", "Hero", "Impact(1)", "Sergeant", "Tough(3)"]
-    assert headings == [*rules, "Spark (1)"]
+    # As Army Forge groups them: the army's own rules, the spells, then the core rules, each
+    # group alphabetical.
+    rules = ["Caster(1)", "Counter", "Fast", "Hero", "Impact(1)", "Sergeant", "Tough(3)"]
+    assert headings == ["Shieldbrothers", "Spark (1)", *rules]
     text = flat(" ".join(pages(render(army_list, "reference.pdf"))))
     assert "Test rule text." in text and "Test spell text." in text
     assert "Army rules · Test Wardens 1.0.0" in text  # where a faction rule is explained, in which version
@@ -637,7 +638,9 @@ def test_the_reference_orders_spells_by_their_cost(user):
 def test_crop_marks_frame_only_the_cards_printed_and_keep_5_mm_from_the_edge(user, make_aof_book, paper):
     from reportlab.lib.units import mm
 
-    army_list = wardens_list(user, make_aof_book, entries=TWO_CARDS)  # two cards: the first row, two columns
+    # Two cards, no caster (so no spell card): the first row, two columns.
+    entries = [{"id": "e1", "unit": "wardens"}, {"id": "e2", "unit": "wardens", "options": {"TROOPS-1a": 1}}]
+    army_list = wardens_list(user, make_aof_book, entries=entries)
     data = render(army_list, "cards.pdf", layout="poker", paper=paper)
     grid = card_grid("poker", paper)
     left, bottom = grid.origin
@@ -718,9 +721,9 @@ def test_regiments_cards_show_what_a_unit_type_gives_and_the_default_attack(user
     )
     assert "Rules: Fear, Impact(3)" in cards["Troll"]
     assert "Rules: Fast, Impact(3)" in cards["War Cart"]
-    # No melee weapon: one attack in melee, per model.
-    assert "No melee weapon – 1 – –" in cards["Bolt Thrower"]
-    assert "5× No melee weapon – 1 – –" in cards["Archers"]
+    # No melee weapon: one attack in melee, per model (no weapon has rules: no Rules column).
+    assert "No melee weapon – 1 –" in cards["Bolt Thrower"]
+    assert "5× No melee weapon – 1 –" in cards["Archers"]
     assert "No melee weapon" not in cards["Troll"]
 
 
@@ -739,25 +742,31 @@ def test_opf_cards_show_ordnance_weapon_types_and_light_swords_by_default(user):
     ]
     cards = _cards_of(user, "opf", units, 750)
     assert "Type: Ordnance: May not March or Charge; Shoots only when it Holds" in cards["Great Cannon"]
-    assert "Light Swords/Claws – 1 –" in cards["Great Cannon"]
+    assert "Light Swords/Claws – 1" in cards["Great Cannon"]
     assert "5× Light Mace – 1 Piercing, Poison" in cards["Maces"]
     assert "5× Light Halberd – 1 Piercing" in cards["Halberds"]
     assert "5× Light Lance – 1 Impact(1)" in cards["Lances"]
     assert "5× Light Spear – 1 +1 Attack when charged in its front" in cards["Spears"]
-    assert "5× Light Sword – 1 –" in cards["Swords"]
+    assert "5× Light Sword – 1" in cards["Swords"]
 
 
 def test_cards_with_rules_say_what_each_special_rule_does(user, make_aof_book):
+    """Sheet cards with rules end with a glossary: each rule explained once, after the
+    cards, and each card points to it."""
     from factions.models import CoreRule
 
     army_list = wardens_list(user, make_aof_book)
-    plain = flat(" ".join(card_texts(render(army_list, "cards.pdf"), "sheet")))
-    with_rules = flat(" ".join(card_texts(render(army_list, "cards.pdf", rules=1), "sheet")))
-    assert "What the rules do" not in plain and "What the rules do" in with_rules
+    plain = flat(" ".join(pages(render(army_list, "cards.pdf"))))
+    data = render(army_list, "cards.pdf", rules=1)
+    with_rules = flat(" ".join(pages(data)))
+    on_cards = flat(" ".join(card_texts(data, "sheet")))
+    assert "What the rules do" not in plain and "Glossary" in with_rules
+    assert on_cards.count("What the rules do: glossary, page 1") == 1  # the captain is on the wardens' card
     tough = CoreRule.objects.get(ruleset__slug="aof", name="Tough").summary
     shieldbrothers = "Test rule text."  # the book's own rule, from the book
-    assert flat(f"Tough: {tough}") in with_rules
-    assert f"Shieldbrothers: {shieldbrothers}" in with_rules
+    assert with_rules.count(flat(f"Tough(3) {tough}")) == 1
+    assert with_rules.count(f"Shieldbrothers {shieldbrothers}") == 1
+    assert tough[:30] not in on_cards and shieldbrothers not in on_cards
 
 
 def test_a_bad_rules_option_is_refused(user, make_aof_book):
@@ -784,24 +793,31 @@ def test_a_100_entry_list_prints_its_sheet_cards_on_at_most_13_pages(user):
 
 
 @pytest.mark.parametrize("layout", ["sheet", "poker"])
-def test_no_continued_card_holds_a_single_spell(user, layout):
+def test_each_spell_is_printed_once_and_each_caster_points_to_it(user, layout):
     army_list = bundled_list(user, "aof/human-empire-1500.json")
-    for text in card_texts(render(army_list, "cards.pdf", layout=layout), layout):
-        if "(continued)" in text.split("\n", 1)[0]:
-            spells = re.findall(r"^[A-Z][\w' -]+ \(\d\) ", text, flags=re.M)
-            assert len(spells) != 1, text
+    data = render(army_list, "cards.pdf", layout=layout)
+    text = flat(" ".join(pages(data)))
+    spells = json.loads((DATA / "books" / "aof" / "human-empire.json").read_text())["spells"]
+    for spell in spells:
+        assert text.count(f"{spell['name']} ({spell['cost']})") == 1, spell["name"]
+    where = "on the spell card" if layout == "poker" else "glossary, page 1"
+    magister = next(t for t in card_texts(data, layout) if "Court Magister" in t)
+    assert f"Spells: Caster(3) · {len(spells)} spells, {where}" in flat(magister)
 
 
-def test_a_card_shrinks_one_step_before_it_continues(user):
-    """The Court Magister with five spells fits one poker card at a step smaller, and the
-    text is never under 6 pt (checked on every printout by the legibility test)."""
+def test_a_poker_card_takes_the_largest_text_that_keeps_it_on_one_card(user):
+    """The Court Magister on its own keeps to one poker card, its spells on the spell
+    card, its text no smaller than it needs to be."""
     body = json.loads((DATA / "lists" / "aof/human-empire-1500.json").read_text())
     body["entries"] = [{**entry, "joined_to": None} for entry in body["entries"]]  # the Magister on its own card
     book_import(data=json.loads((DATA / "books" / "aof" / "human-empire.json").read_text()))
-    texts = card_texts(render(make_list(user, body), "cards.pdf", layout="poker"), "poker")
+    data = render(make_list(user, body), "cards.pdf", layout="poker")
+    texts = card_texts(data, "poker")
     assert not any("Court Magister (continued)" in t for t in texts)
-    magister = next(t for t in texts if t.startswith("Court Magister"))
-    assert "Dawnburst (3)" in magister
+    assert any(t.startswith("Spells · Human Empire") and "Dawnburst (3)" in t for t in texts)
+    with pdfplumber.open(io.BytesIO(data)) as document:
+        sizes = {round(c["size"], 1) for page in document.pages for c in page.chars if c["text"] == "Q"}
+    assert max(sizes) > 8  # a sparse card's stats grow past the smallest step
 
 
 def test_no_roster_heading_is_left_alone_at_a_page_foot(user, make_aof_book):
