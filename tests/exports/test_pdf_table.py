@@ -118,18 +118,24 @@ def wood_elves(user):
     )
 
 
+def column_text(data: bytes) -> str:
+    """The list's part of a reference (the last page is the quick reference), read column
+    by column as a player reads it."""
+    columns = []
+    with pdfplumber.open(io.BytesIO(data)) as document:
+        for page in document.pages[:-1]:
+            half = page.width / 2
+            columns += [page.crop((0, 0, half, page.height)), page.crop((half, 0, page.width, page.height))]
+        return flat(" ".join(column.extract_text() or "" for column in columns))
+
+
 def reference_rules(data: bytes) -> dict[str, str]:
     """The list's part of a reference, {heading: what follows it}: a heading is a run of
     bold characters at the start of a paragraph."""
     from armybuilder.exports.pdf_reference import LIST_SIZES
     from tests.exports.test_pdf import bold_headings
 
-    columns = []
-    with pdfplumber.open(io.BytesIO(data)) as document:
-        for page in document.pages[:-1]:  # the last page is the quick reference
-            half = page.width / 2
-            columns += [page.crop((0, 0, half, page.height)), page.crop((half, 0, page.width, page.height))]
-        text = flat(" ".join(column.extract_text() or "" for column in columns))
+    text = column_text(data)
     size = next(size for size in LIST_SIZES if bold_headings(data, size))  # the list's part is set at one size
     headings = bold_headings(data, size)
     found = {}
@@ -147,7 +153,7 @@ def reference_groups(data: bytes) -> dict[str, str]:
     """The list's part of a reference by group, {group title: the text under it}: the army
     book's rules, the core rules it is written for (Army Forge's), the ruleset's, and those
     nothing explains (engine/meanings.py), each under a title that says where it is read."""
-    text = flat(" ".join(pages(data)[:-1]))  # the last page is the quick reference
+    text = column_text(data)
     titles = re.findall(
         r"Army rules · [^·]+? \d[\w.+]*|\w[\w:' ]* core rules \(Army Forge[^)]*\)|Core rules · [^·]+? \d[\w.]*"
         r"|Rules without a text",
@@ -179,13 +185,15 @@ def test_the_reference_explains_the_rule_an_aura_gives_and_those_spells_name(woo
 
 
 def test_cards_with_rules_explain_what_their_auras_and_spells_lead_to(wood_elves):
+    """In the glossary after the cards: the rule an aura gives and the rules the spells of
+    a caster name, each once."""
     data = keep("wood-elves-cards-rules.pdf", render(wood_elves, "cards.pdf", rules=1))
-    cards = flat(" ".join(card_texts(data)))
-    treeman, yrana = cards[: cards.index("Yrana")], cards[cards.index("Yrana") :]
-    assert "Hit & Run Shooter Aura: This model and its unit get Hit & Run Shooter." in treeman
-    assert "Hit & Run Shooter: Once per round" in treeman
+    text = flat(" ".join(pages(data)))
+    glossary = text[text.index("Glossary · what the rules and spells do") :]
+    assert glossary.count("Hit & Run Shooter Aura This model and its unit get Hit & Run Shooter.") == 1
+    assert glossary.count("Hit & Run Shooter Once per round") == 1
     for name in ("Quick Shot", "Resistance", "Pierce"):
-        assert f"{name}: " in yrana, name
+        assert re.search(rf"(^| ){re.escape(name)} [A-Z]", glossary), name
 
 
 def test_the_rules_a_casters_spells_give_are_explained_from_the_book(user):
@@ -199,8 +207,8 @@ def test_the_rules_a_casters_spells_give_are_explained_from_the_book(user):
         "Melee Slayer This model's melee weapons"
         in reference_groups(render(army_list, "reference.pdf"))["Army rules · Ratmen 3.5.2"]
     )
-    cards = flat(" ".join(card_texts(render(army_list, "cards.pdf", rules=1))))
-    assert cards.count("Melee Slayer: This model's melee weapons") == 1
+    printout = flat(" ".join(pages(render(army_list, "cards.pdf", rules=1))))
+    assert printout.count("Melee Slayer This model's melee weapons") == 1  # in the glossary
 
 
 def test_a_rule_nothing_explains_is_named_once_and_says_so_once(wood_elves):
@@ -217,8 +225,8 @@ def test_a_rule_nothing_explains_is_named_once_and_says_so_once(wood_elves):
     text = flat(" ".join(pages(data)))
     assert "Bane Bane" not in text and "Bane:" not in text
     assert text.count(NO_TEXT[:40]) == 1
-    cards = flat(" ".join(card_texts(render(wood_elves, "cards.pdf", rules=1))))
-    assert cards.count("Bane: ") == 1 and cards.count(NO_TEXT[:40]) == 1
+    printout = flat(" ".join(pages(render(wood_elves, "cards.pdf", rules=1))))
+    assert printout.count("Bane " + NO_TEXT[:30]) == 1 and printout.count(NO_TEXT[:40]) == 1
 
 
 # -- 11. cards with trackers ------------------------------------------------------------------
@@ -552,7 +560,7 @@ def test_a_joined_caster_brings_its_stats_weapons_wounds_and_spells_to_its_units
     (card,) = [text for text in cards if "Joined hero: Court Magister" in text]
     assert not any(text.startswith("Court Magister") for text in cards)  # no card of its own
     assert "Quality 4+ · Defense 5+ · Tough 3" in card and "Runed Staff" in card
-    assert "Spells · Court Magister, Caster(3)" in card
+    assert "Spells: Caster(3) · 5 spells, glossary, page 2" in card  # printed once, after the cards
     assert magister["joined_to"]
     boxes = tracker_boxes(data)[cards.index(card)]
     assert boxes["Wounds"] == 20 + 3  # the unit's and the hero's (both counted under one label)
