@@ -27,7 +27,8 @@ import logging
 import os
 import re
 import unicodedata
-from dataclasses import dataclass, replace
+import weakref
+from dataclasses import dataclass
 from pathlib import Path
 
 import reportlab
@@ -39,6 +40,7 @@ from bidi.algorithm import get_display
 from reportlab.lib import colors
 from reportlab.lib.colors import Color
 from reportlab.lib.pagesizes import A4, LETTER
+from reportlab.lib.rl_accel import escapePDF, fp_str
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import ShapeData, ShapedStr, TTFont
@@ -397,47 +399,156 @@ def _actual_text(text: str) -> str:
     return "<FEFF" + text.encode("utf-16-be").hex().upper() + ">"
 
 
+# -- drawing text ---------------------------------------------------------------------
+# Drawing a string through a ReportLab text object of its own (beginText, setFont,
+# textOut, drawText) was two fifths of the time a page of cards takes, most of it spent
+# writing the same operators again for each name, label and number. They are written
+# here instead, the way ReportLab's ttfonts module documents for its subset fonts (each
+# chunk of `splitString` with its subset's `getSubsetInternalName`), and kept for the
+# document: a string drawn again at the same size costs placing its pieces and a join.
+# The operators are those a text object writes, so the pages are the same, byte for byte
+# where no piece is shaped: the text object is still used for HarfBuzz's positioned
+# glyphs (a `ShapedStr`), which ReportLab writes with its offsets.
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """How a string is drawn at one size in one document: its width, and where every
+    piece is plain (unshaped glyphs, drawn filled) the operators of each piece with the
+    distance to the next; `steps` is None for a string with a piece that needs more,
+    whose `pieces` are then drawn one by one."""
+
+    width: float
+    steps: tuple[tuple[float, str], ...] | None
+    pieces: tuple[Piece, ...] = ()
+
+
+class _Drawn:
+    """What one document has drawn: the plans of its strings, the operators of its pieces
+    (by text, font and size), and its text matrix (1 0 0 1 on the usual bottom-up page)."""
+
+    __slots__ = ("plans", "operators", "matrix")
+
+    def __init__(self, canvas) -> None:
+        self.plans: dict[tuple[str, str, float], _Plan] = {}
+        self.operators: dict[tuple[str, str, float], str] = {}
+        self.matrix = "1 0 0 1" if canvas.bottomup else "1 0 0 -1"
+
+
+# Kept as long as their canvas: a file's strings, whose operators name its own subsets.
+_DRAWN: weakref.WeakKeyDictionary[object, _Drawn] = weakref.WeakKeyDictionary()
+
+
+def _drawn(canvas) -> _Drawn:
+    drawn = _DRAWN.get(canvas)
+    if drawn is None:
+        drawn = _DRAWN[canvas] = _Drawn(canvas)
+    return drawn
+
+
 def draw_string(canvas, x: float, y: float, text: str, font: str, size: float, align: str = "left") -> None:
     """Draw `text` at `size` in `font` (with fallbacks, in display order, shaped),
-    left-aligned at `x`, or with `align` "right" or "centre" on `x`. The pieces share
-    text objects (a string mixing scripts may be a piece a character); a piece that
-    says its typed text again (ActualText) has one of its own, inside the marked span."""
+    left-aligned at `x`, or with `align` "right" or "centre" on `x`."""
+    _draw(canvas, x, y, text, font, size, align)
+
+
+def _draw(canvas, x: float, y: float, text: str, font: str, size: float, align: str = "left") -> float:
+    """`draw_string`, giving the width drawn. The pieces of a string share a text object
+    (a string mixing scripts may be a piece a character)."""
+    drawn = _drawn(canvas)
+    key = (text, font, size)
+    plan = drawn.plans.get(key)
+    if plan is None:
+        plan = drawn.plans[key] = _plan(canvas, drawn, text, font, size)
     if align != "left":
-        width = _advance(text, font) * size
-        x -= width if align == "right" else width / 2
-    drawn = None
-    bold = font in BOLD_STYLES
-    for piece in prepare(text, font):
-        synthetic = bold and piece.font in ONE_WEIGHT
-        if piece.actual is not None or synthetic:
-            if drawn is not None:
-                canvas.drawText(drawn)
-                drawn = None
-            if piece.actual is not None:
-                canvas.addLiteral(f"/Span <</ActualText {_actual_text(piece.actual)}>> BDC")
-            if synthetic:
-                canvas.saveState()
-                canvas.setStrokeColor(canvas._fillColorObj)  # the outline in the text's colour
-                canvas.setLineWidth(size * SYNTHETIC_BOLD)
+        x -= plan.width if align == "right" else plan.width / 2
+    if plan.steps is None:
+        _draw_pieces(canvas, drawn, x, y, plan.pieces, font, size)
+    elif plan.steps:
+        placed = []
+        for advance, operators in plan.steps:
+            placed.append(f"{drawn.matrix} {fp_str(x, y)} Tm {operators}")
+            x += advance
+        canvas.addLiteral(f"BT {' '.join(placed)} ET")
+    return plan.width
+
+
+def _plan(canvas, drawn: _Drawn, text: str, font: str, size: float) -> _Plan:
+    pieces = prepare(text, font)
+    width = sum(piece.advance for piece in pieces) * size  # as `width_of` has it
+    if any(_special(piece, font) for piece in pieces):
+        return _Plan(width, None, pieces)
+    return _Plan(width, tuple((piece.advance * size, _operators(canvas, drawn, piece, size)) for piece in pieces))
+
+
+def _special(piece: Piece, font: str) -> bool:
+    """Whether `piece` needs more than its glyphs' operators: positioned glyphs, its typed
+    text said again, or a stroke to draw it bold."""
+    return piece.actual is not None or isinstance(piece.text, ShapedStr) or _synthetic(piece, font)
+
+
+def _synthetic(piece: Piece, font: str) -> bool:
+    return font in BOLD_STYLES and piece.font in ONE_WEIGHT
+
+
+def _operators(canvas, drawn: _Drawn, piece: Piece, size: float) -> str:
+    """The operators that draw plain `piece` at `size` from the current point: each run
+    of its glyphs in one subset of its font (256 glyphs a subset, numbered as the document
+    first meets them) set and shown, with the leading a text object sets (1.2 times the
+    size; no line is moved by it, but the operators are then a text object's own)."""
+    key = (piece.text, piece.font, size)
+    operators = drawn.operators.get(key)
+    if operators is None:
+        ttf = pdfmetrics.getFont(piece.font)
+        document = canvas._doc  # ReportLab numbers a font's subsets per document
+        sizes = f"{fp_str(size)} Tf {fp_str(size * 1.2)} TL"
+        operators = drawn.operators[key] = " ".join(
+            f"{ttf.getSubsetInternalName(subset, document)} {sizes} ({escapePDF(chunk)}) Tj"
+            for subset, chunk in ttf.splitString(piece.text, document)
+        )
+    return operators
+
+
+def _draw_pieces(canvas, drawn: _Drawn, x: float, y: float, pieces: tuple[Piece, ...], font: str, size: float) -> None:
+    """`_draw` for a string with a piece that needs more than its glyphs. Plain pieces
+    in a row share a text object; a piece that says its typed text again (ActualText)
+    has one of its own, inside the marked span, and so has a piece drawn bold by
+    stroking its glyphs (text render mode 2) in the text's colour, and a shaped one."""
+    group: list[str] = []  # the plain pieces' placed operators, waiting for a text object
+    for piece in pieces:
+        if not _special(piece, font):
+            group.append(f"{drawn.matrix} {fp_str(x, y)} Tm {_operators(canvas, drawn, piece, size)}")
+            x += piece.advance * size
+            continue
+        if group:
+            canvas.addLiteral(f"BT {' '.join(group)} ET")
+            group = []
+        synthetic = _synthetic(piece, font)
+        if piece.actual is not None:
+            canvas.addLiteral(f"/Span <</ActualText {_actual_text(piece.actual)}>> BDC")
+        if synthetic:
+            canvas.saveState()
+            canvas.setStrokeColor(canvas._fillColorObj)  # the outline in the text's colour
+            canvas.setLineWidth(size * SYNTHETIC_BOLD)
+        if isinstance(piece.text, ShapedStr):
             canvas.drawText(_text_object(canvas, x, y, piece, size, stroked=synthetic))
-            if synthetic:
-                canvas.restoreState()
-            if piece.actual is not None:
-                canvas.addLiteral("EMC")
         else:
-            drawn = _text_object(canvas, x, y, piece, size, drawn)
+            mode = " 2 Tr" if synthetic else ""
+            operators = _operators(canvas, drawn, piece, size)
+            canvas.addLiteral(f"BT {drawn.matrix} {fp_str(x, y)} Tm{mode} {operators} ET")
+        if synthetic:
+            canvas.restoreState()
+        if piece.actual is not None:
+            canvas.addLiteral("EMC")
         x += piece.advance * size
-    if drawn is not None:
-        canvas.drawText(drawn)
+    if group:
+        canvas.addLiteral(f"BT {' '.join(group)} ET")
 
 
-def _text_object(canvas, x: float, y: float, piece: Piece, size: float, drawn=None, *, stroked: bool = False):
-    """`piece` at (x, y), added to the text object `drawn` (a new one without); with
-    `stroked`, its glyphs filled and stroked (text render mode 2): drawn bold."""
-    if drawn is None:
-        drawn = canvas.beginText(x, y)
-    else:
-        drawn.setTextOrigin(x, y)
+def _text_object(canvas, x: float, y: float, piece: Piece, size: float, *, stroked: bool = False):
+    """Shaped `piece` at (x, y) in a text object of ReportLab's, which writes HarfBuzz's
+    offsets; with `stroked`, its glyphs filled and stroked (text render mode 2)."""
+    drawn = canvas.beginText(x, y)
     drawn.setFont(piece.font, size)
     if stroked:
         drawn.setTextRenderMode(2)
@@ -472,7 +583,9 @@ class Style:
         return round(self.size * 1.22, 2)
 
     def sized(self, size: float) -> Style:
-        return replace(self, size=size)
+        # Not dataclasses.replace, which looks the fields up on every call: a page of
+        # cards asks for thousands of sizes.
+        return Style(self.font, size, self.color)
 
 
 # Pages (roster, reference). A *_MIN is the smallest a style shrinks to before wrapping.
@@ -778,8 +891,7 @@ def line_width(line: Line, size: float) -> float:
 def draw_line(canvas, line: Line, x: float, y: float, size: float, color: Color = INK) -> None:
     canvas.setFillColor(color)
     for text, font in line:
-        draw_string(canvas, x, y, text, font, size)
-        x += width_of(text, font, size)
+        x += _draw(canvas, x, y, text, font, size)
 
 
 def new_canvas(buffer, *, pagesize: tuple[float, float], title: str, subject: str):

@@ -356,3 +356,47 @@ def test_isolates_nested_past_any_name_are_read_as_plain_text_not_without_end():
     assert sorted(shown) == sorted("حرس 12")
     sentence = "Joined hero: " + pdf_style.isolate("حرس") + " · 70 pts"
     assert pdf_style._visual(sentence) == "Joined hero: " + "حرس"[::-1] + " · 70 pts"
+
+
+def test_strings_are_drawn_with_the_operators_reportlabs_text_objects_write():
+    """`draw_string` writes the text operators itself and keeps them for the document;
+    the files are the ones ReportLab's text objects make (a text object a string, its
+    pieces placed one by one), byte for byte: strings drawn again, characters to escape,
+    a piece of more than one font subset (256 glyphs each), and two files drawn at once,
+    each numbering its own subsets."""
+    many = "".join(chr(0x4E00 + i) for i in range(300))  # two subsets of Droid's glyphs
+    strings = [
+        ("Knight Captain", pdf_style.BOLD, 11.5),
+        ("Knight Captain", pdf_style.BOLD, 11.5),
+        ("Knight Captain", pdf_style.BOLD, 8),
+        (r"(Shield) \ 6+", pdf_style.REGULAR, 7),
+        ("Дружина " + NAMES["arabic"] + " " + NAMES["cjk"], pdf_style.REGULAR, 9),
+        (many, pdf_style.REGULAR, 6),
+        ("Knight Captain", pdf_style.ITALIC, 11.5),
+    ]
+
+    def by_text_objects(canvas, x, y, text, font, size):
+        drawn = None
+        for piece in pdf_style.prepare(text, font):
+            assert piece.actual is None and not isinstance(piece.text, pdf_style.ShapedStr)
+            if drawn is None:
+                drawn = canvas.beginText(x, y)
+            else:
+                drawn.setTextOrigin(x, y)
+            drawn.setFont(piece.font, size)
+            drawn.textOut(piece.text)
+            x += piece.advance * size
+        canvas.drawText(drawn)
+
+    files = []
+    for draw in (pdf_style.draw_string, by_text_objects):
+        buffers = [io.BytesIO(), io.BytesIO()]
+        canvases = [Canvas(buffer, pagesize=(420, 200), invariant=1) for buffer in buffers]
+        for i, (text, font, size) in enumerate(strings):
+            # The two files meet the strings in opposite orders.
+            draw(canvases[0], 10, 10 + 20 * i, text, font, size)
+            draw(canvases[1], 10, 10 + 20 * i, *strings[-1 - i])
+        for canvas in canvases:
+            canvas.save()
+        files.append([buffer.getvalue() for buffer in buffers])
+    assert files[0] == files[1]
