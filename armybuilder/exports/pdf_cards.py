@@ -495,6 +495,7 @@ class Table:
     widths: tuple[float, ...]
     titles: tuple[str, ...]
     fits: bool  # every word of its text cells fits its column
+    roomy: bool  # and so do its headings at their size, and every weapon's whole name
 
 
 @dataclass(slots=True)
@@ -503,6 +504,7 @@ class Row:
     height: float
     content: Any = None
     keep_with_next: bool = False
+    style: Style | None = None  # a text row's, when not the card's text (a joined hero's stats)
 
 
 @dataclass(slots=True)
@@ -684,7 +686,7 @@ class UnitCardsPdf:
             block += self._text_rows([("Joined hero: ", style.label.font), (title, style.label.font)])
             if hero.stats:
                 stats = " · ".join(f"{label} {value}" for label, value in hero.stats)
-                block += self._text_rows([(stats, style.text.font)])
+                block += self._text_rows([(stats, style.cell.font)], style.cell)  # stats: the weapons' size
             block += self._unit_rows(hero, trackers=not apart)
             while block[-1].kind == "gap":
                 block.pop()
@@ -817,16 +819,19 @@ class UnitCardsPdf:
             rows.append(Row("boxes", box + TICK_GAP, (label if i == 0 else "", offsets, box), keep_with_next=i == 0))
         return rows
 
-    def _text_rows(self, spans: list[tuple[str, str]]) -> list[Row]:
-        """A paragraph's lines. One of up to four lines stays on one card; a longer one
-        splits, but never leaves a single line on either card."""
-        lines = wrap_spans(spans, self.style.text.size, self.width)
+    def _text_rows(self, spans: list[tuple[str, str]], style: Style | None = None) -> list[Row]:
+        """A paragraph's lines (in the card's text style, or `style`). One of up to four
+        lines stays on one card; a longer one splits, but never leaves a single line on
+        either card."""
+        style = style or self.style.text
+        lines = wrap_spans(spans, style.size, self.width)
         last = len(lines) - 1
         if len(lines) <= KEEP_TOGETHER:
             keep = set(range(last))
         else:
             keep = {0, last - 1}
-        return [Row("text", self.style.text.leading, line, i in keep) for i, line in enumerate(lines)]
+        own = style if style != self.style.text else None
+        return [Row("text", style.leading, line, i in keep, own) for i, line in enumerate(lines)]
 
     def _table(self, columns: tuple[Column, ...], weapons: tuple[tuple[str, ...], ...]) -> Table:
         """A weapons table's columns at the current size. A number column is as wide as
@@ -849,19 +854,20 @@ class UnitCardsPdf:
         numbers = [i for i, column in enumerate(columns) if column.number]
         texts = [i for i, column in enumerate(columns) if not column.number]
         short = [SHORT_HEADS.get(column.title, column.title) for column in columns]
-        least = {i: longest(i, True) for i in texts}  # a text column's heading shrinks to fit its words
+        least = {i: max(longest(i, True), wide(short[i], head)) for i in texts}
         widths = [0.0] * len(columns)
         for i in numbers:
             widths[i] = max(longest(i, False), wide(short[i], head))
-        fits = sum(widths) + sum(least.values()) <= self.width
+        fits = roomy = sum(widths) + sum(least.values()) <= self.width
         if not fits:  # the headings give way first (_head_row shrinks them), then words break
             smallest = head.sized(self.style.cell_min)
+            least = {i: max(longest(i, True), wide(short[i], smallest)) for i in texts}
             for i in numbers:
                 widths[i] = max(longest(i, False), wide(short[i], smallest))
             fits = sum(widths) + sum(least.values()) <= self.width
         room = self.width - sum(widths)
         name, rest = texts[0], texts[1:]
-        wanted = {i: longest(i, False) for i in texts}
+        wanted = {i: max(longest(i, False), least[i]) for i in texts}
         if fits:
             widths[name] = max(least[name], min(wanted[name], room - sum(least[i] for i in rest)))
         else:  # too narrow at this size: each text column by its longest word, words broken
@@ -879,7 +885,8 @@ class UnitCardsPdf:
             column.title if wide(column.title, head) <= width + 0.01 else short[i]
             for i, (column, width) in enumerate(zip(columns, widths, strict=True))
         )
-        table = Table(columns, tuple(widths), titles, fits)
+        roomy = roomy and widths[name] >= longest(name, False) - 0.01  # every name whole too
+        table = Table(columns, tuple(widths), titles, fits, roomy)
         self._tables[key] = table
         return table
 
@@ -1052,11 +1059,11 @@ class UnitCardsPdf:
         return self._body_room(face.card, face.number) - sum(row.height for row in face.rows)
 
     def _words_fit(self, card: CardData) -> bool:
-        """No word of a weapons table's text cells is wider than its column at the
-        current size: larger text that would break "Hacking Knife" into "Hackin / g"
-        does not fit."""
+        """Every weapons table of the card is roomy at the current size: larger text that
+        would wrap "Hand Weapon", break "Hacking Knife" into "Hackin / g" or shrink a
+        heading does not fit."""
         return all(
-            self._table(*_without_empty_columns(each.columns, each.weapons)).fits
+            self._table(*_without_empty_columns(each.columns, each.weapons)).roomy
             for each in (card, *card.heroes)
             if each.weapons
         )
@@ -1283,7 +1290,8 @@ class UnitCardsPdf:
         canvas, style = self.canvas, self.style
         if row.kind == "text":
             line = [(text.replace(PAGE, str(self.glossary_page)), font) for text, font in row.content]
-            draw_line(canvas, line, x, top - style.text.size, style.text.size, style.text.color)
+            text_style = row.style or style.text
+            draw_line(canvas, line, x, top - text_style.size, text_style.size, text_style.color)
         elif row.kind == "heading":
             canvas.setStrokeColor(LINE)
             canvas.setLineWidth(0.4)

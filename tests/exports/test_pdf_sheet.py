@@ -280,6 +280,8 @@ ARMYFORGE = SHARED / "armyforge"
 HEROES = {  # (a hero to join to the first unit of several models, the book's casters)
     "aof--wood-elves.json": ("Grove Champion", ("Yrana", "Forest Ancient")),
     "aof--ratmen.json": ("Champion", ("Brother Hepalit",)),
+    "3.5.3/aof--ratmen.json": ("Champion", ("Brother Hepalit",)),
+    "aof--chivalrous-kingdoms.json": ("High Champion", ()),
 }
 
 
