@@ -11,7 +11,7 @@ Each file is drawn from its loaded printout with the drawing caches emptied firs
 text shaped anew, as for names never seen), three times; the best wall time and its CPU
 time are printed, with the pages. Then whole downloads (`list_pdf_response`: loading,
 validating and drawing) of the heaviest, with every cache emptied first. Target: every
-one under 2 s.
+one under 1.5 s of CPU (issue 35; issue 25 set 2 s of wall time).
 
 Run: .venv/bin/python bench/abuse.py [--only WORD]   (a throw-away SQLite database;
 --only keeps the cases whose label holds WORD)
@@ -48,13 +48,15 @@ from armybuilder.printouts import event_printout_get, printout_get  # noqa: E402
 from factions.selectors import book_handle_find, engine_book_get  # noqa: E402
 
 SYSTEM, FACTION = "aof", "human-empire"
-TARGET = 2.0  # seconds
+TARGET = 1.5  # CPU seconds (issue 35; issue 25 set 2 s of wall time)
 MIXED = "a東ب"  # Latin, Chinese and Arabic: a font run and a direction run a letter
 KINDS = (
     ("cards", "cards.pdf", {}),
     ("poker", "cards.pdf", {"layout": "poker"}),
     ("cards+rules", "cards.pdf", {"rules": "1"}),
     ("cards+trackers", "cards.pdf", {"trackers": "1"}),
+    ("cards+rules+trackers", "cards.pdf", {"rules": "1", "trackers": "1"}),
+    ("poker+rules+trackers", "cards.pdf", {"layout": "poker", "rules": "1", "trackers": "1"}),
     ("roster", "roster.pdf", {}),
     ("army sheet", "roster.pdf", {"sheet": "1"}),
     ("reference", "reference.pdf", {}),
@@ -81,11 +83,12 @@ def timed(draw) -> tuple[float, float, bytes]:
 
 
 def report(label: str, draw) -> float:
+    """Prints the case's best wall time, its CPU time and pages; returns the CPU time."""
     wall, cpu, data = timed(draw)
     pages = len(PdfReader(io.BytesIO(data)).pages)
-    verdict = "ok" if wall < TARGET else "OVER 2 s"
+    verdict = "ok" if cpu < TARGET else f"OVER {TARGET} s CPU"
     print(f"  {label:<52} {wall:6.2f} s  (CPU {cpu:5.2f} s)  {pages:>4} pages  {verdict}")
-    return wall
+    return cpu
 
 
 def make_list(owner, n: int, *, name: str = "Bench", entry_name=None, unknown_options=0, notes="", limit=None):
@@ -161,7 +164,7 @@ def main() -> None:
     load_books()
     owner = User.objects.create_user("abuser")
     print(f"Python {sys.version.split()[0]}, Django {django.get_version()}, book {SYSTEM}/{FACTION}")
-    print(f"Best of 3 cold runs, drawing only (printout loaded); target under {TARGET:.0f} s each.")
+    print(f"Best of 3 cold runs, drawing only (printout loaded); target under {TARGET} s of CPU each.")
     times: list[float] = []
 
     def case(title: str, run) -> None:
@@ -220,7 +223,8 @@ def main() -> None:
             ]
             times.append(event_roster(owner, copies))
     if times:
-        print(f"Slowest: {max(times):.2f} s ({sum(t >= TARGET for t in times)} of {len(times)} over {TARGET:.0f} s)")
+        over = sum(t >= TARGET for t in times)
+        print(f"Slowest: {max(times):.2f} s of CPU ({over} of {len(times)} over {TARGET} s)")
 
 
 if __name__ == "__main__":

@@ -67,7 +67,8 @@ TICK_BOX, TICK_GAP = 4.3 * mm, 1.3 * mm  # outer sizes: the 0.6 pt line leaves 4
 POKER_STEPS = ((10.0, 9.0), (9.5, 8.5), (9.0, 8.0), (8.5, 7.5), (8.0, 7.0))
 POKER_FACES = 2  # a unit and its joined heroes fill at most this many poker cards
 PAGE = "{page}"  # a card's pointer to the glossary: its page, known once the cards are laid out
-CELL_PAD = 3  # a table cell's text keeps this far from the next column
+CELL_PAD = 2.5  # a table cell's text keeps this far from the next column
+UNDER_INDENT = 8  # a weapon's rules printed under its name stand in this far
 GLOSSARY_SIZES = (8.0, 7.5, 7.0)  # the glossary after the cards takes the largest that adds no page
 DASH = "–"
 # Stat labels too wide for their box at the smallest size we print.
@@ -495,7 +496,9 @@ class Table:
     widths: tuple[float, ...]
     titles: tuple[str, ...]
     fits: bool  # every word of its text cells fits its column
-    roomy: bool  # and so do its headings at their size, and every weapon's whole name
+    headed: bool  # and so do its headings, at their size
+    wrapped: int  # weapon names that wrap
+    below: int | None = None  # the column printed under each weapon's name, not beside it
 
 
 @dataclass(slots=True)
@@ -834,15 +837,21 @@ class UnitCardsPdf:
         return [Row("text", style.leading, line, i in keep, own) for i, line in enumerate(lines)]
 
     def _table(self, columns: tuple[Column, ...], weapons: tuple[tuple[str, ...], ...]) -> Table:
-        """A weapons table's columns at the current size. A number column is as wide as
-        its widest number and its heading (the short word, "Rng", where room is short);
-        the weapon's name as wide as its longest name while the rules beside it keep room
-        for their longest word; the rules the rest. A name wraps only when the rules need
-        the room too. What is left over goes to full headings ("Range"), then the rules."""
+        """A weapons table laid out at the current size, the first of these that works:
+        1. side by side, every name whole: a number column as wide as its widest number
+           and heading, the name as wide as its longest, the rules the rest;
+        2. the rules under each weapon's name, the whole row wide, every name whole;
+        3. side by side, names wrapping beside rules that need the room;
+        each with the headings at their size, then with them shrunk ("Rng", smaller text);
+        4. failing all, each text column by its longest word, words broken."""
         cell, head = self.style.cell, self.style.table_head
         key = (columns, weapons, cell.size, head.size, self.width)
-        if key in self._tables:
-            return self._tables[key]
+        if key not in self._tables:
+            self._tables[key] = self._laid_out(columns, weapons)
+        return self._tables[key]
+
+    def _laid_out(self, columns: tuple[Column, ...], weapons: tuple[tuple[str, ...], ...]) -> Table:
+        cell, head = self.style.cell, self.style.table_head
 
         def wide(text: str, style: Style) -> float:
             return width_of(text, style.font, style.size) + CELL_PAD
@@ -853,42 +862,56 @@ class UnitCardsPdf:
 
         numbers = [i for i, column in enumerate(columns) if column.number]
         texts = [i for i, column in enumerate(columns) if not column.number]
+        name, rest = texts[0], texts[1:]
         short = [SHORT_HEADS.get(column.title, column.title) for column in columns]
-        least = {i: max(longest(i, True), wide(short[i], head)) for i in texts}
+        whole = longest(name, False)
+
+        def attempt(heading: Style, below: bool, wrapping: bool) -> Table | None:
+            widths = [0.0] * len(columns)
+            for i in numbers:
+                widths[i] = max(longest(i, False), wide(short[i], heading))
+            least = {i: max(longest(i, True), wide(short[i], heading)) for i in texts if not (below and i in rest)}
+            room = self.width - sum(widths)
+            if sum(least.values()) > room or (
+                not wrapping and whole > room - sum(least[i] for i in rest if i in least)
+            ):
+                return None
+            widths[name] = room if below else max(least[name], min(whole, room - sum(least[i] for i in rest)))
+            if not below:
+                wanted = {i: max(longest(i, False), least[i]) for i in rest}
+                spare = room - widths[name] - sum(wanted.values())
+                for i in numbers:  # full headings ("Range") where the rules have all they want
+                    grow = wide(columns[i].title, heading) - widths[i]
+                    if 0 < grow <= spare:
+                        widths[i] += grow
+                        spare -= grow
+                left = self.width - sum(widths[i] for i in range(len(columns)) if i not in rest)
+                for i in rest:  # the other text columns share what is left by their needs
+                    widths[i] = left * least[i] / sum(least[j] for j in rest)
+            titles = tuple(
+                "" if not width else column.title if wide(column.title, heading) <= width + 0.01 else short[i]
+                for i, (column, width) in enumerate(zip(columns, widths, strict=True))
+            )
+            wrapped = sum(wide(row[name], cell) > widths[name] + 0.01 for row in weapons)
+            return Table(columns, tuple(widths), titles, True, heading == head, wrapped, rest[-1] if below else None)
+
+        smallest = head.sized(self.style.cell_min)
+        for heading in (head, smallest):
+            for below, wrapping in ((False, False), (True, False), (False, True)):
+                if below and not rest:
+                    continue
+                table = attempt(heading, below, wrapping)
+                if table is not None:
+                    return table
+        # Too narrow at this size: each text column by its longest word, words broken.
         widths = [0.0] * len(columns)
         for i in numbers:
-            widths[i] = max(longest(i, False), wide(short[i], head))
-        fits = roomy = sum(widths) + sum(least.values()) <= self.width
-        if not fits:  # the headings give way first (_head_row shrinks them), then words break
-            smallest = head.sized(self.style.cell_min)
-            least = {i: max(longest(i, True), wide(short[i], smallest)) for i in texts}
-            for i in numbers:
-                widths[i] = max(longest(i, False), wide(short[i], smallest))
-            fits = sum(widths) + sum(least.values()) <= self.width
+            widths[i] = max(longest(i, False), wide(short[i], smallest))
+        least = {i: longest(i, True) for i in texts}
         room = self.width - sum(widths)
-        name, rest = texts[0], texts[1:]
-        wanted = {i: max(longest(i, False), least[i]) for i in texts}
-        if fits:
-            widths[name] = max(least[name], min(wanted[name], room - sum(least[i] for i in rest)))
-        else:  # too narrow at this size: each text column by its longest word, words broken
-            widths[name] = room * least[name] / sum(least.values())
-        spare = room - widths[name] - sum(wanted[i] for i in rest)
-        for i in numbers:  # full headings where the rules have all they want
-            grow = wide(columns[i].title, head) - widths[i]
-            if 0 < grow <= spare:
-                widths[i] += grow
-                spare -= grow
-        left = self.width - sum(widths[i] for i in range(len(columns)) if i not in rest)
-        for i in rest:  # the other text columns share what is left by their needs
-            widths[i] = left * least[i] / sum(least[j] for j in rest)
-        titles = tuple(
-            column.title if wide(column.title, head) <= width + 0.01 else short[i]
-            for i, (column, width) in enumerate(zip(columns, widths, strict=True))
-        )
-        roomy = roomy and widths[name] >= longest(name, False) - 0.01  # every name whole too
-        table = Table(columns, tuple(widths), titles, fits, roomy)
-        self._tables[key] = table
-        return table
+        for i in texts:
+            widths[i] = room * least[i] / sum(least.values())
+        return Table(columns, tuple(widths), tuple(short), False, False, len(weapons))
 
     def _head_row(self, table: Table) -> Row:
         """The table's headings, one size for all: the head style's, or smaller where a
@@ -897,6 +920,7 @@ class UnitCardsPdf:
         size = min(
             fit_size(title, head.font, head.size, width - CELL_PAD + 1, self.style.cell_min)
             for title, width in zip(table.titles, table.widths, strict=True)
+            if width
         )
         cells = [([title], size) for title in table.titles]
         return Row("head", head.sized(size).leading + 2, (table, cells), keep_with_next=True)
@@ -907,14 +931,16 @@ class UnitCardsPdf:
         cell_style = self.style.cell
         size = cell_style.size
         cells = [
-            (wrap(text, cell_style.font, size, width - CELL_PAD + 1), size)
+            (wrap(text, cell_style.font, size, width - CELL_PAD + 1) if width else [], size)
             for width, text in zip(table.widths, texts, strict=True)
         ]
+        under = texts[table.below] if table.below is not None and texts[table.below] != DASH else ""
+        below = wrap(under, cell_style.font, size, self.width - UNDER_INDENT) if under else []
         # A row never outgrows an empty card: cut the longest cells short.
-        most = max(1, int((room - 2) // cell_style.leading))
+        most = max(1, int((room - 2) // cell_style.leading) - len(below))
         cells = [(lines[:most] if len(lines) <= most else [*lines[: most - 1], "…"], size) for lines, size in cells]
-        height = max(len(lines) for lines, _size in cells) * cell_style.leading + 2
-        return Row("weapon", height, (table, cells))
+        lines = max(len(lines) for lines, _size in cells) + len(below)
+        return Row("weapon", lines * cell_style.leading + 2, (table, cells, below))
 
     def _fitted_faces(self, card: CardData) -> list[Face]:
         """The card's faces. A poker card's text takes the largest size at which it needs
@@ -962,10 +988,15 @@ class UnitCardsPdf:
             style, faces, left_out = tried(smallest, POKER_FACES)
         else:
             fewest = len(faces)
+            _whole, headed, wrapped = self._tables_read(card)
 
             def fits(step: int) -> bool:
+                """As few cards, and weapons that read as well: larger text that would
+                break "Hacking Knife" into "Hackin / g", shrink a heading or wrap a name
+                whole at the smallest size does not fit."""
                 _style, tried_faces, _left = tried(step)
-                return len(tried_faces) <= fewest and self._words_fit(card)
+                whole, now_headed, now_wrapped = self._tables_read(card)
+                return len(tried_faces) <= fewest and whole and now_headed >= headed and now_wrapped <= wrapped
 
             # The largest step first (a sparse card stops there), then by halving.
             if fits(0):
@@ -1058,14 +1089,18 @@ class UnitCardsPdf:
     def _room_left(self, face: Face) -> float:
         return self._body_room(face.card, face.number) - sum(row.height for row in face.rows)
 
-    def _words_fit(self, card: CardData) -> bool:
-        """Every weapons table of the card is roomy at the current size: larger text that
-        would wrap "Hand Weapon", break "Hacking Knife" into "Hackin / g" or shrink a
-        heading does not fit."""
-        return all(
-            self._table(*_without_empty_columns(each.columns, each.weapons)).roomy
+    def _tables_read(self, card: CardData) -> tuple[bool, bool, int]:
+        """How the card's weapons tables read at the current size: (every word whole,
+        every heading at its size, how many names wrap)."""
+        tables = [
+            self._table(*_without_empty_columns(each.columns, each.weapons))
             for each in (card, *card.heroes)
             if each.weapons
+        ]
+        return (
+            all(table.fits for table in tables),
+            all(table.headed for table in tables),
+            sum(table.wrapped for table in tables),
         )
 
     def _face_height(self, face: Face) -> float:
@@ -1320,8 +1355,8 @@ class UnitCardsPdf:
         if head:
             canvas.setFillColor(SHADE)
             canvas.rect(x, top - row.height, self.width, row.height, stroke=0, fill=1)
-        table, cells = row.content
-        left = x
+        table, cells, *under = row.content
+        left, lowest = x, top
         for (lines, size), width, column in zip(cells, table.widths, table.columns, strict=True):
             leading = text_style.sized(size).leading
             y = top - 1 - size
@@ -1332,7 +1367,11 @@ class UnitCardsPdf:
                 else:
                     draw_string(canvas, left + 1, y, line, text_style.font, size)
                 y -= leading
+            lowest = min(lowest, y)
             left += width
+        for line in under[0] if under else ():  # a weapon's rules under its name (Table.below)
+            draw_string(canvas, x + UNDER_INDENT, lowest, line, text_style.font, text_style.size)
+            lowest -= text_style.leading
         canvas.setStrokeColor(LINE)
         canvas.setLineWidth(0.3)
         canvas.line(x, top - row.height, x + self.width, top - row.height)
