@@ -880,7 +880,7 @@ class UnitCardsPdf:
             if not below:
                 wanted = {i: max(longest(i, False), least[i]) for i in rest}
                 spare = room - widths[name] - sum(wanted.values())
-                for i in numbers:  # full headings ("Range") where the rules have all they want
+                for i in [name, *numbers]:  # full headings ("Weapon", "Range") where the rules have all they want
                     grow = wide(columns[i].title, heading) - widths[i]
                     if 0 < grow <= spare:
                         widths[i] += grow
