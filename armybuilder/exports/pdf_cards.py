@@ -41,6 +41,7 @@ from armybuilder.exports.pdf_style import (
     SHEET_CARD,
     TEXT_MIN,
     CardStyles,
+    Line,
     Style,
     clip,
     draw_line,
@@ -542,10 +543,18 @@ class UnitCardsPdf:
         self.combine = combine
         frame_width = self.grid.card[0] - 2 * self.grid.inset
         self.width = frame_width - 2 * self.style.padding  # of the card's content
-        # Name bands laid out in this drawing (a card is measured again while it is fitted):
-        # work of one render, gone with it, not a cache of the process (armybuilder/memo.py).
+        # Work of one drawing, gone with it, not caches of the process (armybuilder/memo.py):
+        # a card is measured again at each size it is tried at. Name bands, weapons tables,
+        # paragraphs wrapped at a size (the width is the card's), footer heights, room for
+        # rows (by what takes room from them), weapons' cells wrapped to their column, and
+        # the faces of each card laid out.
         self._headers: dict[tuple, tuple[float, list[str], float]] = {}
         self._tables: dict[tuple, Table] = {}
+        self._wrapped: dict[tuple, list[Line]] = {}
+        self._footers: dict[tuple, float] = {}
+        self._rooms: dict[tuple, float] = {}
+        self._cells: dict[tuple, list[str]] = {}
+        self._fitted: dict[CardData, tuple[list[Face], list[str]]] = {}
         self.smaller = smaller_card(self.style)
         # What the cards' rules and spells do, each once: after the cards on the page;
         # on poker cards the rules stay on each card, the spells get a card of their own.
@@ -637,7 +646,10 @@ class UnitCardsPdf:
         return self.style.stat_label.leading + self.style.stat_value.leading + 5 if card.stats else 0
 
     def _footer_height(self, card: CardData) -> float:
-        return len(self._footer_lines(card, "")) * self.style.footer.leading + 2
+        key = (card.footer, card.problems)
+        if key not in self._footers:
+            self._footers[key] = len(self._footer_lines(card, "")) * self.style.footer.leading + 2
+        return self._footers[key]
 
     def _footer_lines(self, card: CardData, right: str) -> list[tuple[str, str]]:
         """The footer's lines, bottom last, each (left text, right text): the book and
@@ -667,12 +679,18 @@ class UnitCardsPdf:
         return " · ".join(parts)
 
     def _body_room(self, card: CardData, number: int) -> float:
-        frame_height = self.grid.card[1] - 2 * self.grid.inset
-        used = self._header(self._title(card, number), self._cost(card))[0] + self._footer_height(card)
-        used += 2 * self.style.padding
-        if number == 1:
-            used += len(self._subtitle_lines(card)) * self.style.subtitle.leading + self._stats_height(card) + 4
-        return frame_height - used
+        """The height left for the card's rows on its face `number` at the current size."""
+        style = self.style
+        key = (card.title, card.copies, card.cost, card.subtitle, bool(card.stats), card.footer, card.problems)
+        key += (min(number, 2), style.text.size, style.cell.size)
+        if key not in self._rooms:
+            frame_height = self.grid.card[1] - 2 * self.grid.inset
+            used = self._header(self._title(card, number), self._cost(card))[0] + self._footer_height(card)
+            used += 2 * style.padding
+            if number == 1:
+                used += len(self._subtitle_lines(card)) * style.subtitle.leading + self._stats_height(card) + 4
+            self._rooms[key] = frame_height - used
+        return self._rooms[key]
 
     def _rows(self, card: CardData) -> list[Row]:
         """The card's rows but the explanations of its rules (`_meaning_blocks`): a joined
@@ -827,7 +845,10 @@ class UnitCardsPdf:
         lines stays on one card; a longer one splits, but never leaves a single line on
         either card."""
         style = style or self.style.text
-        lines = wrap_spans(spans, style.size, self.width)
+        key = (tuple(spans), style.size)
+        if key not in self._wrapped:  # the same rule's text, on card after card and tried at several sizes
+            self._wrapped[key] = wrap_spans(spans, style.size, self.width)
+        lines = self._wrapped[key]
         last = len(lines) - 1
         if len(lines) <= KEEP_TOGETHER:
             keep = set(range(last))
@@ -931,7 +952,7 @@ class UnitCardsPdf:
         cell_style = self.style.cell
         size = cell_style.size
         cells = [
-            (wrap(text, cell_style.font, size, width - CELL_PAD + 1) if width else [], size)
+            (self._cell_lines(text, size, width) if width else [], size)
             for width, text in zip(table.widths, texts, strict=True)
         ]
         under = texts[table.below] if table.below is not None and texts[table.below] != DASH else ""
@@ -942,11 +963,22 @@ class UnitCardsPdf:
         lines = max(len(lines) for lines, _size in cells) + len(below)
         return Row("weapon", lines * cell_style.leading + 2, (table, cells, below))
 
+    def _cell_lines(self, text: str, size: float, width: float) -> list[str]:
+        key = (text, size, width)
+        if key not in self._cells:
+            self._cells[key] = wrap(text, self.style.cell.font, size, width - CELL_PAD + 1)
+        return self._cells[key]
+
     def _fitted_faces(self, card: CardData) -> list[Face]:
         """The card's faces. A poker card's text takes the largest size at which it needs
         no more cards than at the smallest (`_poker_faces`); a sheet card its normal size,
-        or one step smaller (never under 6 pt) when that saves a "(continued)" card."""
-        normal = self.style
+        or one step smaller (never under 6 pt) when that saves a "(continued)" card. Equal
+        cards (the same unit, options and name) are laid out once."""
+        if card in self._fitted:
+            faces, left_out = self._fitted[card]
+            self.left_out.update(dict.fromkeys(left_out))
+            return faces
+        normal, left_before = self.style, len(self.left_out)
         if self.poker:
             faces = self._poker_faces(card)
         else:
@@ -962,6 +994,7 @@ class UnitCardsPdf:
             face.style = self.style
             face.height = self._face_height(face)
         self.style = normal
+        self._fitted[card] = (faces, list(self.left_out)[left_before:])
         return faces
 
     def _poker_faces(self, card: CardData) -> list[Face]:
@@ -975,6 +1008,7 @@ class UnitCardsPdf:
 
         def tried(step: int, budget: int | None = None) -> tuple[CardStyles, list[Face], list[str]]:
             if budget is None and step in at:
+                self.style = at[step][0]
                 return at[step]
             self.style = card_text_at(normal, *POKER_STEPS[step])
             faces, left_out = self._faces_explained(card, budget)
@@ -998,18 +1032,22 @@ class UnitCardsPdf:
                 whole, now_headed, now_wrapped = self._tables_read(card)
                 return len(tried_faces) <= fewest and whole and now_headed >= headed and now_wrapped <= wrapped
 
-            # The largest step first (a sparse card stops there), then by halving.
-            if fits(0):
-                style, faces, left_out = at[0]
+            # Start at the step the card's fill suggests (text takes room as its size
+            # squared), then go up while it fits, or down until it does.
+            used = sum(row.height for face in faces for row in face.rows)
+            room = sum(self._body_room(card, face.number) for face in faces)
+            smallest_text = POKER_STEPS[smallest][1]
+            step = next(
+                (k for k, (_cell, text) in enumerate(POKER_STEPS) if (text / smallest_text) ** 2 * used <= room),
+                smallest,
+            )
+            if step < smallest and fits(step):
+                while step > 0 and fits(step - 1):
+                    step -= 1
             else:
-                low, high = 1, smallest - 1
-                while low <= high:
-                    middle = (low + high) // 2
-                    if fits(middle):
-                        style, faces, left_out = at[middle]
-                        high = middle - 1
-                    else:
-                        low = middle + 1
+                while step < smallest and not fits(step):
+                    step += 1
+            style, faces, left_out = at[step]
         self.style = style
         self.left_out.update(dict.fromkeys(left_out))
         return faces
