@@ -55,11 +55,11 @@ KINDS = (
     ("poker", "cards.pdf", {"layout": "poker"}),
     ("cards+rules", "cards.pdf", {"rules": "1"}),
     ("cards+trackers", "cards.pdf", {"trackers": "1"}),
-    ("cards+rules+trackers", "cards.pdf", {"rules": "1", "trackers": "1"}),
-    ("poker+rules+trackers", "cards.pdf", {"layout": "poker", "rules": "1", "trackers": "1"}),
     ("roster", "roster.pdf", {}),
     ("army sheet", "roster.pdf", {"sheet": "1"}),
     ("reference", "reference.pdf", {}),
+    ("cards+rules+trackers", "cards.pdf", {"rules": "1", "trackers": "1"}),
+    ("poker+rules+trackers", "cards.pdf", {"layout": "poker", "rules": "1", "trackers": "1"}),
 )
 User = get_user_model()
 

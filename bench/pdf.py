@@ -7,7 +7,8 @@ printout (the drawing alone, no cache), and then one whole download through
 sheet (`roster.pdf?sheet=1`) of lists of 40 and 200 entries.
 
 Run: .venv/bin/python bench/pdf.py   (uses a throw-away SQLite database)
-Targets: 100 cards in under 1 s (issue 7), 100 cards with rules in under 150 ms (issue 35); in under 250 ms, sheet cards of 100 entries on at most 13
+Targets: 100 cards in under 1 s (issue 7), 100 cards with rules (sheet or poker) in under 150 ms
+(issue 35); in under 250 ms, sheet cards of 100 entries on at most 13
 pages, and more than 10x faster than the same cards as HTML through WeasyPrint (issue 13; the
 comparison runs when WeasyPrint is installed: `.venv/bin/pip install weasyprint==70.0`, not a
 dependency of the site).

@@ -619,7 +619,7 @@ class UnitCardsPdf:
     def _header(self, title: str, cost: str) -> tuple[float, list[str], float]:
         """Height of the name band, the name's lines and their size: the name shrinks
         to fit beside the cost, and wraps when even the smallest size is too wide."""
-        key = (title, cost, self.style.text.size)
+        key = (title, cost)  # the name band is set in the same sizes at every size of the text
         if key not in self._headers:
             style = self.style
             room = self.width - (width_of(cost, BOLD, style.cost.size) + 6 if cost else 0)
@@ -681,8 +681,8 @@ class UnitCardsPdf:
     def _body_room(self, card: CardData, number: int) -> float:
         """The height left for the card's rows on its face `number` at the current size."""
         style = self.style
-        key = (card.title, card.copies, card.cost, card.subtitle, bool(card.stats), card.footer, card.problems)
-        key += (min(number, 2), style.text.size, style.cell.size)
+        key: tuple = (card.title, card.copies, card.cost, card.subtitle, bool(card.stats), card.footer)
+        key += (card.problems, min(number, 2), style.text.size, style.cell.size)
         if key not in self._rooms:
             frame_height = self.grid.card[1] - 2 * self.grid.inset
             used = self._header(self._title(card, number), self._cost(card))[0] + self._footer_height(card)
@@ -757,7 +757,7 @@ class UnitCardsPdf:
             columns, weapons = _without_empty_columns(card.columns, card.weapons)
             table = self._table(columns, weapons)
             rows.append(self._head_row(table))
-            room = self._body_room(card, 2) - rows[-1].height
+            room = self._body_room(card, 1) - rows[-1].height  # the least room a face has
             rows.extend(self._weapon_row(table, cells, room) for cells in weapons)
             rows.append(Row("gap", 3))
         for label, text in (("Rules:", card.rules), ("Type:", card.type_notes)):

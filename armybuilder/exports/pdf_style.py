@@ -513,8 +513,14 @@ def _draw_pieces(canvas, drawn: _Drawn, x: float, y: float, pieces: tuple[Piece,
     """`_draw` for a string with a piece that needs more than its glyphs. Plain pieces
     in a row share a text object; a piece that says its typed text again (ActualText)
     has one of its own, inside the marked span, and so has a piece drawn bold by
-    stroking its glyphs (text render mode 2) in the text's colour, and a shaped one."""
+    stroking its glyphs (text render mode 2, then back to 0) and a shaped one; the
+    stroke's colour (the text's) and width are set once for the string."""
     group: list[str] = []  # the plain pieces' placed operators, waiting for a text object
+    bold = any(_synthetic(piece, font) for piece in pieces)
+    if bold:  # one outline colour and width for every piece drawn bold by stroking
+        canvas.saveState()
+        canvas.setStrokeColor(canvas._fillColorObj)  # the outline in the text's colour
+        canvas.setLineWidth(size * SYNTHETIC_BOLD)
     for piece in pieces:
         if not _special(piece, font):
             group.append(f"{drawn.matrix} {fp_str(x, y)} Tm {_operators(canvas, drawn, piece, size)}")
@@ -526,23 +532,22 @@ def _draw_pieces(canvas, drawn: _Drawn, x: float, y: float, pieces: tuple[Piece,
         synthetic = _synthetic(piece, font)
         if piece.actual is not None:
             canvas.addLiteral(f"/Span <</ActualText {_actual_text(piece.actual)}>> BDC")
-        if synthetic:
-            canvas.saveState()
-            canvas.setStrokeColor(canvas._fillColorObj)  # the outline in the text's colour
-            canvas.setLineWidth(size * SYNTHETIC_BOLD)
         if isinstance(piece.text, ShapedStr):
             canvas.drawText(_text_object(canvas, x, y, piece, size, stroked=synthetic))
+            if synthetic:
+                canvas.addLiteral("0 Tr")  # the render mode is the graphics state's: back to filling
         else:
-            mode = " 2 Tr" if synthetic else ""
             operators = _operators(canvas, drawn, piece, size)
-            canvas.addLiteral(f"BT {drawn.matrix} {fp_str(x, y)} Tm{mode} {operators} ET")
-        if synthetic:
-            canvas.restoreState()
+            if synthetic:
+                operators = f"2 Tr {operators} 0 Tr"
+            canvas.addLiteral(f"BT {drawn.matrix} {fp_str(x, y)} Tm {operators} ET")
         if piece.actual is not None:
             canvas.addLiteral("EMC")
         x += piece.advance * size
     if group:
         canvas.addLiteral(f"BT {' '.join(group)} ET")
+    if bold:
+        canvas.restoreState()
 
 
 def _text_object(canvas, x: float, y: float, piece: Piece, size: float, *, stroked: bool = False):
