@@ -723,6 +723,12 @@ class UnitCardsPdf:
             rows.pop()
         return rows
 
+    def _heading(self, title: str, *, keep_with_next: bool = True) -> Row:
+        """A heading under a thin line, wrapped to the card's width."""
+        label = self.style.label
+        lines = wrap(title, label.font, label.size, self.width)
+        return Row("heading", len(lines) * label.leading + 2, lines, keep_with_next=keep_with_next)
+
     def _glossary_rows(self, groups: tuple[Group, ...]) -> list[Row]:
         """A poker-size glossary card's rows: each group under its heading, each entry
         whole on one card."""
@@ -730,7 +736,7 @@ class UnitCardsPdf:
         rows: list[Row] = []
         for group in groups:
             if len(groups) > 1 or group.kind == RULES:
-                rows.append(Row("heading", style.label.leading + 2, group.title, keep_with_next=True))
+                rows.append(self._heading(group.title))
             for entry in group.entries:
                 rows.extend(
                     self._keep(
@@ -789,12 +795,11 @@ class UnitCardsPdf:
     def _copies_tracker_rows(self, card: CardData) -> list[Row]:
         """A combined card's boxes, unit by unit under "Unit 1 of 4", …: each unit's own
         wounds, Shaken and Activated, and its joined heroes' wounds named by the hero."""
-        style = self.style
         if not card.trackers and not any(hero.trackers for hero in card.heroes):
             return []
         rows: list[Row] = []
         for number in range(1, card.copies + 1):
-            rows.append(Row("heading", style.label.leading + 2, f"Unit {number} of {card.copies}", keep_with_next=True))
+            rows.append(self._heading(f"Unit {number} of {card.copies}"))
             trackers = list(card.trackers)
             for hero in card.heroes:
                 trackers += [replace(t, label=f"{isolate(hero.title)}: {t.label.lower()}") for t in hero.trackers]
@@ -1060,7 +1065,7 @@ class UnitCardsPdf:
         blocks = self._meaning_blocks(card) if card.meanings else []
         if not blocks:
             return faces, []
-        heading = Row("heading", self.style.label.leading + 2, "What the rules do")
+        heading = self._heading("What the rules do", keep_with_next=False)
         limit = None if budget is None else max(budget, len(faces))
         reserve, pointer = 0.0, []
         for _attempt in range(3):  # room kept on the last card for the line naming what is left out
@@ -1074,11 +1079,11 @@ class UnitCardsPdf:
                 break
             reserve = height
         out = [Face(card, face.number, list(face.rows)) for face in faces]
-        for number, rows in placed:
+        for number, rows in sorted(placed, key=lambda place: place[0]):  # stable: in order on each face
             while len(out) < number:
                 out.append(Face(card, len(out) + 1, []))
             face = out[number - 1]
-            if not any(row is heading for f in out for row in f.rows):
+            if not any(row is heading for row in face.rows):
                 face.rows.append(heading)
             face.rows.extend(rows)
         if left_out:
@@ -1100,28 +1105,35 @@ class UnitCardsPdf:
         limit: int | None,
         reserve: float,
     ) -> tuple[list[tuple[int, list[Row]]], list[str]]:
-        """Where each block goes after `faces` (first fit, in order, never past `limit`
-        faces, keeping `reserve` free on the last one allowed): (face number, rows) of
-        those placed, and the names of those left out."""
-        number = len(faces)
-        room = self._room_left(faces[-1])
+        """Where each block goes after `faces`, in order, each on the first face with room
+        for it (a new face when none has, never past `limit` faces, keeping `reserve`
+        free on the last one allowed): (face number, rows) of those placed, and the names
+        of those left out. A face's first block brings the heading."""
+        rooms = [self._room_left(face) for face in faces]
+        headed = [False] * len(faces)
         placed: list[tuple[int, list[Row]]] = []
         left_out: list[str] = []
 
-        def free(at: int) -> float:
+        def free(at: int) -> float:  # at: a face's number
             return reserve if limit is not None and at >= limit else 0.0
 
         for name, rows in blocks:
-            need = sum(row.height for row in rows) + (heading.height if not placed else 0)
-            if need <= room - free(number):
-                placed.append((number, rows))
-                room -= need
-            elif (limit is None or number < limit) and need <= self._body_room(card, number + 1) - free(number + 1):
-                number += 1
-                placed.append((number, rows))
-                room = self._body_room(card, number) - need
+            height = sum(row.height for row in rows)
+            for i, room in enumerate(rooms):
+                need = height + (0 if headed[i] else heading.height)
+                if need <= room - free(i + 1):
+                    break
             else:
-                left_out.append(name)
+                i = len(rooms)
+                need = height + heading.height
+                if (limit is not None and i >= limit) or need > self._body_room(card, i + 1) - free(i + 1):
+                    left_out.append(name)
+                    continue
+                rooms.append(self._body_room(card, i + 1))
+                headed.append(False)
+            rooms[i] -= need
+            headed[i] = True
+            placed.append((i + 1, rows))
         return placed, left_out
 
     def _room_left(self, face: Face) -> float:
@@ -1369,7 +1381,9 @@ class UnitCardsPdf:
             canvas.setStrokeColor(LINE)
             canvas.setLineWidth(0.4)
             canvas.line(x, top - 0.5, x + self.width, top - 0.5)
-            draw_line(canvas, [(row.content, style.label.font)], x, top - 1.5 - style.label.size, style.label.size)
+            for line in row.content:
+                draw_line(canvas, [(line, style.label.font)], x, top - 1.5 - style.label.size, style.label.size)
+                top -= style.label.leading
         elif row.kind in ("head", "weapon"):
             self._draw_cells(row, x, top)
         elif row.kind == "rule":
