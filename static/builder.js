@@ -91,6 +91,8 @@
     for (const input of workspace.querySelectorAll("input[name=csrfmiddlewaretoken][value='']")) input.value = token;
     for (const input of workspace.querySelectorAll("input[name=version]")) input.value = version;
     restoreFocus(mark);
+    filterUnits(); // a new list of units to add keeps the search typed
+    measureBar();
   }
 
   // -- an answer that is not the workspace --------------------------------------------------------------------------
@@ -180,15 +182,106 @@
   }
   const DONE = { add: "Added", duplicate: "Duplicated", remove: "Removed" };
 
-  // On a phone the units to add fold away while a unit's upgrades are open (app.css): when the Add used is out of
-  // sight, the new unit's upgrades take the focus, in view.
-  function showAdded(used) {
-    document.getElementById("show-units").checked = false;
-    const editor = document.getElementById("editor");
-    if (!editor || (used && used.offsetParent !== null)) return;
-    editor.querySelector("h3").focus({ preventScroll: true });
-    editor.closest(".entry").scrollIntoView({ block: "start" });
-    if (editor.getBoundingClientRect().top > window.innerHeight * 0.6) editor.scrollIntoView({ block: "start" });
+  // -- adding units ----------------------------------------------------------------------------------------------------
+  // On a phone the units to add are a panel over the foot of the screen (app.css), opened once from the totals bar and
+  // left open while the player adds; the list stays in view above it. On a desktop they are a column of their own.
+  const root = document.documentElement;
+  const opener = () => document.querySelector(".totals .open-adding");
+  function setAdding(open) {
+    root.classList.toggle("adding", open);
+    for (const button of document.querySelectorAll(".open-adding")) button.setAttribute("aria-expanded", String(open));
+    if (open) document.getElementById("units-panel").focus({ preventScroll: true });
+    measureBar();
+  }
+  function closeAdding() {
+    setAdding(false);
+    if (opener()) opener().focus({ preventScroll: true });
+  }
+  document.addEventListener("click", (event) => {
+    if (event.target.closest(".open-adding")) setAdding(!root.classList.contains("adding"));
+    else if (event.target.closest(".close-adding")) closeAdding();
+    else if (event.target.closest('a[href="#units-panel"]') && opener() && opener().offsetParent !== null) {
+      setAdding(true); // a skip link to the units to add opens their panel
+    }
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && root.classList.contains("adding") && event.target.closest("#units-panel")) closeAdding();
+  });
+
+  // The search over the book's units: every word typed is found in a unit's name, type (its group), rules or weapons.
+  function filterUnits() {
+    const search = document.getElementById("unit-search");
+    const words = search ? search.value.toLowerCase().split(/\s+/).filter(Boolean) : [];
+    let found = 0;
+    for (const heading of document.querySelectorAll("#units h3")) {
+      const list = heading.nextElementSibling;
+      let shown = 0;
+      for (const item of list.children) {
+        const text = (heading.textContent + " " + item.textContent).toLowerCase();
+        item.hidden = !words.every((word) => text.includes(word));
+        if (!item.hidden) shown += 1;
+      }
+      heading.hidden = list.hidden = shown === 0;
+      found += shown;
+    }
+    const none = document.getElementById("no-match");
+    if (none) none.hidden = found > 0;
+  }
+  workspace.addEventListener("input", (event) => {
+    if (event.target.id === "unit-search") filterUnits();
+  });
+
+  // The sticky totals bar never covers what the page scrolls to: its height is the page's scroll padding (app.css).
+  function measureBar() {
+    const bar = workspace.querySelector(".totals");
+    if (bar) root.style.setProperty("--bar", bar.offsetHeight + "px");
+  }
+  window.addEventListener("resize", measureBar);
+  measureBar();
+
+  const entryIds = () => Array.from(document.querySelectorAll("#entries > article.entry"), (node) => node.id);
+
+  // A unit's Upgrades button takes the focus, its unit in view (below the totals bar, above the adding panel).
+  function focusUnit(id, block) {
+    const unit = document.getElementById(id);
+    if (!unit) return;
+    const button = document.getElementById("upgrades-" + id.replace(/^entry-/, "")) || unit.querySelector("a, button");
+    if (button) button.focus({ preventScroll: true });
+    unit.scrollIntoView({ block: block || "nearest" });
+  }
+
+  // After an Add: the new unit in view with the focus on its Upgrades, and a line in the panel that says it was added,
+  // its upgrades and an undo a tap away.
+  function field(name, value) {
+    const input = document.createElement("input");
+    input.type = "hidden";
+    input.name = name;
+    input.value = value;
+    return input;
+  }
+  function showAdded(id, name) {
+    const line = document.getElementById("added");
+    if (!line || !document.getElementById(id)) return;
+    const entry = id.replace(/^entry-/, "");
+    const upgrades = document.createElement("a");
+    upgrades.href = "?entry=" + encodeURIComponent(entry) + "#" + id;
+    upgrades.dataset.open = "";
+    upgrades.textContent = "Upgrades";
+    const undo = document.createElement("form");
+    undo.method = "post";
+    undo.setAttribute("action", workspace.dataset.url);
+    undo.className = "inline";
+    undo.dataset.live = "";
+    undo.append(field("csrfmiddlewaretoken", token), field("action", "remove"), field("entry", entry));
+    const button = document.createElement("button");
+    button.type = "submit";
+    button.className = "small";
+    button.textContent = "Undo";
+    button.setAttribute("aria-label", `Undo: take out the ${name} just added`);
+    undo.append(button);
+    line.replaceChildren(`Added ${name} · `, upgrades, " · ", undo);
+    // Over the panel on a phone, the new unit at the top; on a desktop only as far as it takes to show it.
+    focusUnit(id, opener() && opener().offsetParent !== null ? "start" : "nearest");
   }
 
   function send(form, submitter) {
@@ -196,10 +289,31 @@
     if (submitter && submitter.name) data.append(submitter.name, submitter.value);
     const [entry, action] = [data.get("entry"), data.get("action")];
     const label = (submitter && submitter.getAttribute("aria-label")) || "";
-    const what = DONE[action] ? `${DONE[action]} ${label.replace(/^\S+ /, "").replace(/ \(.*\)$/, "")}. ` : "";
-    return enqueue(form.getAttribute("action"), () => data, () => {
+    const name = label.replace(/^\S+ /, "").replace(/ \(.*\)$/, "");
+    const what = DONE[action] ? `${DONE[action]} ${name}. ` : "";
+    let before = [];
+    const build = () => {
+      before = entryIds();
+      return data;
+    };
+    return enqueue(form.getAttribute("action"), build, () => {
+      const now = entryIds();
+      const fresh = now.filter((id) => !before.includes(id));
       if (entry && action !== "remove") keepEntryInUrl(entry);
-      if (action === "add") showAdded(document.getElementById(submitter && submitter.id));
+      if (action === "add" && fresh.length) showAdded(fresh[0], name);
+      else if (action === "undo" && fresh.length) focusUnit(fresh[0], "start"); // the unit put back
+      else if (action === "clear") {
+        // Every unit gone: the Undo in the message that confirms it (marked autofocus for a page loaded anew).
+        const offered = workspace.querySelector(".messages [autofocus]");
+        if (offered) offered.focus();
+      } else if (action === "remove" && entry) {
+        // The focus goes to the unit that followed the one removed (or the one before it), not to nothing.
+        const at = before.indexOf("entry-" + entry);
+        const next = before.slice(at + 1).concat(before.slice(0, at).reverse()).find((id) => now.includes(id));
+        const offered = workspace.querySelector(".messages [autofocus]");
+        if (next) focusUnit(next);
+        else if (offered) offered.focus(); // the last unit gone: its Undo
+      }
       announce(what);
     });
   }
@@ -246,6 +360,7 @@
     if (opener && !event.ctrlKey && !event.metaKey && !event.shiftKey) {
       // Open (or close) a unit's upgrades in place, without a reload.
       event.preventDefault();
+      if (opener.closest("#added")) setAdding(false); // to the upgrades, out from under the panel
       const url = new URL(opener.href);
       const entry = url.searchParams.get("entry");
       enqueue(url.pathname + url.search, null, () => {
@@ -254,8 +369,10 @@
         const first = editor && editor.querySelector("input:not([type=hidden]), button");
         if (first) {
           first.focus({ preventScroll: true });
+          // Out of sight, or under the sticky totals bar: brought to just below the bar (the page's scroll padding).
           const box = editor.getBoundingClientRect();
-          if (box.top < 0 || box.top > window.innerHeight * 0.8) editor.scrollIntoView({ block: "nearest" });
+          const bar = workspace.querySelector(".totals").getBoundingClientRect().bottom;
+          if (box.top < bar || box.top > window.innerHeight * 0.8) editor.scrollIntoView({ block: "start" });
         }
       });
       return;
@@ -295,15 +412,4 @@
     if (event.target.matches("select[data-autosubmit]") && !keyed) sendChoice(event.target);
   });
 
-  // After a removal the focus goes to the Undo in the message that confirms it, not to the next unit's Remove (which a
-  // second Enter would press). The button is marked autofocus, which a browser honours when a page loads (no script),
-  // not when it is swapped in.
-  new MutationObserver((records) => {
-    for (const record of records) {
-      for (const node of record.addedNodes) {
-        const offered = node.querySelector && node.querySelector(".messages [autofocus]");
-        if (offered) offered.focus();
-      }
-    }
-  }).observe(workspace, { childList: true, subtree: true });
 })();

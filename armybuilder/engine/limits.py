@@ -5,7 +5,7 @@ change."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from armybuilder.engine.book import Limit
@@ -39,14 +39,34 @@ def _n(count: int, singular: str, plural: str) -> str:
     return f"{count} {singular if count == 1 else plural}"
 
 
+def _per_points_allowed(params: Mapping[str, Any], points: int) -> int:
+    return max(params.get("minimum", 0), params.get("base", 0) + points // params["per"])
+
+
+def units_allowed(limits: Iterable[Limit], points_limit: int | None, *, force_org: bool = True) -> int | None:
+    """The most units `limits` allow in a list of `points_limit` points (the least any
+    of their rows on units allows: "1 unit per 150 pts", "at most 8 units"); None when
+    none bounds them. A list that leaves out the optional limits (`force_org` false) is
+    bounded by the others only."""
+    allowed = []
+    for limit in limits:
+        if limit.optional and not force_org or limit.params.get("counts", "units") != "units":
+            continue
+        if limit.kind == "per_points" and points_limit is not None:
+            allowed.append(_per_points_allowed(limit.params, points_limit))
+        elif limit.kind == "max_count":
+            allowed.append(limit.params["max"])
+    return min(allowed, default=None)
+
+
 def per_points(ctx: Context, limit: Limit) -> None:
     points = ctx.army.points_limit
     if points is None:
         return
     params = limit.params
     entries, singular, plural = _counted(ctx, params)
-    per, base, minimum = params["per"], params.get("base", 0), params.get("minimum", 0)
-    allowed = max(minimum, base + points // per)
+    per, minimum = params["per"], params.get("minimum", 0)
+    allowed = _per_points_allowed(params, points)
     if len(entries) <= allowed:
         return
     how = f"1 per {per} pts" + (f", at least {minimum}" if minimum else "")

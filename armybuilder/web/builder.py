@@ -20,6 +20,7 @@ from armybuilder import downloads, ratelimit
 from armybuilder.armyforge.lists.writing import opens_in_armyforge
 from armybuilder.engine import RulesetSpec
 from armybuilder.engine.rulesets import has_force_org_choice
+from armybuilder.engine.limits import units_allowed
 from armybuilder.events import selectors as event_selectors
 from armybuilder.events.models import EventPack
 from armybuilder.lists import selectors, services
@@ -163,6 +164,7 @@ def builder_context(request: HttpRequest, army_list: ArmyList, selected: str | N
         "selected": next((e for e in entries if e.id == selected), None),
         "composition": presenters.composition_rows(book, validation) if book else [],
         "models": state.models,
+        **_counts(state),
         "share_url": request.build_absolute_uri(army_list.share_path),
         **printing.print_context(f"/api/lists/{army_list.pk}/export/", printing.request_paper(request)),
         "armyforge_export": opens_in_armyforge(book),
@@ -173,6 +175,18 @@ def builder_context(request: HttpRequest, army_list: ArmyList, selected: str | N
         **extra,
     }
     return context | {"workspace": fragments.workspace(book, engine_ruleset, core, context)}
+
+
+def _counts(state: selectors.ListState) -> dict[str, Any]:
+    """What the totals bar counts besides points and models: the units (against the most
+    the ruleset's limits allow at the list's size) and the activations."""
+    validation, ruleset = state.validation, state.ruleset
+    limits = ruleset.limits if isinstance(ruleset, RulesetSpec) else ()
+    return {
+        "units": sum(1 for result in validation.entries if result.unit is not None),
+        "units_allowed": units_allowed(limits, validation.points_limit, force_org=state.army_list.force_org),
+        "activations": validation.activations,
+    }
 
 
 def _engine_ruleset(state: selectors.ListState) -> RulesetSpec | None:
@@ -250,6 +264,8 @@ def builder_action(request: HttpRequest, pk: int) -> HttpResponse:
         army_list, status = _save(request, army_list, form.cleaned_data["list"], form.cleaned_data["version"])
         if status == 200:
             undo.confirm(request, army_list, form.cleaned_data)
+            if form.cleaned_data["action"] == "add" and not _has_upgrades(army_list, selected):
+                selected = None  # nothing to choose: no editor opens, the units to add stay in view
     else:
         selected, status = request.POST.get("entry") or None, 400
         messages.error(request, f"That change could not be made: {form.error_text()}")
@@ -271,6 +287,13 @@ def _save(request: HttpRequest, army_list: ArmyList, data: dict[str, Any], based
             "your last change was not applied. Here is the list as it is now.",
         )
         return army_list, 409
+
+
+def _has_upgrades(army_list: ArmyList, entry_id: str | None) -> bool:
+    """Whether the entry's unit offers any upgrade (the list as saved, its book loaded)."""
+    state = selectors.army_list_load(army_list)
+    result = next((r for r in state.validation.entries if r.entry.id == entry_id), None)
+    return result is None or result.unit is None or bool(result.unit.options)
 
 
 def _back_to_builder(army_list: ArmyList, selected: str | None) -> HttpResponse:

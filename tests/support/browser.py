@@ -20,6 +20,14 @@ CONTROLS = (
 )
 
 
+def open_adding(page) -> None:
+    """Open the units to add where they are a panel of their own (a phone, with a script):
+    from the totals bar, once; it stays open while the player adds."""
+    opener = page.locator(".totals .open-adding")
+    if opener.is_visible() and not page.locator("#units-panel").is_visible():
+        opener.click()
+
+
 def fits_the_screen(page, width: int) -> None:
     """Nothing scrolls sideways; on a phone every control shown is at least 44 px high."""
     assert page.evaluate("document.documentElement.scrollWidth") <= width, "the page runs off the side"

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from factions.models import CoreRule
-from tests.support.browser import OUTPUT
+from tests.support.browser import OUTPUT, open_adding
 
 pytestmark = pytest.mark.browser
 
@@ -41,9 +41,8 @@ def add(page: Page, unit_id: str) -> None:
 
 
 def unfold_units(page: Page) -> None:
-    """On a phone the units to add fold away while a unit's upgrades are open: open them."""
-    if page.locator("#show-units").is_visible():
-        page.locator("#show-units").check()
+    """On a phone the units to add are a panel opened from the totals bar: open it."""
+    open_adding(page)
 
 
 def tap(page: Page, locator) -> None:
@@ -60,6 +59,7 @@ def shot(page: Page, name: str) -> None:
 def test_a_units_profile_opens_on_a_tap_before_it_is_added(open_page, javascript):
     page = open_page(PHONE, javascript)
     start(page, "aof", "human-empire", "1500")
+    open_adding(page)
     profile = page.locator("#profile-longbowmen")
     longbow = profile.locator(".weapons li", has_text="Longbow")
     expect(longbow).to_be_hidden()

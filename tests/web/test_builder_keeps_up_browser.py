@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from armybuilder.lists.models import ArmyList
+from tests.support.browser import open_adding
 
 pytestmark = pytest.mark.browser
 
@@ -54,8 +55,7 @@ def start(page: Page, *units: str) -> ArmyList:
     page.wait_for_load_state("load")  # the builder's script has taken over its forms
     for unit in units:
         count = page.locator("article.entry").count()
-        if page.locator("#show-units").is_visible():  # on a phone the units fold away while upgrades are open
-            page.locator("#show-units").check()
+        open_adding(page)  # on a phone the units to add are a panel of their own
         page.locator(f"button[aria-label^='Add {unit} (']").click()
         expect(page.locator("article.entry")).to_have_count(count + 1)
     return ArmyList.objects.get(pk=int(re.search(r"/lists/(\d+)/", page.url).group(1)))
@@ -102,7 +102,8 @@ def test_ten_quick_clicks_on_add_give_ten_units(open_page, latency):
     army_list = settled(page, army_list, army_list.version + 10)
     assert [e["unit"] for e in army_list.entries] == ["pike-levy"] * 10
     expect(page.locator("article.entry")).to_have_count(10)
-    assert page.evaluate("document.activeElement.id") == "add-pike-levy"
+    expect(page.locator("#upgrades-e10")).to_be_focused()  # the last unit added
+    expect(page.locator("#added")).to_have_text(re.compile(r"^Added Pike Levy · Upgrades · Undo$"))
 
 
 def test_quick_clicks_on_different_upgrades_all_count(open_page):
@@ -124,7 +125,6 @@ def test_quick_clicks_on_different_upgrades_all_count(open_page):
         ("duplicate", "#duplicate-e1"),
         ("move down", "#down-e1"),
         ("combine", "#combine-e1"),
-        ("add", "#add-pike-levy"),
     ],
 )
 def test_the_focus_stays_on_the_control_used(open_page, action, control):
@@ -136,13 +136,30 @@ def test_the_focus_stays_on_the_control_used(open_page, action, control):
     assert page.evaluate("document.activeElement.id") == control[1:]
 
 
-def test_after_a_remove_the_focus_is_on_its_undo_not_on_the_next_unit(open_page):
+def test_after_a_remove_the_focus_is_on_the_next_unit_not_on_its_remove(open_page):
     page = open_page()
-    army_list = start(page, "Pike Levy", "Longbowmen")
-    page.locator("#remove-e1").focus()
+    army_list = start(page, "Pike Levy", "Longbowmen", "Pike Levy")
+    version = army_list.version
+    page.locator("#remove-e2").focus()
+    page.keyboard.press("Enter")
+    settled(page, army_list, version + 1)
+    expect(page.locator("#upgrades-e3")).to_be_focused()  # the unit that followed: its Upgrades, not its Remove
+    page.locator("#remove-e3").focus()
+    page.keyboard.press("Enter")
+    settled(page, army_list, version + 2)
+    expect(page.locator("#upgrades-e1")).to_be_focused()  # the last removed: the one before it
+
+
+def test_after_an_add_the_focus_is_on_the_new_units_upgrades(open_page):
+    page = open_page()
+    army_list = start(page, "Pike Levy")
+    page.locator("#add-longbowmen").focus()
     page.keyboard.press("Enter")
     settled(page, army_list, army_list.version + 1)
-    expect(page.locator(".messages").get_by_role("button", name="Undo")).to_be_focused()
+    expect(page.locator("#upgrades-e2")).to_be_focused()
+    expect(page.locator("#entry-e2")).to_be_in_viewport()
+    page.keyboard.press("Enter")  # its upgrades, a key away
+    expect(page.locator("#entry-e2 #editor")).to_be_visible()
 
 
 def test_upgrades_open_next_to_their_unit_without_a_reload_or_a_jump(open_page):

@@ -1,15 +1,17 @@
-"""The builder on a phone and with a keyboard or a screen reader (issue 26, points 3 and 7):
-a new unit's upgrades come into view with the focus; the units to add fold away while a
-unit's upgrades are open; the issue count leads to the issues; skip links; the upgrades a
-Tab away from their button; each live change said in a polite sentence; and no screen
-from 320 to 430 px wide scrolls sideways."""
+"""The builder on a phone and with a keyboard or a screen reader (issues 26 and 36): the
+list first, the units to add a panel opened once that stays open while the player adds
+(one tap an add, five adds five taps), a search over them, each new unit in view with a
+line that says it was added; the totals bar counts units against the limit and never
+covers what the page scrolls to; the issue count leads to the issues; skip links; the
+upgrades a Tab away from their button; each live change said in a polite sentence; and
+no screen from 320 to 430 px wide scrolls sideways."""
 
 import re
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.support.browser import OUTPUT, fits_the_screen
+from tests.support.browser import OUTPUT, fits_the_screen, open_adding
 
 pytestmark = pytest.mark.browser
 
@@ -30,10 +32,9 @@ def start(page: Page, *units: str, points: int = 2000) -> None:
 
 
 def add(page: Page, unit: str) -> None:
-    """Add a unit, opening the folded units first when they are folded."""
+    """Add a unit, opening the units to add first where they are a panel of their own."""
     count = page.locator("article.entry").count()
-    if page.locator("#show-units").is_visible() and not page.locator("#show-units").is_checked():
-        page.locator("#show-units").check()
+    open_adding(page)
     page.locator(f"button[aria-label^='Add {unit} (']").click()
     expect(page.locator("article.entry")).to_have_count(count + 1)
 
@@ -47,28 +48,106 @@ def focused_id(page: Page) -> str:
     return page.evaluate("document.activeElement && document.activeElement.id")
 
 
+def taps(page: Page) -> list[str]:
+    """Every tap the player makes, recorded by the page (touchstart on the document)."""
+    return page.evaluate("window.__taps || []")
+
+
+def count_taps(page: Page) -> None:
+    page.evaluate(
+        """window.__taps = [];
+        document.addEventListener('touchstart', (e) => window.__taps.push(e.target.id || e.target.textContent.trim()),
+                                  true);"""
+    )
+
+
 @pytest.mark.parametrize("viewport", [PHONE, SMALL_PHONE], ids=["390", "320"])
-def test_on_a_phone_a_new_unit_comes_into_view_with_its_upgrades_focused(open_page, viewport):
+def test_on_a_phone_five_units_take_five_taps_once_the_panel_is_open(open_page, viewport):
     page = open_page(viewport)
-    start(page, "Pike Levy", "Pike Levy", "Pike Levy")
-    page.locator("#show-units").check()
-    page.locator("button[aria-label^='Add Longbowmen (']").click()
-    editor = page.locator("#entry-e4 #editor")
-    expect(editor).to_be_visible()
-    expect(page.locator("#editor-title")).to_be_focused()
-    expect(page.locator("#editor-title")).to_be_in_viewport()
-    expect(page.locator("#entry-e4 #editor fieldset").first).to_be_in_viewport()
-    expect(page.locator("#units-body")).to_be_hidden()  # folded again
-    shot(page, f"after-add-{viewport['width']}")
+    start(page)
+    expect(page.locator("#list-panel")).to_be_in_viewport()  # the list first
+    expect(page.locator("#units-panel")).to_be_hidden()
+    page.locator(".totals .open-adding").tap()
+    expect(page.locator("#units-panel")).to_be_visible()
+    shot(page, f"panel-open-{viewport['width']}")
+    count_taps(page)
+    units = ["pike-levy", "longbowmen", "household-guard", "field-cannon", "marshal"]
+    for number, unit in enumerate(units, start=1):
+        page.locator(f"#add-{unit}").tap()
+        expect(page.locator("article.entry")).to_have_count(number)
+        entry = page.locator(f"#entry-e{number}")
+        expect(entry).to_be_in_viewport()  # the new unit where the player looks, above the panel
+        box, panel = entry.locator("header").bounding_box(), page.locator("#units-panel").bounding_box()
+        assert box["y"] + box["height"] <= panel["y"] + 1, "the new unit is under the panel"
+        expect(page.locator("#added")).to_contain_text("Added ")
+        expect(page.locator("#units-panel")).to_be_visible()  # still open
+    assert len(taps(page)) == 5, taps(page)
+    expect(page.locator("#added")).to_have_text(re.compile(r"^Added Marshal · Upgrades · Undo$"))
+    shot(page, f"after-five-adds-{viewport['width']}")
+    fits_the_screen(page, viewport["width"])
 
 
-def test_on_a_desktop_the_focus_stays_on_add(open_page):
-    page = open_page(DESKTOP)
-    start(page, "Pike Levy")
-    page.locator("#add-pike-levy").focus()
-    page.keyboard.press("Enter")
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_a_unit_with_no_upgrades_opens_no_editor(open_page, javascript):
+    page = open_page(PHONE, javascript=javascript)
+    page.goto(page.base_url + "/new/aof/")
+    page.check("input[name=faction][value=orc-hordes]")
+    page.get_by_role("button", name="Create list").click()
+    expect(page).to_have_url(re.compile(r"/lists/\d+/"))
+    open_adding(page)
+    page.locator("#add-warlord").click()  # a hero with upgrades: they open
+    expect(page.locator("#editor")).to_have_count(1)
+    open_adding(page)
+    page.locator("#add-rock-lobber").click()  # none
     expect(page.locator("article.entry")).to_have_count(2)
-    expect(page.locator("#add-pike-levy")).to_be_focused()
+    expect(page.locator("#editor")).to_have_count(0)
+    if javascript:
+        expect(page.locator("#units-panel")).to_be_visible()  # still adding
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_search_finds_units_by_name_type_and_rule(open_page, viewport):
+    page = open_page(viewport)
+    start(page)
+    open_adding(page)
+    search = page.locator("#unit-search")
+    search.fill("bow")
+    expect(page.locator("#add-longbowmen")).to_be_visible()
+    expect(page.locator("#add-pike-levy")).to_be_hidden()
+    search.fill("artillery")  # a type: the group's name
+    expect(page.locator("#add-field-cannon")).to_be_visible()
+    expect(page.locator("#add-longbowmen")).to_be_hidden()
+    search.fill("no such unit at all")
+    expect(page.locator("#no-match")).to_be_visible()
+    search.fill("")
+    expect(page.locator("#add-pike-levy")).to_be_visible()
+    search.fill("pike")
+    page.locator("#add-pike-levy").click()
+    expect(page.locator("article.entry")).to_have_count(1)
+    expect(search).to_have_value("pike")  # the search is kept while the player adds
+    expect(page.locator("#add-longbowmen")).to_be_hidden()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, SMALL_PHONE, DESKTOP], ids=["390", "320", "1280"])
+def test_the_totals_bar_counts_units_and_never_covers_what_the_page_goes_to(open_page, viewport):
+    page = open_page(viewport)
+    start(page, *["Pike Levy"] * 6, points=1000)
+    expect(page.locator("#units-count")).to_have_text("6/6 units")  # 1 unit per 150 pts
+    expect(page.locator("#activations")).to_have_text("6 activations")
+    add(page, "Marshal")
+    expect(page.locator("#units-count")).to_have_text("7/6 units")
+    expect(page.locator("#units-count")).to_have_class(re.compile("bad"))
+    if page.locator("#units-panel .close-adding").is_visible():
+        page.locator("#units-panel .close-adding").click()  # done adding: the panel closes
+    page.locator("#upgrades-e1").click()
+    expect(page.locator("#entry-e1 #editor")).to_be_visible()
+    bar = page.locator(".totals").bounding_box()
+    for target in ("#editor-title", "#editor :focus"):  # where the page went, and the focus
+        box = page.locator(target).bounding_box()
+        assert box["y"] >= bar["y"] + bar["height"] - 1, f"{target} is under the totals bar"
+    page.goto(page.url.split("#")[0].split("?")[0] + "#entry-e4")
+    bar = page.locator(".totals").bounding_box()
+    assert page.locator("#entry-e4").bounding_box()["y"] >= bar["y"] + bar["height"] - 1
 
 
 def test_without_javascript_a_new_unit_is_in_view_on_a_phone(open_page):
@@ -91,31 +170,23 @@ def test_the_issue_count_leads_to_the_issues_panel(open_page, javascript):
     shot(page, f"issues-{'js' if javascript else 'no-js'}")
 
 
-@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
-def test_on_a_phone_the_units_fold_away_while_upgrades_are_open(open_page, javascript):
-    page = open_page(PHONE, javascript=javascript)
-    start(page, "Pike Levy")  # the new unit's upgrades are open
-    expect(page.locator("#add-pike-levy")).to_be_hidden()
-    unfold = page.get_by_role("checkbox", name="Show the units to add")
-    expect(unfold).to_be_visible()
-    page.evaluate("window.scrollTo(0, 0)")
-    shot(page, f"folded-{'js' if javascript else 'no-js'}")
-    unfold.check()
-    expect(page.locator("#add-pike-levy")).to_be_visible()
-    unfold.uncheck()
-    expect(page.locator("#add-pike-levy")).to_be_hidden()
-    page.locator("#upgrades-e1").click()  # Close upgrades
-    expect(page.locator("#editor")).to_have_count(0)
-    expect(page.locator("#add-pike-levy")).to_be_visible()
-    expect(unfold).to_be_hidden()
+def test_on_a_phone_without_a_script_the_units_to_add_follow_the_list(open_page):
+    page = open_page(PHONE, javascript=False)
+    start(page, "Pike Levy")
+    list_box = page.locator("#list-panel").bounding_box()
+    units_box = page.locator("#units-panel").bounding_box()
+    assert list_box["y"] < units_box["y"]
+    expect(page.locator(".open-adding")).to_be_hidden()
 
 
-def test_on_a_desktop_the_units_stay_beside_the_upgrades(open_page):
+def test_on_a_desktop_the_units_stay_beside_the_list(open_page):
     page = open_page(DESKTOP)
     start(page, "Pike Levy")
     expect(page.locator("#editor")).to_be_visible()
     expect(page.locator("#add-pike-levy")).to_be_visible()
-    expect(page.locator("#show-units")).to_be_hidden()
+    expect(page.locator(".open-adding")).to_be_hidden()
+    list_box, units_box = page.locator("#list-panel").bounding_box(), page.locator("#units-panel").bounding_box()
+    assert units_box["x"] + units_box["width"] <= list_box["x"]
 
 
 @pytest.mark.parametrize("viewport", [SMALL_PHONE, LARGE_PHONE], ids=["320", "430"])
@@ -126,9 +197,10 @@ def test_every_builder_screen_fits_a_phone(open_page, viewport, javascript):
     start(page)
     fits_the_screen(page, width)  # empty
     add(page, "Pike Levy")
-    fits_the_screen(page, width)  # upgrades open, units folded
-    page.locator("#show-units").check()
-    fits_the_screen(page, width)  # units unfolded
+    fits_the_screen(page, width)  # upgrades open, the units to add open too (with a script)
+    if javascript:
+        page.locator("#units-panel .close-adding").click()
+        fits_the_screen(page, width)  # the panel closed
     page.locator("#upgrades-e1").click()
     expect(page.locator("#editor")).to_have_count(0)
     fits_the_screen(page, width)  # upgrades closed

@@ -14,14 +14,17 @@ pytestmark = pytest.mark.browser
 
 DESKTOP = {"width": 1400, "height": 1000}
 PHONE_NETWORK = {"offline": False, "latency": 150, "downloadThroughput": -1, "uploadThroughput": -1}
+# The line in the panel that says what the last Add did ("Added Archers · Upgrades · Undo"): once, like a message.
+ADDED = re.compile(r'(<p class="added" id="added" role="status">).*?(</p>)', re.S)
 TOKEN = re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*"')
 MESSAGES = re.compile(r'<ul class="messages".*?</ul>', re.S)
 
 
 def workspace_html(page: Page) -> str:
     """The workspace as html, the CSRF tokens blanked (each load masks it anew) and the
-    messages left out: they say what the last action did ("Removed … [Undo]"), once."""
-    return MESSAGES.sub("", TOKEN.sub(r'\1"', page.inner_html("#workspace")))
+    messages and the line an Add leaves left out: they say what the last action did
+    ("Removed … [Undo]"), once."""
+    return ADDED.sub(r"\1\2", MESSAGES.sub("", TOKEN.sub(r'\1"', page.inner_html("#workspace"))))
 
 
 def same_as_a_fresh_load(page: Page, army_list: ArmyList) -> None:
