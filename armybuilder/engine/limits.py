@@ -40,7 +40,7 @@ def _n(count: int, singular: str, plural: str) -> str:
 
 
 def _per_points_allowed(params: Mapping[str, Any], points: int) -> int:
-    return max(params.get("minimum", 0), params.get("base", 0) + points // params["per"])
+    return int(max(params.get("minimum", 0), params.get("base", 0) + points // params["per"]))
 
 
 def units_allowed(limits: Iterable[Limit], points_limit: int | None, *, force_org: bool = True) -> int | None:

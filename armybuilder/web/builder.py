@@ -19,8 +19,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from armybuilder import downloads, ratelimit
 from armybuilder.armyforge.lists.writing import opens_in_armyforge
 from armybuilder.engine import RulesetSpec
-from armybuilder.engine.rulesets import has_force_org_choice
 from armybuilder.engine.limits import units_allowed
+from armybuilder.engine.rulesets import has_force_org_choice
 from armybuilder.events import selectors as event_selectors
 from armybuilder.events.models import EventPack
 from armybuilder.lists import selectors, services
