@@ -46,6 +46,15 @@ def test_signing_up_says_how_many_lists_came_along(wardens, client):
     assert messages_on(client.get("/lists/").content.decode()) == []
 
 
+def test_signing_up_from_the_builder_says_so_on_the_builder(wardens, client):
+    """The header's "Sign up" comes back to the page it was on: most often a list."""
+    lists_of_a_visitor(client, 1)
+    army_list = ArmyList.objects.get()
+    response = client.post("/accounts/signup/", {**SIGN_UP, "next": f"/lists/{army_list.pk}/"}, follow=True)
+    assert response.redirect_chain == [(f"/lists/{army_list.pk}/", 302)]
+    assert messages_on(response.content.decode()) == ["1 list from this browser is now in your account."]
+
+
 def test_logging_in_says_one_list_came_along(wardens, member, client):
     lists_of_a_visitor(client, 1)
     response = client.post("/accounts/login/", {"username": "member", "password": PASSWORD}, follow=True)
