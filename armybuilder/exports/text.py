@@ -27,6 +27,11 @@ def _stats(stats: dict[str, int]) -> str:
     return " ".join(STAT_FORMAT[key].format(value) for key, value in stats.items() if key in STAT_FORMAT)
 
 
+def _count(number: int, noun: str) -> str:
+    """ "1 unit", "2 units" """
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
 def weapon_text(weapon: WeaponLine, *, hexes: bool = False) -> str:
     """ "2x Bow (24", A1, AP(1))"; with `hexes` (Arena) the range is in hexes, and the
     weapon's accuracy, strength, damage and critical effects are said."""
@@ -87,7 +92,7 @@ def list_text(
     models = sum(e.models for e in validation.entries)
     errors = [i for i in validation.issues if i.severity == "error"]
     status = "valid" if validation.valid else f"NOT VALID, {len(errors)} {'error' if len(errors) == 1 else 'errors'}"
-    lines.append(f"++ {len(validation.entries)} units, {models} models | {status} ++")
+    lines.append(f"++ {_count(len(validation.entries), 'unit')}, {_count(models, 'model')} | {status} ++")
     for issue in validation.issues:
         lines.append(f"!! {issue.severity}: {issue.message} ({issue.rule})")
     return "\n".join(lines) + "\n"

@@ -24,10 +24,15 @@ def test_a_combined_unit_is_one_unit_of_the_summed_size(wardens, user):
     # Two units of ten, combined: one unit of twenty, not "2x Wardens [20]" (two of twenty?).
     assert lines[1] == "1x Wardens [20], combined Q4+ D5+ | 220 pts | Shieldbrothers"
     assert '    20x Spear (A1, Counter), 20x Sling (12", A1)' in lines
-    assert lines[-1].endswith(", 20 models | valid ++")
+    assert lines[-1] == "++ 1 unit, 20 models | valid ++"
     assert not any(line.startswith("2x ") or line.endswith("| combined") for line in lines)
 
 
 def test_a_unit_on_its_own_is_not_said_to_be_combined(wardens, user):
     lines = text_of(user, [{"id": "w", "unit": "wardens"}])
     assert lines[1] == "1x Wardens [10] Q4+ D5+ | 110 pts | Shieldbrothers"
+
+
+def test_the_totals_say_one_unit_and_one_model_in_the_singular(wardens, user):
+    lines = text_of(user, [{"id": "c", "unit": "warden-captain"}])
+    assert lines[-1] == "++ 1 unit, 1 model | valid ++"
