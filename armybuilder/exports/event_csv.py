@@ -2,9 +2,10 @@
 (served by downloads.submissions_csv_response).
 
 Columns: player, army, points, points limit, valid (yes/no), errors, warnings, the issues'
-messages joined with "; ", when the list was submitted (ISO 8601, to the second), and the
-version of the army book it is built on (`book_version`: last, so that the columns before
-it keep their places in an organiser's sheet). Written with Python's csv module, so that
+messages joined with "; ", when the list was submitted (ISO 8601, to the second), the
+version of the army book it is built on (`book_version`), and the list's name as submitted
+(`list name`, empty for a list without one). Columns added later come last, so that the
+columns before them keep their places in an organiser's sheet. Written with Python's csv module, so that
 a comma, a quote or a line break in a name stays in its cell. A cell that a spreadsheet
 would read as a formula (it starts with =, +, -, @ or a tab) gets a leading apostrophe: a
 player's name is never run as one.
@@ -29,6 +30,7 @@ HEADER = (
     "issues",
     "submitted at",
     "book_version",
+    "list name",
 )
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -54,6 +56,7 @@ def submissions_csv(rows: Sequence[SubmissionRow]) -> str:
                 _text("; ".join(issue["message"] for issue in row.issues)),
                 row.submission.submitted_at.isoformat(timespec="seconds"),
                 _text(row.book_version),
+                _text(row.list_name),
             )
         )
     return out.getvalue()

@@ -3,9 +3,12 @@
 ++ Border Patrol [Age of Fantasy 3.2.0, Human Empire] 1495/1500 pts ++
 1x Marshal [1] Q4+ D4+ | 90 pts | Hero, Tough(3) | joined to Pike Levy
     Knightly Blade (A3, AP(1))
-2x Pike Levy [20] Q5+ D5+ | 200 pts | combined
+1x Pike Levy [20], combined Q5+ D5+ | 200 pts
     20x Pike (A1, Counter)
 ++ 2 units, 21 models | valid ++
+
+A combined unit is written as players write it: one unit of the summed size, "combined"
+after its size (not "2x Pike Levy [20]", which reads as two units of twenty).
 """
 
 from __future__ import annotations
@@ -22,6 +25,11 @@ def _stats(stats: dict[str, int]) -> str:
     if "move" in stats:
         return " ".join(f"{key[:3].title()} {stats[key]}" for key in ARENA_STATS if key in stats)
     return " ".join(STAT_FORMAT[key].format(value) for key, value in stats.items() if key in STAT_FORMAT)
+
+
+def _count(number: int, noun: str) -> str:
+    """ "1 unit", "2 units" """
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def weapon_text(weapon: WeaponLine, *, hexes: bool = False) -> str:
@@ -65,17 +73,15 @@ def list_text(
             continue
         loadout = result.loadout
         assert loadout is not None  # an entry whose unit is in the book has a loadout
-        copies = 2 if entry.combined else 1
         title = f"{result.label} ({result.unit.name})" if entry.name else result.unit.name
-        parts = [f"{copies}x {title} [{loadout.models}] {_stats(dict(result.unit.stats))}".rstrip()]
+        size = f"[{loadout.models}], combined" if entry.combined else f"[{loadout.models}]"
+        parts = [f"1x {title} {size} {_stats(dict(result.unit.stats))}".rstrip()]
         if uses_points:
             parts.append(f"{result.cost} pts")
         rules = ", ".join(str(rule) for rule in loadout.rules)
         if rules:
             parts.append(rules)
         parts.extend(str(group) for group in loadout.some)  # "1 model (Weapon Team): Tough(3)"
-        if entry.combined:
-            parts.append("combined")
         if result.joined is not None:
             parts.append(f"joined to {labels[result.joined]}")
         lines.append(" | ".join(parts))
@@ -86,7 +92,7 @@ def list_text(
     models = sum(e.models for e in validation.entries)
     errors = [i for i in validation.issues if i.severity == "error"]
     status = "valid" if validation.valid else f"NOT VALID, {len(errors)} {'error' if len(errors) == 1 else 'errors'}"
-    lines.append(f"++ {len(validation.entries)} units, {models} models | {status} ++")
+    lines.append(f"++ {_count(len(validation.entries), 'unit')}, {_count(models, 'model')} | {status} ++")
     for issue in validation.issues:
         lines.append(f"!! {issue.severity}: {issue.message} ({issue.rule})")
     return "\n".join(lines) + "\n"

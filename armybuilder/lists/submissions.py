@@ -47,6 +47,11 @@ class SubmissionRow:
         return self.submission.book_version
 
     @property
+    def list_name(self) -> str:
+        """The list's name as it was submitted ("" when it has none)."""
+        return self.submission.data.get("name") or ""
+
+    @property
     def book_changed(self) -> bool:
         """A newer (or another) version of the book is the current one."""
         return self.book_latest is not None and self.book_latest != self.book_version

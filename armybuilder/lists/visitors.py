@@ -3,6 +3,7 @@ the owner until they sign up or log in, when their lists become the user's."""
 
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.signals import user_logged_in
 from django.db.models import QuerySet
 from django.dispatch import receiver
@@ -46,5 +47,19 @@ def own_list(request: HttpRequest, pk: int) -> ArmyList:
 
 @receiver(user_logged_in)
 def claim_visitor_lists(sender, request: HttpRequest | None, user, **kwargs) -> None:
-    if request is not None:
-        army_lists_claim(visitor=visitor_id(request), user=user)
+    """Give this browser's lists to the user who just signed up or logged in, and say so
+    on the page they land on (nothing is said when none moved)."""
+    if request is None:
+        return
+    moved = army_lists_claim(visitor=visitor_id(request), user=user)
+    if moved:
+        # Silently when there is nowhere to say it: a log-in made outside a page (the test
+        # client's force_login) has no messages, and needs none.
+        messages.success(request, moved_words(moved), fail_silently=True)
+
+
+def moved_words(count: int) -> str:
+    """ "2 lists from this browser are now in your account." """
+    if count == 1:
+        return "1 list from this browser is now in your account."
+    return f"{count} lists from this browser are now in your account."

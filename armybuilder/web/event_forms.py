@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
@@ -16,6 +17,8 @@ from urllib.parse import urlencode
 from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.utils.formats import date_format
+from django.utils.timezone import localtime
 
 from armybuilder.engine import Book
 from armybuilder.engine.book import Limit
@@ -25,6 +28,8 @@ from armybuilder.events import selectors as event_selectors
 from armybuilder.events.models import PACK_KEY_LENGTH, EventPack
 from armybuilder.events.rules import BOOKS_RULES, EVENT_SOURCE, ban_words, cap_words
 from armybuilder.lists.format import ListFormatError, first_error, parse_list_body
+from armybuilder.lists.models import ArmyList
+from armybuilder.lists.selectors import ListSummary
 from armybuilder.web.forms import Flag, Form, OnceForm
 from factions.models import Ruleset
 
@@ -514,6 +519,42 @@ class BuildForm(EventForm, OnceForm):
         except ListFormatError as exc:
             self.add_error(None, " ".join(first_error(problem) for problem in exc.errors.values()))
         return cleaned
+
+
+@dataclass(frozen=True, slots=True)
+class ListChoice:
+    """One of the player's lists in the "Submit one of your lists" menu."""
+
+    pk: int
+    label: str
+
+
+def list_choices(
+    lists: Sequence[ArmyList], summaries: Sequence[ListSummary], *, armies: dict[str, str], pack: EventPack
+) -> list[ListChoice]:
+    """The menu's options, `summaries` the lists' (lists.selectors.army_list_summaries). A
+    player often has lists of the same name (a copy kept before a change, one per event):
+    each option says the list's name, its army book and version, its points and when it
+    was last changed, so that the player can tell them apart."""
+    return [
+        ListChoice(army_list.pk, _choice_label(army_list, summary.validation, armies, pack))
+        for army_list, summary in zip(lists, summaries, strict=True)
+    ]
+
+
+def _choice_label(army_list: ArmyList, validation: dict[str, Any], armies: dict[str, str], pack: EventPack) -> str:
+    """ "Border Patrol · Human Empire 3.5.2 · 1495/1500 pts · changed 29 Nov 2026, 12:30" """
+    army = armies.get(army_list.faction, army_list.faction)
+    parts = [army_list.name or "Unnamed list", f"{army} {army_list.book_version}".strip()]
+    total, limit = validation["total_points"], validation["points_limit"]
+    if limit:
+        parts.append(f"{total}/{limit} pts")
+    elif total:  # a ruleset of no points (Arena warbands) has no points to say
+        parts.append(f"{total} pts")
+    parts.append(f"changed {date_format(localtime(army_list.updated), 'j M Y, H:i')}")
+    if army_list.event_id == pack.key:
+        parts.append("built for this event")
+    return " · ".join(parts)
 
 
 class SubmitForm(EventForm):

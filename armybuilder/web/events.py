@@ -86,8 +86,9 @@ def _pack_page(request: HttpRequest, pack: EventPack, *, build=None, submit=None
     }
     if user.is_authenticated:
         names = {slug: book.name for slug, book in view.books.items()}
-        lists = list_selectors.lists_to_submit(pack=pack, user=user)
-        context["lists"] = [(army_list, names.get(army_list.faction, army_list.faction)) for army_list in lists]
+        lists = list(list_selectors.lists_to_submit(pack=pack, user=user))
+        summaries = list_selectors.army_list_summaries(lists) if lists else []  # their points
+        context["lists"] = event_forms.list_choices(lists, summaries, armies=names, pack=pack)
         context["build"] = build or event_forms.BuildForm(pack=pack, armies=armies)
         context["once"] = forms.new_form_key()
         context["submit"] = submit or event_forms.SubmitForm()

@@ -518,7 +518,7 @@ def test_an_imported_list_marks_combined_and_joined_units_in_the_text_export(emb
         "| joined to Cinder Guard"
     )
     # The Sergeant is one model of the twenty: said so, as the card says it.
-    assert text[4] == "2x Cinder Guard [20] Q4+ D5+ | 305 pts | Kindled | 1 model: Sergeant | combined"
+    assert text[4] == "1x Cinder Guard [20], combined Q4+ D5+ | 305 pts | Kindled | 1 model: Sergeant"
     assert text[-1] == "++ 4 units, 27 models | valid ++"
 
 

@@ -366,7 +366,8 @@ def csv_of(pack, route: str = ROUTES[1]) -> tuple[str, list[list[str]]]:
 
 def test_the_csv_has_a_row_per_submission_with_its_checks(pack, submitted):
     text, rows = csv_of(pack)
-    assert text.startswith("player,army,points,points limit,valid,errors,warnings,issues,submitted at,book_version\r\n")
+    header = "player,army,points,points limit,valid,errors,warnings,issues,submitted at,book_version,list name\r\n"
+    assert text.startswith(header)
     assert [row[:2] for row in rows[1:]] == [
         ["ada", "Human Empire"],
         ["björn", "Dwarf Clans"],
@@ -381,6 +382,20 @@ def test_the_csv_has_a_row_per_submission_with_its_checks(pack, submitted):
     dwarves = rows[2]
     assert dwarves[4:8] == ["no", "1", "0", "Event rule: Ancestor Colossus may not be fielded"]
     assert rows[1][4:8] == ["yes", "0", "0", ""]
+
+
+def test_each_row_carries_the_name_of_the_list_as_submitted(pack, submitted):
+    """Two players may enter lists of one army: the organiser tells them apart by the list's
+    name, the last column (the ones before keep their places in an organiser's sheet)."""
+    submit(pack, "erin", name="=Border Patrol, the second")
+    submit(pack, "fay", name="")
+    _text, rows = csv_of(pack)
+    assert rows[0][-2:] == ["book_version", "list name"]
+    names = {row[0]: row[-1] for row in rows[1:]}
+    assert names["ada"] == submitted[0].data["name"] != ""
+    assert names["erin"] == "'=Border Patrol, the second"  # a formula is never run
+    assert names["fay"] == ""
+    assert {len(row) for row in rows} == {len(HEADER)}
 
 
 def test_names_with_commas_quotes_and_formulas_stay_in_their_cells(pack):

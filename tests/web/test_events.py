@@ -351,16 +351,51 @@ def test_a_player_builds_a_list_for_the_event_and_submits_it(pack, clients, peop
         "Test Wardens for Club Night",
     )
     page = text_of(player.get(pack.path))
+    changed = timezone.localtime(army_list.updated).strftime("%-d %b %Y, %H:%M")
     assert (
-        f'<option value="{army_list.pk}" >Test Wardens for Club Night (Test Wardens, 355 pts) · built for this event'
-        in page
-    )
+        f'<option value="{army_list.pk}" >Test Wardens for Club Night · Test Wardens 1.0.0 · 0/355 pts · '
+        f"changed {changed} · built for this event</option>"
+    ) in page
     response = player.post(f"{pack.path}submit/", {"army_list": army_list.pk})
     assert response.status_code == 302
     page = text_of(player.get(pack.path))
     assert "Submitted Test Wardens for Club Night to Club Night." in page
     assert "Your submission" in page and "✔ valid" in page
     assert Submission.objects.get(player=people["other"]).data["event"] == pack.key
+
+
+def submit_options(page: str) -> dict[str, str]:
+    """The "Submit one of your lists" menu: {list id: what its option says}."""
+    menu = page.split('id="submit-army_list"', 1)[1].split("</select>", 1)[0]
+    return dict(re.findall(r'<option value="(\d+)" [^>]*>([^<]*)</option>', menu))
+
+
+def test_the_submit_menu_tells_lists_of_one_name_apart(pack, clients, people):
+    """Lists of one name (a copy kept before a change, say) differ in their book's version,
+    their points or when they were last changed: each option says all of them."""
+    player = people["other"]
+    older = make_list(player, ["wardens"], name="Border Patrol")
+    newer = make_list(player, ["wardens", "warden-captain"], name="Border Patrol")
+    ArmyList.objects.filter(pk=older.pk).update(updated=timezone.now() - timedelta(days=3))
+    older.refresh_from_db()
+    options = submit_options(text_of(clients["other"].get(pack.path)))
+    when = {a.pk: timezone.localtime(a.updated).strftime("%-d %b %Y, %H:%M") for a in (older, newer)}
+    assert options == {
+        str(newer.pk): f"Border Patrol · Test Wardens 1.0.0 · 180/355 pts · changed {when[newer.pk]}",
+        str(older.pk): f"Border Patrol · Test Wardens 1.0.0 · 110/355 pts · changed {when[older.pk]}",
+    }
+    assert list(options) == [str(newer.pk), str(older.pk)]  # the last changed first
+
+
+def test_the_submit_menu_says_an_unnamed_list_s_points_and_a_list_built_for_the_event(pack, clients, people):
+    player = people["other"]
+    here = make_list(player, ["wardens"], event=pack)
+    elsewhere = make_list(player, [])
+    options = submit_options(text_of(clients["other"].get(pack.path)))
+    assert options[str(here.pk)].startswith("Unnamed list · Test Wardens 1.0.0 · 110/355 pts · changed ")
+    assert options[str(here.pk)].endswith(" · built for this event")
+    assert options[str(elsewhere.pk)].startswith("Unnamed list · Test Wardens 1.0.0 · 0/355 pts · changed ")
+    assert "built for this event" not in options[str(elsewhere.pk)]
 
 
 def test_a_build_with_an_army_the_event_does_not_take_is_refused(pack, clients):
