@@ -127,3 +127,23 @@ def test_a_row_of_a_registry_kind_is_checked_on_its_parameters():
     with pytest.raises(ValidationError) as refused:
         row.clean()
     assert refused.value.message_dict == {"params": ['"percent" must be at most 100']}
+
+
+def test_the_units_a_list_may_have_come_from_the_rows_on_units():
+    """The totals bar's "7/13 units" (issue 36): the least any row on units allows at the
+    list's size; rows on heroes or types do not bound it; an optional row only when the
+    list keeps the force organisation; None when nothing bounds it."""
+    from armybuilder.engine.book import Limit
+    from armybuilder.engine.limits import units_allowed
+
+    def row(kind, optional=False, **params):
+        return Limit(code="x", kind=kind, params=params, severity="error", section="", optional=optional)
+
+    per_150 = row("per_points", counts="units", per=150)
+    assert units_allowed([per_150], 2000) == 13
+    assert units_allowed([per_150, row("per_points", counts="heroes", per=500)], 2000) == 13
+    assert units_allowed([per_150, row("max_count", counts="units", max=8)], 2000) == 8
+    assert units_allowed([row("per_points", counts="units", per=150, minimum=3)], 100) == 3
+    assert units_allowed([row("per_points", counts="units", per=150, optional=True)], 2000, force_org=False) is None
+    assert units_allowed([per_150], None) is None  # a warband has no points
+    assert units_allowed([], 2000) is None

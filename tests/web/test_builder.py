@@ -275,3 +275,35 @@ def test_kept_pieces_go_with_the_book_they_came_from(army_list, client):
     client.post(f"/lists/{army_list.pk}/book/move/", {"to": faction.version, "version": army_list.version})
     page = client.get(f"/lists/{army_list.pk}/").content.decode()
     assert f"{old_cost + 7} pts" in page
+
+
+# -- issue 36: the totals bar counts units and activations; an Add opens upgrades only to choose from --------------
+def test_the_totals_bar_counts_units_against_the_rulesets_limit_and_activations(army_list, client):
+    for _ in range(3):
+        act(client, army_list, action="add", unit="wardens")
+    act(client, army_list, action="add", unit="warden-captain")
+    captain = entries(army_list)[-1]["id"]
+    act(client, army_list, action="join", entry=captain, target=entries(army_list)[0]["id"])
+    page = client.get(f"/lists/{army_list.pk}/").content.decode()
+    assert '<span id="units-count">4/10 units</span>' in page  # 1,500 pts: 1 unit per 150 pts
+    assert '<span id="activations">3 activations</span>' in page  # the captain acts with its unit
+    army_list.refresh_from_db()
+    army_list.points_limit = 300
+    army_list.save()
+    page = client.get(f"/lists/{army_list.pk}/").content.decode()
+    assert '<span id="units-count" class="bad">4/2 units</span>' in page
+
+
+def test_an_add_opens_the_upgrades_only_of_a_unit_that_has_some(wardens, client):
+    from armybuilder.armyforge.books.imports import book_import
+
+    book = aof_book()
+    book["units"].append({**book["units"][1], "id": "plain", "name": "Plain Wardens", "upgrades": []})
+    book_import(data={**book, "slug": "test-plain", "name": "Test Plain"})
+    client.post("/new/aof/", {"faction": "test-plain", "points": "1500", "name": "Plain"})
+    army_list = ArmyList.objects.get(faction="test-plain")
+    response = act(client, army_list, action="add", unit="wardens")
+    assert response.status_code == 302 and "?entry=e1" in response["Location"]  # its upgrades open
+    response = act(client, army_list, action="add", unit="plain")
+    assert response.status_code == 302 and "?entry=" not in response["Location"]  # nothing to choose: no editor
+    assert [e["unit"] for e in entries(army_list)] == ["wardens", "plain"]
