@@ -52,6 +52,9 @@ from armybuilder.web import presenters
 
 FORM_HEAD = mark_safe("<!--form-head-->")
 JOIN_MENU = mark_safe("<!--join-menu-->")
+# The most units a hero's menu of those it may join lists on every entry: a longer one is
+# drawn only while the hero's upgrades are open (builder/_join.html).
+JOIN_MENU_MOST = 60
 # The fixed slots: name (its template is builder/_<name>.html), the id of its element, and
 # whether it holds a key that gives access to something.
 SLOTS = {
@@ -157,18 +160,20 @@ def entry_pieces(book: Book | None, entries: list, chosen, context: dict[str, An
                 values.update(is_selected=True, selected=view, sections=presenters.section_views(result))
             piece = memo.set(key, _piece(f"entry-{view.id}", "builder/_entry.html", values))
         if JOIN_MENU in piece.html:
-            menu = _join_piece(memo, view, context)
+            menu = _join_piece(memo, view, context, full=is_selected or len(view.join_targets) <= JOIN_MENU_MOST)
             piece = replace(piece, html=mark_safe(piece.html.replace(JOIN_MENU, menu.html)), inner=(menu,))
         pieces.append(piece)
     return pieces
 
 
-def _join_piece(memo: Memo[Any, Piece], view: presenters.EntryView, context: dict[str, Any]) -> Piece:
+def _join_piece(memo: Memo[Any, Piece], view: presenters.EntryView, context: dict[str, Any], full: bool) -> Piece:
+    """A hero's menu of the units it may join; `full`, the menu itself, else a link that
+    opens the hero's upgrades, where it is (a long menu is not drawn for every hero)."""
     entry = view.result.entry
-    key = ("join", context["army_list"].pk, entry.id, entry.joined_to, tuple(view.join_targets))
-    return memo.fetch(
-        key, lambda: _piece(f"joining-{entry.id}", "builder/_join.html", {**_base(context), "view": view})
-    )
+    targets = tuple(view.join_targets) if full else len(view.join_targets)
+    key = ("join", context["army_list"].pk, entry.id, entry.joined_to, view.label, full, targets)
+    values = {**_base(context), "view": view, "full": full}
+    return memo.fetch(key, lambda: _piece(f"joining-{entry.id}", "builder/_join.html", values))
 
 
 def _base(context: dict[str, Any]) -> dict[str, Any]:
