@@ -52,6 +52,20 @@ from armybuilder.web import presenters
 
 FORM_HEAD = mark_safe("<!--form-head-->")
 JOIN_MENU = mark_safe("<!--join-menu-->")
+# The forms the buttons of every entry belong to (builder/_entry.html; the first entry holds
+# them): (action, step, combined) of each, its id "entry-<action>[-<step>][-<combined>]".
+ENTRY_FORMS = (
+    ("duplicate", "", ""),
+    ("remove", "", ""),
+    ("move", "up", ""),
+    ("move", "down", ""),
+    ("combine", "", "join"),
+    ("combine", "", "split"),
+)
+# A list of more entries draws an entry whole only while its upgrades are open; the others
+# name their rules without explaining them and leave out the name field (builder/_entry.html):
+# a list holds up to 500 entries, and its page stays under 1 MB.
+LONG_LIST = 100
 # The most units a hero's menu of those it may join lists on every entry: a longer one is
 # drawn only while the hero's upgrades are open (builder/_join.html).
 JOIN_MENU_MOST = 60
@@ -134,8 +148,10 @@ def units_piece(
 def entry_pieces(book: Book | None, entries: list, chosen, context: dict[str, Any]) -> list[Piece]:
     """Each entry's article, from the kept copy when nothing it shows has changed."""
     memo, base, pieces = _memo(book), None, []
+    long_list = len(entries) > LONG_LIST
     for i, view in enumerate(entries):
         result, is_selected = view.result, chosen is not None and chosen.id == view.id
+        whole = is_selected or not long_list
         key = (
             "entry",
             context["army_list"].pk,
@@ -151,11 +167,13 @@ def entry_pieces(book: Book | None, entries: list, chosen, context: dict[str, An
             i == 0,
             i == len(entries) - 1,
             is_selected,
+            whole,
         )
         piece = memo.get(key)
         if piece is None:
             base = base or _base(context)
             values = {**base, "view": view, "first": i == 0, "last": i == len(entries) - 1, "join_menu": JOIN_MENU}
+            values.update(entry_forms=ENTRY_FORMS, whole=whole)
             if is_selected:
                 values.update(is_selected=True, selected=view, sections=presenters.section_views(result))
             piece = memo.set(key, _piece(f"entry-{view.id}", "builder/_entry.html", values))

@@ -98,7 +98,6 @@ def test_join_menus_ask_the_ruleset_a_number_of_times_that_does_not_grow_with_th
         assert counting.asked < heroes * len(validation.entries) / 10
 
 
-@pytest.mark.xfail(reason="the entries themselves are still too big", strict=True)
 def test_a_page_of_the_most_entries_a_list_holds_is_under_a_megabyte(db, client, django_user_model):
     """Human Empire's units in turn, 500 of them with a hero in every few: each hero has
     hundreds of units it may join (its menu is drawn when its upgrades are open), and the
