@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from armybuilder import downloads, ratelimit
 from armybuilder.armyforge.lists.writing import opens_in_armyforge
-from armybuilder.engine import RulesetSpec
+from armybuilder.engine import Book, RulesetSpec
 from armybuilder.engine.rulesets import has_force_org_choice
 from armybuilder.events import selectors as event_selectors
 from armybuilder.events.models import EventPack
@@ -149,7 +149,7 @@ def builder_context(request: HttpRequest, army_list: ArmyList, selected: str | N
     state = selectors.army_list_load(army_list)
     book, validation = state.book, state.validation
     engine_ruleset = _engine_ruleset(state)
-    core = core_rule_meanings(system=army_list.system)
+    core = _core_rules(book, army_list.system)
     entries = presenters.entry_views(validation, book, engine_ruleset, core) if book and engine_ruleset else []
     context = {
         "army_list": army_list,
@@ -173,6 +173,15 @@ def builder_context(request: HttpRequest, army_list: ArmyList, selected: str | N
         **extra,
     }
     return context | {"workspace": fragments.workspace(book, engine_ruleset, core, context)}
+
+
+def _core_rules(book: Book | None, system: str) -> presenters.RulesetRules:
+    """The ruleset's core rules as the pages explain them, kept with the compiled book: it
+    is compiled anew when the ruleset's stamp changes, core rules included (factions/stamps.py),
+    so an action asks the database for them once per book, not on every change."""
+    if book is None:
+        return core_rule_meanings(system=system)
+    return book.memo.fetch(("core rule meanings", system), lambda: core_rule_meanings(system=system))  # type: ignore[no-any-return]
 
 
 def _engine_ruleset(state: selectors.ListState) -> RulesetSpec | None:
