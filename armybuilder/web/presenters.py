@@ -159,6 +159,7 @@ def entry_views(validation: Validation, book: Book, ruleset: RulesetSpec, core_r
     labels = distinct_labels(results)
     menus = join_menus(results, labels, policy)
     core_key = frozenset(core_rules.items())
+    shown: dict[tuple[str, int], _Shown] = {}  # entries with the same loadout share what is shown of it
     views = []
     for result in results:
         view = EntryView(
@@ -172,9 +173,12 @@ def entry_views(validation: Validation, book: Book, ruleset: RulesetSpec, core_r
             label=labels[result.entry.id],
         )
         if _is_known(result):
-            shown = _unit_shown(result, book, ruleset, core_rules, core_key)
-            view.stats, view.rules, view.weapons, view.profile = shown.stats, shown.rules, shown.weapons, shown.profile
-            view.can_combine, view.combine_reason = shown.can_combine, shown.combine_reason
+            seen = (result.unit.id, id(result.loadout))
+            if seen not in shown:
+                shown[seen] = _unit_shown(result, book, ruleset, core_rules, core_key)
+            unit = shown[seen]
+            view.stats, view.rules, view.weapons, view.profile = unit.stats, unit.rules, unit.weapons, unit.profile
+            view.can_combine, view.combine_reason = unit.can_combine, unit.combine_reason
             view.join_targets = menus.get(result.entry.id, [])
         views.append(view)
     return views
