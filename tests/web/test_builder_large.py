@@ -119,3 +119,32 @@ def test_a_page_of_the_most_entries_a_list_holds_is_under_a_megabyte(db, client,
     menu = html.split(f'<select id="join-{hero}"', 1)[1].split("</select>", 1)[0]
     assert menu.count("<option") > 100  # the open hero's whole menu
     assert html.count("<option") < menu.count("<option") + 500  # the others: a link to theirs
+
+
+def test_an_action_on_a_200_entry_list_asks_the_ruleset_of_joins_a_number_of_times_linear_in_it(
+    db, client, django_user_model, monkeypatch
+):
+    """Issue 36: 59,100 questions in 120 actions on a 499-entry list. Now the validation
+    asks for each hero that has joined a unit, the menus once per kind of hero and unit."""
+    from armybuilder.engine.aof import AgeOfFantasy
+
+    clear_all()
+    path = settings.BASE_DIR / "factions/data/books/aof/human-empire.json"
+    armybook_import_file(path=path)
+    book = book_from_dict(json.loads(path.read_text()))
+    entries = entries_of(book, 200)
+    body = {"name": "Long", "system": "aof", "faction": "human-empire", "points_limit": 100_000, "entries": entries}
+    user = django_user_model.objects.create_user("player")
+    client.force_login(user)
+    army_list = services.army_list_create(data=parse_list_body(body)[0], owner=user)
+    asked = []
+    real = AgeOfFantasy.join_problem
+    monkeypatch.setattr(AgeOfFantasy, "join_problem", lambda self, *pair: asked.append(pair) or real(self, *pair))
+    response = client.post(
+        f"/lists/{army_list.pk}/act/",
+        {"version": army_list.version, "action": "move", "entry": "e3", "step": "down"},
+        HTTP_X_LIVE="1",
+    )
+    assert response.status_code == 200
+    heroes = sum(1 for e in entries if book.units[e["unit"]].is_hero)
+    assert heroes > 20 and 0 < len(asked) <= len(entries)  # every pair would be some 5,000
