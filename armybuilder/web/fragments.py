@@ -68,6 +68,8 @@ ENTRY_FORMS = (
 # name their rules without explaining them and leave out the name field (builder/_entry.html):
 # a list holds up to 500 entries, and its page stays under 1 MB.
 LONG_LIST = 100
+# The most entry pieces a book keeps as its lists last drew them, beside its memo.
+DRAWN_KEPT = 5_000
 # The most units a hero's menu of those it may join lists on every entry: a longer one is
 # drawn only while the hero's upgrades are open (builder/_join.html).
 JOIN_MENU_MOST = 60
@@ -153,8 +155,8 @@ def entry_pieces(book: Book | None, entries: list, chosen, context: dict[str, An
     of 500 entries, 1,500 lookups in the book's memo (each behind its lock) were a fifth
     of an action."""
     memo, base, pieces = _memo(book), None, []
-    last_key = ("entries drawn", context["army_list"].pk)
-    last: dict[Any, Piece] = memo.get(last_key) or {}
+    lists_drawn, list_id = _lists_drawn(memo), context["army_list"].pk
+    last = lists_drawn.get(list_id) or {}
     drawn: dict[Any, Piece] = {}
 
     def kept(key: Any, make: Callable[[], Piece]) -> Piece:
@@ -200,8 +202,20 @@ def entry_pieces(book: Book | None, entries: list, chosen, context: dict[str, An
             menu = kept(*_join_piece(view, context, full=is_selected or len(view.join_targets) <= JOIN_MENU_MOST))
             piece = kept((key, menu.hash), partial(_with_menu, piece, menu))
         pieces.append(piece)
-    memo.set(last_key, drawn)
+    lists_drawn.set(list_id, drawn)
     return pieces
+
+
+def _lists_drawn(memo: Memo[Any, Any]) -> Memo[int, dict[Any, Piece]]:
+    """The entry pieces each list of the book last drew, by list: kept with the book (a
+    piece drawn from another book is never found), bounded by the pieces held."""
+    return memo.fetch(  # type: ignore[no-any-return]
+        ("lists drawn",), lambda: Memo("web: the entry pieces each list last drew", DRAWN_KEPT, weigh=_pieces)
+    )
+
+
+def _pieces(drawn: dict[Any, Piece]) -> int:
+    return len(drawn) + 1
 
 
 def _join_piece(view: presenters.EntryView, context: dict[str, Any], full: bool) -> tuple[Any, Callable[[], Piece]]:
