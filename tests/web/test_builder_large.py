@@ -4,6 +4,7 @@ is worked out once for the list, asking the ruleset once per kind of hero and ki
 list stays under 1 MB. Counts and sizes, no timings: bench/builder.py times it."""
 
 import json
+import re
 
 import pytest
 from django.conf import settings
@@ -119,6 +120,12 @@ def test_a_page_of_the_most_entries_a_list_holds_is_under_a_megabyte(db, client,
     menu = html.split(f'<select id="join-{hero}"', 1)[1].split("</select>", 1)[0]
     assert menu.count("<option") > 100  # the open hero's whole menu
     assert html.count("<option") < menu.count("<option") + 500  # the others: a link to theirs
+    other = next(e["id"] for e in entries if book.units[e["unit"]].is_hero and e["id"] != hero)
+    assert f'id="join-{other}" href="?entry={other}#join-{other}"' in html
+    # Every entry's buttons belong to forms the page holds (without JavaScript too).
+    owners = set(re.findall(r'<button form="([^"]+)"', html))
+    forms = [f'<form method="post" action="/lists/{army_list.pk}/act/" id="{owner}"' for owner in owners]
+    assert owners and all(html.count(form) == 1 for form in forms)
 
 
 def test_an_action_on_a_200_entry_list_asks_the_ruleset_of_joins_a_number_of_times_linear_in_it(
