@@ -57,12 +57,16 @@ class Kept:
 class Memo(Kept, Generic[K, V]):
     """At most `size` entries, the least recently used dropped first; `name` says what
     it holds (several memos may share a name: one per compiled book, say). With
-    `seconds`, an entry is also dropped that long after it was kept."""
+    `seconds`, an entry is also dropped that long after it was kept. With `weigh`, the
+    bound is on the entries' weights added up (say, a book's units, for what it holds in
+    memory) rather than on their number; an entry heavier than the whole bound is not kept."""
 
-    def __init__(self, name: str, size: int, *, seconds: float | None = None):
+    def __init__(self, name: str, size: int, *, seconds: float | None = None, weigh: Callable[[V], int] | None = None):
         super().__init__(name, size)
         self._entries: Cache[K, V] = (
-            LRUCache(maxsize=size) if seconds is None else TTLCache(maxsize=size, ttl=seconds, timer=time.monotonic)
+            LRUCache(maxsize=size, getsizeof=weigh)
+            if seconds is None
+            else TTLCache(maxsize=size, ttl=seconds, timer=time.monotonic, getsizeof=weigh)
         )
         self._lock = threading.Lock()
 
@@ -72,8 +76,17 @@ class Memo(Kept, Generic[K, V]):
 
     def set(self, key: K, value: V) -> V:
         with self._lock:
-            self._entries[key] = value
+            try:
+                self._entries[key] = value
+            except ValueError:  # heavier than the whole bound (`weigh`): used once, not kept
+                pass
         return value
+
+    @property
+    def weight(self) -> int:
+        """What the entries weigh together: their number, without `weigh`."""
+        with self._lock:
+            return int(self._entries.currsize)
 
     def fetch(self, key: K, make: Callable[[], V]) -> V:
         """The entry of `key`, made and kept when there is none. `make` runs outside the

@@ -170,7 +170,22 @@ def faction_document(*, faction: Faction) -> dict[str, Any]:
 
 
 # -- the rules engine's view of the catalogue ----------------------------------------
-ENGINE_BOOKS: Memo[tuple[str, str], tuple[Book, RulesetSpec]] = Memo("factions: compiled engine books", 64)
+# Every book the site holds stays compiled: a book that has to be built again costs a
+# validation twice its time. So the bound is on memory, not on the number of books: a
+# compiled book holds some 2 KiB a unit (the bundled books, measured), and 20,000 units
+# (some 40 MiB) are 400 books of 50 units, four times the catalogue of a busy site (93 books).
+# What each book keeps besides (its loadouts and the builder's pieces, `Book.memo`) is
+# bounded per book, in engine/book.py.
+BOOK_UNITS_KEPT = 20_000
+
+
+def _book_weight(compiled: tuple[Book, RulesetSpec]) -> int:
+    return len(compiled[0].units) + 1  # a book of no units still takes room
+
+
+ENGINE_BOOKS: Memo[tuple[str, str], tuple[Book, RulesetSpec]] = Memo(
+    "factions: compiled engine books", BOOK_UNITS_KEPT, weigh=_book_weight
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,5 +1,7 @@
 """Age of Fantasy 3.2.0."""
 
+from collections.abc import Hashable
+
 from armybuilder.engine.book import Unit
 from armybuilder.engine.loadout import stack_ratings
 from armybuilder.engine.results import KnownResult
@@ -36,6 +38,9 @@ class AgeOfFantasy(Policy):
         if target.models <= 1:
             return f"{hero.label} cannot join {target.label}, which is a single model"
         return None
+
+    def join_facts(self, result: KnownResult) -> Hashable:
+        return result.unit.is_hero, result.loadout.rating("Tough"), result.models <= 1
 
 
 POLICY = AgeOfFantasy()

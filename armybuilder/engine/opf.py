@@ -1,5 +1,7 @@
 """One Page Fantasy (Beginner's Guide 3.2.0)."""
 
+from collections.abc import Hashable
+
 from armybuilder.engine.book import Rule, Unit
 from armybuilder.engine.loadout import WeaponLine
 from armybuilder.engine.results import KnownResult
@@ -58,6 +60,9 @@ class OnePageFantasy(Policy):
                 "a hero joins only a unit of the same Quality"
             )
         return None
+
+    def join_facts(self, result: KnownResult) -> Hashable:
+        return result.unit.is_hero, result.unit.type, result.unit.stats.get("quality")
 
 
 POLICY = OnePageFantasy()

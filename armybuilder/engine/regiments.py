@@ -1,5 +1,6 @@
 """Age of Fantasy: Regiments 1.7."""
 
+from collections.abc import Hashable
 from types import MappingProxyType
 
 from armybuilder.engine.book import Rule, Unit
@@ -59,6 +60,9 @@ class Regiments(Policy):
             kind = TYPE_NAMES[target.unit.type]
             return f"{hero.label} cannot join {target.label}, which is {kind}; heroes join Infantry units"
         return None
+
+    def join_facts(self, result: KnownResult) -> Hashable:
+        return result.unit.is_hero, result.unit.type
 
 
 POLICY = Regiments()

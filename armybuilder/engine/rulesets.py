@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from importlib import import_module
 from types import MappingProxyType
 from typing import TYPE_CHECKING
@@ -70,6 +70,14 @@ class Policy:
 
     def join_problem(self, hero: KnownResult, target: KnownResult) -> str | None:
         return None
+
+    def join_facts(self, result: KnownResult) -> Hashable:
+        """All that `join_problem` reads of an entry, as the hero or as the unit joined,
+        but its label (which only its words name): two entries with the same facts may
+        join, and be joined by, the same entries. The builder asks `join_problem` once per
+        pair of facts, not per pair of entries (web/presenters.py join_menus), so a policy
+        that reads more of an entry in `join_problem` says so here."""
+        return ()
 
     def extra_checks(self, ctx: Context) -> None:
         return None

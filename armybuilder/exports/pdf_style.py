@@ -26,6 +26,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import threading
 import unicodedata
 import weakref
 from dataclasses import dataclass
@@ -115,7 +116,7 @@ def _find(filename: str) -> Path | None:
 
 
 def _register_fonts() -> dict[str, frozenset[int]]:
-    """Register the fonts; the characters each one has."""
+    """Register the fonts; the characters each one has (`coverage`)."""
     bundled = Path(reportlab.__file__).parent / "fonts"
     registered = set(pdfmetrics.getRegisteredFontNames())
     for name, (wanted, stand_in) in TEXT_FONTS.items():
@@ -139,7 +140,22 @@ def _register_fonts() -> dict[str, frozenset[int]]:
     return {name: frozenset(pdfmetrics.getFont(name).face.charToGlyph) for name in have}
 
 
-COVERAGE = _register_fonts()
+# The fonts are registered when the first PDF is drawn or measured, not when this module is
+# imported: reading them takes some 68 MiB and 2 s, which a worker serving pages pays for
+# nothing (tests/exports/test_fonts_lazy.py).
+_coverage: dict[str, frozenset[int]] | None = None
+_FONTS_LOCK = threading.Lock()
+
+
+def coverage() -> dict[str, frozenset[int]]:
+    """The characters each registered font has: the fonts registered on the first call,
+    by one thread while any other waits for them."""
+    global _coverage
+    if _coverage is None:
+        with _FONTS_LOCK:
+            if _coverage is None:
+                _coverage = _register_fonts()
+    return _coverage
 
 
 # -- preparing text: font runs, bidi order, shaping --------------------------------------
@@ -306,8 +322,8 @@ def _font_runs(text: str, font: str) -> list[tuple[str, str]]:
     """`text` as (text, font) runs that the fonts can draw: each character in the first
     font of `font`'s fallbacks that has it, a mark in its letter's font, "?" (logged)
     where no font has it."""
-    chain = _chain(font)
-    first, first_has = chain[0], COVERAGE.get(chain[0], frozenset())
+    chain, covered = _chain(font), coverage()
+    first, first_has = chain[0], covered.get(chain[0], frozenset())
     out: list[tuple[list[str], str]] = []  # characters gathered in lists: joining is linear
     use: str | None
     for char in text:
@@ -315,10 +331,10 @@ def _font_runs(text: str, font: str) -> list[tuple[str, str]]:
         current = out[-1][1] if out else first
         if current == first and code in first_has:  # most characters: the answer of either rule below
             use = first
-        elif char.isspace() or _attached(char) and code in COVERAGE.get(current, ()) or char in _ISOLATE_CHARS:
+        elif char.isspace() or _attached(char) and code in covered.get(current, ()) or char in _ISOLATE_CHARS:
             use = current  # an isolate's marks (measured, never drawn) go with their neighbours
         else:
-            use = next((name for name in chain if code in COVERAGE[name]), None)
+            use = next((name for name in chain if code in covered[name]), None)
             if use is None:
                 log.warning("no font has %r (U+%04X): printed as %s", char, code, MISSING)
                 char, use = MISSING, current
@@ -332,11 +348,12 @@ def _font_runs(text: str, font: str) -> list[tuple[str, str]]:
 @memoize("pdf: fallback fonts of a font", 16)
 def _chain(font: str) -> tuple[str, ...]:
     """The fonts `font` looks in for a character, in order: those the system has."""
-    return tuple(name for name in FALLBACKS.get(font, (font,)) if name in COVERAGE) or (font,)
+    return tuple(name for name in FALLBACKS.get(font, (font,)) if name in coverage()) or (font,)
 
 
 @memoize("pdf: HarfBuzz fonts", 16)
 def _hb_font(font: str) -> uharfbuzz.Font:
+    coverage()  # the fonts registered
     ttf = pdfmetrics.getFont(font)
     ttf.hbFont(10)  # readies ReportLab's own mapping of glyphs the font has no character for
     return uharfbuzz.Font(ttf.hbFace)
@@ -905,6 +922,7 @@ def new_canvas(buffer, *, pagesize: tuple[float, float], title: str, subject: st
     tests rely on."""
     from reportlab.pdfgen.canvas import Canvas
 
+    coverage()  # the fonts registered: the canvas starts in one of them
     canvas = Canvas(buffer, pagesize=pagesize, pageCompression=1, invariant=1, initialFontName=REGULAR)
     canvas.setTitle(title)
     canvas.setAuthor(AUTHOR)

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from armybuilder import downloads, ratelimit
 from armybuilder.armyforge.lists.writing import opens_in_armyforge
-from armybuilder.engine import RulesetSpec
+from armybuilder.engine import Book, RulesetSpec
 from armybuilder.engine.limits import units_allowed
 from armybuilder.engine.rulesets import has_force_org_choice
 from armybuilder.events import selectors as event_selectors
@@ -150,7 +150,7 @@ def builder_context(request: HttpRequest, army_list: ArmyList, selected: str | N
     state = selectors.army_list_load(army_list)
     book, validation = state.book, state.validation
     engine_ruleset = _engine_ruleset(state)
-    core = core_rule_meanings(system=army_list.system)
+    core = _core_rules(book, army_list.system)
     entries = presenters.entry_views(validation, book, engine_ruleset, core) if book and engine_ruleset else []
     context = {
         "army_list": army_list,
@@ -163,7 +163,6 @@ def builder_context(request: HttpRequest, army_list: ArmyList, selected: str | N
         "entries": entries,
         "selected": next((e for e in entries if e.id == selected), None),
         "composition": presenters.composition_rows(book, validation) if book else [],
-        "models": state.models,
         **_counts(state),
         "share_url": request.build_absolute_uri(army_list.share_path),
         **printing.print_context(f"/api/lists/{army_list.pk}/export/", printing.request_paper(request)),
@@ -178,15 +177,25 @@ def builder_context(request: HttpRequest, army_list: ArmyList, selected: str | N
 
 
 def _counts(state: selectors.ListState) -> dict[str, Any]:
-    """What the totals bar counts besides points and models: the units (against the most
-    the ruleset's limits allow at the list's size) and the activations."""
+    """What the totals bar counts besides points: the units (against the most the
+    ruleset's limits allow at the list's size), the models and the activations."""
     validation, ruleset = state.validation, state.ruleset
     limits = ruleset.limits if isinstance(ruleset, RulesetSpec) else ()
     return {
+        "models": state.models,
         "units": sum(1 for result in validation.entries if result.unit is not None),
         "units_allowed": units_allowed(limits, validation.points_limit, force_org=state.army_list.force_org),
         "activations": validation.activations,
     }
+
+
+def _core_rules(book: Book | None, system: str) -> presenters.RulesetRules:
+    """The ruleset's core rules as the pages explain them, kept with the compiled book: it
+    is compiled anew when the ruleset's stamp changes, core rules included (factions/stamps.py),
+    so an action asks the database for them once per book, not on every change."""
+    if book is None:
+        return core_rule_meanings(system=system)
+    return book.memo.fetch(("core rule meanings", system), lambda: core_rule_meanings(system=system))  # type: ignore[no-any-return]
 
 
 def _engine_ruleset(state: selectors.ListState) -> RulesetSpec | None:

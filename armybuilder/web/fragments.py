@@ -34,7 +34,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
@@ -52,6 +54,25 @@ from armybuilder.web import presenters
 
 FORM_HEAD = mark_safe("<!--form-head-->")
 JOIN_MENU = mark_safe("<!--join-menu-->")
+# The forms the buttons of every entry belong to (builder/_entry.html; the first entry holds
+# them): (action, step, combined) of each, its id "entry-<action>[-<step>][-<combined>]".
+ENTRY_FORMS = (
+    ("duplicate", "", ""),
+    ("remove", "", ""),
+    ("move", "up", ""),
+    ("move", "down", ""),
+    ("combine", "", "join"),
+    ("combine", "", "split"),
+)
+# A list of more entries draws an entry whole only while its upgrades are open; the others
+# name their rules without explaining them and leave out the name field (builder/_entry.html):
+# a list holds up to 500 entries, and its page stays under 1 MB.
+LONG_LIST = 100
+# The most entry pieces a book keeps as its lists last drew them, beside its memo.
+DRAWN_KEPT = 5_000
+# The most units a hero's menu of those it may join lists on every entry: a longer one is
+# drawn only while the hero's upgrades are open (builder/_join.html).
+JOIN_MENU_MOST = 60
 # The fixed slots: name (its template is builder/_<name>.html), the id of its element, and
 # whether it holds a key that gives access to something.
 SLOTS = {
@@ -106,7 +127,7 @@ def _piece(key: str, template: str, context: dict[str, Any], secret: bool = Fals
     return Piece(key, mark_safe(html), hashlib.blake2b(html.encode(), digest_size=6).hexdigest(), secret)
 
 
-def _memo(book: Book | None) -> Memo[Any, Piece]:
+def _memo(book: Book | None) -> Memo[Any, Any]:
     """Where the pieces of `book`'s lists are kept (engine/book.py MEMO_KEPT at most, the
     least recently used dropped first); without a book, nowhere that lasts."""
     return book.memo if book is not None else Memo("web: builder pieces of no book", 1)
@@ -129,10 +150,26 @@ def units_piece(
 
 
 def entry_pieces(book: Book | None, entries: list, chosen, context: dict[str, Any]) -> list[Piece]:
-    """Each entry's article, from the kept copy when nothing it shows has changed."""
+    """Each entry's article, from the kept copy when nothing it shows has changed. The
+    pieces of the list's last render are looked up first, in a plain dictionary: on a list
+    of 500 entries, 1,500 lookups in the book's memo (each behind its lock) were a fifth
+    of an action."""
     memo, base, pieces = _memo(book), None, []
+    lists_drawn, list_id = _lists_drawn(memo), context["army_list"].pk
+    last = lists_drawn.get(list_id) or {}
+    drawn: dict[Any, Piece] = {}
+
+    def kept(key: Any, make: Callable[[], Piece]) -> Piece:
+        piece = last.get(key) or memo.get(key)
+        if piece is None:
+            piece = memo.set(key, make())
+        drawn[key] = piece
+        return piece
+
+    long_list = len(entries) > LONG_LIST
     for i, view in enumerate(entries):
         result, is_selected = view.result, chosen is not None and chosen.id == view.id
+        whole = is_selected or not long_list
         key = (
             "entry",
             context["army_list"].pk,
@@ -148,27 +185,53 @@ def entry_pieces(book: Book | None, entries: list, chosen, context: dict[str, An
             i == 0,
             i == len(entries) - 1,
             is_selected,
+            whole,
         )
-        piece = memo.get(key)
-        if piece is None:
+
+        def make(view=view, i=i, is_selected=is_selected, whole=whole) -> Piece:
+            nonlocal base
             base = base or _base(context)
             values = {**base, "view": view, "first": i == 0, "last": i == len(entries) - 1, "join_menu": JOIN_MENU}
+            values.update(entry_forms=ENTRY_FORMS, whole=whole)
             if is_selected:
-                values.update(is_selected=True, selected=view, sections=presenters.section_views(result))
-            piece = memo.set(key, _piece(f"entry-{view.id}", "builder/_entry.html", values))
+                values.update(is_selected=True, selected=view, sections=presenters.section_views(view.result))
+            return _piece(f"entry-{view.id}", "builder/_entry.html", values)
+
+        piece = kept(key, make)
         if JOIN_MENU in piece.html:
-            menu = _join_piece(memo, view, context)
-            piece = replace(piece, html=mark_safe(piece.html.replace(JOIN_MENU, menu.html)), inner=(menu,))
+            menu = kept(*_join_piece(view, context, full=is_selected or len(view.join_targets) <= JOIN_MENU_MOST))
+            piece = kept((key, menu.hash), partial(_with_menu, piece, menu))
         pieces.append(piece)
+    lists_drawn.set(list_id, drawn)
     return pieces
 
 
-def _join_piece(memo: Memo[Any, Piece], view: presenters.EntryView, context: dict[str, Any]) -> Piece:
-    entry = view.result.entry
-    key = ("join", context["army_list"].pk, entry.id, entry.joined_to, tuple(view.join_targets))
-    return memo.fetch(
-        key, lambda: _piece(f"joining-{entry.id}", "builder/_join.html", {**_base(context), "view": view})
+def _lists_drawn(memo: Memo[Any, Any]) -> Memo[int, dict[Any, Piece]]:
+    """The entry pieces each list of the book last drew, by list: kept with the book (a
+    piece drawn from another book is never found), bounded by the pieces held."""
+    return memo.fetch(  # type: ignore[no-any-return]
+        ("lists drawn",), lambda: Memo("web: the entry pieces each list last drew", DRAWN_KEPT, weigh=_pieces)
     )
+
+
+def _pieces(drawn: dict[Any, Piece]) -> int:
+    return len(drawn) + 1
+
+
+def _join_piece(view: presenters.EntryView, context: dict[str, Any], full: bool) -> tuple[Any, Callable[[], Piece]]:
+    """A hero's menu of the units it may join, as a key and a way to draw it; `full`, the
+    menu itself, else a link that opens the hero's upgrades, where it is (a long menu is
+    not drawn for every hero)."""
+    entry = view.result.entry
+    targets = tuple(view.join_targets) if full else len(view.join_targets)
+    key = ("join", context["army_list"].pk, entry.id, entry.joined_to, view.label, full, targets)
+    values = {**_base(context), "view": view, "full": full}
+    return key, lambda: _piece(f"joining-{entry.id}", "builder/_join.html", values)
+
+
+def _with_menu(piece: Piece, menu: Piece) -> Piece:
+    """A hero's entry with its menu in place, the menu an inner piece of its own."""
+    return replace(piece, html=mark_safe(piece.html.replace(JOIN_MENU, menu.html)), inner=(menu,))
 
 
 def _base(context: dict[str, Any]) -> dict[str, Any]:

@@ -5,7 +5,7 @@ entry. No queries here: everything comes from the engine's objects."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
@@ -15,7 +15,7 @@ from armybuilder.engine.choices import COUNT, EACH, ONE, section_choices
 from armybuilder.engine.loadout import Loadout, unit_loadout
 from armybuilder.engine.meanings import NO_TEXT, RULESET, core_rules_source, rule_meaning
 from armybuilder.engine.results import EntryResult, KnownResult
-from armybuilder.engine.rulesets import policy_for
+from armybuilder.engine.rulesets import Policy, policy_for
 from armybuilder.exports.pdf_data import casts_spells, rules_used, uses_spells
 from armybuilder.exports.text import weapon_text
 
@@ -157,6 +157,9 @@ def entry_views(validation: Validation, book: Book, ruleset: RulesetSpec, core_r
             by_entry.setdefault(issue.entry, []).append(issue)
     results = validation.entries
     labels = distinct_labels(results)
+    menus = join_menus(results, labels, policy)
+    core_key = frozenset(core_rules.items())
+    shown: dict[tuple[str, int], _Shown] = {}  # entries with the same loadout share what is shown of it
     views = []
     for result in results:
         view = EntryView(
@@ -170,25 +173,96 @@ def entry_views(validation: Validation, book: Book, ruleset: RulesetSpec, core_r
             label=labels[result.entry.id],
         )
         if _is_known(result):
-            loadout = result.loadout
-            view.stats = stats_text(dict(result.unit.stats))
-            view.rules = _rule_links(loadout, book, core_rules)
-            view.weapons = [_weapon_row(w, hexes=policy.range_in_hexes) for w in loadout.weapons]
-            view.profile = _profile(result.unit, loadout, book, ruleset, core_rules)
-            reason = policy.combine_problem(result.unit)
-            view.can_combine, view.combine_reason = reason is None, reason or ""
-            if result.unit.is_hero:
-                view.join_targets = [
-                    (target.entry.id, labels[target.entry.id])
-                    for target in results
-                    if target is not result
-                    and _is_known(target)
-                    and target.joined is None
-                    and set(target.joined_by) <= {result.entry.id}
-                    and policy.join_problem(result, target) is None
-                ]
+            seen = (result.unit.id, id(result.loadout))
+            if seen not in shown:
+                shown[seen] = _unit_shown(result, book, ruleset, core_rules, core_key)
+            unit = shown[seen]
+            view.stats, view.rules, view.weapons, view.profile = unit.stats, unit.rules, unit.weapons, unit.profile
+            view.can_combine, view.combine_reason = unit.can_combine, unit.combine_reason
+            view.join_targets = menus.get(result.entry.id, [])
         views.append(view)
     return views
+
+
+@dataclass(frozen=True)
+class _Shown:
+    """What the builder shows of a unit with its loadout, whatever the list around it."""
+
+    loadout: Loadout  # held, so that the key of its id names it for as long as this is kept
+    stats: str
+    rules: list[RuleLink]
+    weapons: list[dict[str, Any]]
+    profile: Profile
+    can_combine: bool
+    combine_reason: str
+
+
+def _unit_shown(
+    result: KnownResult, book: Book, ruleset: RulesetSpec, core_rules: RulesetRules, core_key: frozenset[Any]
+) -> _Shown:
+    """The unit's stats, rules, weapons and card, worked out once per loadout and kept with
+    the book (`Book.memo`): the engine hands every entry with the same unit and picks the
+    same loadout, so an action on a long list works out only the entries it changed."""
+    loadout = result.loadout
+    key = ("shown", ruleset.family, result.unit.id, id(loadout), core_key)
+    kept = book.memo.get(key)
+    if isinstance(kept, _Shown) and kept.loadout is loadout:
+        return kept
+    policy = policy_for(ruleset.family)
+    reason = policy.combine_problem(result.unit)
+    shown = _Shown(
+        loadout,
+        stats_text(dict(result.unit.stats)),
+        _rule_links(loadout, book, core_rules),
+        [_weapon_row(w, hexes=policy.range_in_hexes) for w in loadout.weapons],
+        _profile(result.unit, loadout, book, ruleset, core_rules),
+        reason is None,
+        reason or "",
+    )
+    return book.memo.set(key, shown)  # type: ignore[no-any-return]
+
+
+def join_menus(
+    results: list[EntryResult], labels: Mapping[str, str], policy: Policy
+) -> dict[str, list[tuple[str, str]]]:
+    """Each hero's menu of the units it may join, as (entry id, label) in list order: the
+    units no other hero has joined (those this one has, too) that the ruleset lets it
+    join. Worked out once for the list, in time linear in it: the policy is asked once
+    per kind of hero and kind of unit (`Policy.join_facts`), not for every pair of
+    entries, and heroes of one kind share one menu unless one has joined a unit."""
+    known = [result for result in results if _is_known(result)]
+    facts = {result.entry.id: policy.join_facts(result) for result in known}
+    answers: dict[tuple[Hashable, Hashable], bool] = {}
+
+    def may_join(hero: KnownResult, target: KnownResult) -> bool:
+        pair = (facts[hero.entry.id], facts[target.entry.id])
+        if pair not in answers:
+            answers[pair] = policy.join_problem(hero, target) is None
+        return answers[pair]
+
+    place = {result.entry.id: n for n, result in enumerate(known)}
+    free = [result for result in known if result.joined is None and not result.joined_by]
+    held: dict[str, list[KnownResult]] = {}  # hero -> the units it alone has joined
+    for target in known:
+        if target.joined is None and len(target.joined_by) == 1:
+            held.setdefault(target.joined_by[0], []).append(target)
+    shared: dict[Hashable, tuple[list[tuple[str, str]], set[str]]] = {}  # hero's facts -> its menu of free units
+    menus = {}
+    for hero in known:
+        if not hero.unit.is_hero:
+            continue
+        hero_id = hero.entry.id
+        kind = facts[hero_id]
+        if kind not in shared:
+            joinable = [target.entry.id for target in free if may_join(hero, target)]
+            shared[kind] = ([(target_id, labels[target_id]) for target_id in joinable], set(joinable))
+        menu, ids = shared[kind]
+        own = [target.entry.id for target in held.get(hero_id, ()) if may_join(hero, target)]
+        if own or hero_id in ids:
+            chosen = sorted([*(ids - {hero_id}), *own], key=place.__getitem__)
+            menu = [(target_id, labels[target_id]) for target_id in chosen]
+        menus[hero_id] = menu
+    return menus
 
 
 def _is_known(result: EntryResult) -> TypeGuard[KnownResult]:

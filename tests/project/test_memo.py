@@ -32,6 +32,43 @@ def test_fetch_makes_a_missing_entry_once_and_keeps_it():
     assert made == ["x"]
 
 
+def test_a_weighed_memo_is_bounded_by_what_its_entries_weigh():
+    kept = Memo("test: weighed", 10, weigh=len)
+    for key in ("abcd", "efgh", "ij"):
+        kept.set(key, key)
+    assert kept.weight == 10 and len(kept) == 3
+    kept.set("kl", "kl")  # the least recently used goes to make room
+    assert "abcd" not in kept and kept.weight == 8
+    assert kept.set("x" * 11, "x" * 11) == "x" * 11  # heavier than the bound: answered, not kept
+    assert "x" * 11 not in kept and kept.weight == 8
+
+
+def test_the_compiled_books_of_a_large_catalogue_all_stay():
+    """Issue 36: 64 books were kept, a site held 93, and a validation whose book had been
+    dropped took twice as long. Four times that catalogue, at 50 units a book, stays."""
+    import dataclasses
+    import json
+
+    from django.conf import settings
+
+    from armybuilder.engine import book_from_dict
+    from factions import selectors
+    from tests.support.engine_helpers import ruleset
+
+    path = settings.BASE_DIR / "factions/data/books/aof/human-empire.json"
+    book = book_from_dict(json.loads(path.read_text()))
+    unit = next(iter(book.units.values()))
+    big = dataclasses.replace(book, units={f"u{n}": unit for n in range(50)})
+    spec = ruleset("aof")
+    clear_all()
+    try:
+        for n in range(4 * 93):
+            selectors.ENGINE_BOOKS.set((f"book {n}", "ruleset"), (big, spec))
+        assert all((f"book {n}", "ruleset") in selectors.ENGINE_BOOKS for n in range(4 * 93))
+    finally:
+        clear_all()
+
+
 def test_a_memo_holds_at_least_one_entry():
     with pytest.raises(ValueError, match="at least one"):
         Memo("test: nothing", 0)

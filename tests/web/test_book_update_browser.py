@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 
 from armybuilder.armyforge.books.imports import book_import
 from tests.conftest import SHARED, require_shared
-from tests.support.browser import OUTPUT, fits_the_screen
+from tests.support.browser import OUTPUT, fits_the_screen, open_adding
 
 pytestmark = pytest.mark.browser
 
@@ -37,7 +37,10 @@ def build_scouts(page: Page, javascript: bool) -> None:
     page.fill("#name", "Scouts")
     page.get_by_role("button", name="Create list").click()
     expect(page.locator("#points")).to_have_text("0/1000 pts")
+    open_adding(page)
     page.locator("button[aria-label^='Add Battle Master (']").click()
+    if page.locator("#units-panel .close-adding").is_visible():
+        page.locator("#units-panel .close-adding").click()  # done adding: on to its upgrades
     editor = page.locator("#editor form")
     expect(editor).to_be_visible()
     editor.get_by_label("Scout Master (Scout, Stealth, Strider)").check()
