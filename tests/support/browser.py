@@ -23,9 +23,13 @@ CONTROLS = (
 def open_adding(page) -> None:
     """Open the units to add where they are a panel of their own (a phone, with a script):
     from the totals bar, once; it stays open while the player adds."""
+    from playwright.sync_api import expect
+
+    page.wait_for_load_state("domcontentloaded")  # the builder's script (deferred) has run: the button is live
     opener = page.locator(".totals .open-adding")
     if opener.is_visible() and not page.locator("#units-panel").is_visible():
         opener.click()
+        expect(page.locator("#units-panel")).to_be_visible()
 
 
 def fits_the_screen(page, width: int) -> None:

@@ -6,6 +6,7 @@ critical violation may remain; the lesser ones are printed for whoever looks nex
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 from axe_playwright_python.sync_playwright import Axe
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -82,12 +83,21 @@ def test_no_serious_accessibility_violation(open_page, player, viewport):
     axe = Axe()
     found = {}
     page = signed_in(open_page, player, viewport)
-    for name, path in pages_to_check(player).items():
+    pages = pages_to_check(player)
+    for name, path in pages.items():
         page.goto(page.base_url + path)
         result = axe.run(page).response
         assert result["passes"], f"axe checked nothing on {name}"
         print(name, page.title(), len(result["passes"]), "rules passed")
         found[name] = result["violations"]
+    # The builder with its units to add open (on a phone, the panel over the list) and a unit just added.
+    page.goto(page.base_url + pages["builder-empty"])
+    if page.locator(".totals .open-adding").is_visible():
+        page.locator(".totals .open-adding").click()
+    page.locator("#units-panel button[id^=add-]").first.click()
+    expect(page.locator("#added")).to_contain_text("Added ")
+    page.fill("#unit-search", "a")
+    found["builder, adding"] = axe.run(page).response["violations"]
     login = open_page(viewport)
     login.goto(login.base_url + "/accounts/login/")
     found["log-in"] = axe.run(login).response["violations"]

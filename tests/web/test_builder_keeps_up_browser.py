@@ -136,8 +136,12 @@ def test_the_focus_stays_on_the_control_used(open_page, action, control):
     assert page.evaluate("document.activeElement.id") == control[1:]
 
 
-def test_after_a_remove_the_focus_is_on_the_next_unit_not_on_its_remove(open_page):
-    page = open_page()
+SIZES = [None, {"width": 390, "height": 844}, {"width": 320, "height": 640}]
+
+
+@pytest.mark.parametrize("viewport", SIZES, ids=["1400", "390", "320"])
+def test_after_a_remove_the_focus_is_on_the_next_unit_not_on_its_remove(open_page, viewport):
+    page = open_page(viewport=viewport)
     army_list = start(page, "Pike Levy", "Longbowmen", "Pike Levy")
     version = army_list.version
     page.locator("#remove-e2").focus()
@@ -150,9 +154,11 @@ def test_after_a_remove_the_focus_is_on_the_next_unit_not_on_its_remove(open_pag
     expect(page.locator("#upgrades-e1")).to_be_focused()  # the last removed: the one before it
 
 
-def test_after_an_add_the_focus_is_on_the_new_units_upgrades(open_page):
-    page = open_page()
+@pytest.mark.parametrize("viewport", SIZES, ids=["1400", "390", "320"])
+def test_after_an_add_the_focus_is_on_the_new_units_upgrades(open_page, viewport):
+    page = open_page(viewport=viewport)
     army_list = start(page, "Pike Levy")
+    open_adding(page)
     page.locator("#add-longbowmen").focus()
     page.keyboard.press("Enter")
     settled(page, army_list, army_list.version + 1)

@@ -87,9 +87,10 @@ def test_on_a_phone_five_units_take_five_taps_once_the_panel_is_open(open_page, 
     fits_the_screen(page, viewport["width"])
 
 
+@pytest.mark.parametrize("viewport", [PHONE, SMALL_PHONE, DESKTOP], ids=["390", "320", "1280"])
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
-def test_a_unit_with_no_upgrades_opens_no_editor(open_page, javascript):
-    page = open_page(PHONE, javascript=javascript)
+def test_a_unit_with_no_upgrades_opens_no_editor(open_page, viewport, javascript):
+    page = open_page(viewport, javascript=javascript)
     page.goto(page.base_url + "/new/aof/")
     page.check("input[name=faction][value=orc-hordes]")
     page.get_by_role("button", name="Create list").click()
@@ -105,7 +106,7 @@ def test_a_unit_with_no_upgrades_opens_no_editor(open_page, javascript):
         expect(page.locator("#units-panel")).to_be_visible()  # still adding
 
 
-@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+@pytest.mark.parametrize("viewport", [PHONE, SMALL_PHONE, DESKTOP], ids=["390", "320", "1280"])
 def test_the_search_finds_units_by_name_type_and_rule(open_page, viewport):
     page = open_page(viewport)
     start(page)
