@@ -6,11 +6,11 @@ critical violation may remain; the lesser ones are printed for whoever looks nex
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import expect
 from axe_playwright_python.sync_playwright import Axe
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
+from playwright.sync_api import expect
 
 from armybuilder.events import services as event_services
 from armybuilder.lists.models import ArmyList
