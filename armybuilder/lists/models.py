@@ -89,3 +89,16 @@ class ArmyList(models.Model):
         if self.event_id is not None and with_event:
             data["event"] = self.event_id
         return data
+
+
+class UsedUndo(models.Model):
+    """The key of an Undo that has put its units back (armybuilder/web/undo.py): an Undo
+    is used once, whoever sends it and from whatever session. Taken before the change is
+    saved (the key is unique, so of two at once one is refused) and let go again if the
+    change is not saved; kept a day, the Undo's own age, then cleared."""
+
+    key = models.CharField(max_length=32, unique=True)
+    used_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    def __str__(self) -> str:
+        return self.key

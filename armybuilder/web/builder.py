@@ -270,7 +270,7 @@ def builder_action(request: HttpRequest, pk: int) -> HttpResponse:
         return HttpResponseBadRequest(forms.UNKNOWN_ACTION)
     if form.is_valid():
         selected = form.cleaned_data["selected"]
-        army_list, status = _save(request, army_list, form.cleaned_data["list"], form.cleaned_data["version"])
+        army_list, status = _save(request, army_list, form.cleaned_data)
         if status == 200:
             undo.confirm(request, army_list, form.cleaned_data)
             if form.cleaned_data["action"] == "add" and not _has_upgrades(army_list, selected):
@@ -283,12 +283,17 @@ def builder_action(request: HttpRequest, pk: int) -> HttpResponse:
     return _back_to_builder(army_list, selected)
 
 
-def _save(request: HttpRequest, army_list: ArmyList, data: dict[str, Any], based_on: int) -> tuple[ArmyList, int]:
-    """The list saved with the change (200), or as it is now when it has moved on since
-    the version the change was made from (409, with a message)."""
+def _save(request: HttpRequest, army_list: ArmyList, cleaned: dict[str, Any]) -> tuple[ArmyList, int]:
+    """The list saved with the change (200); as it is when an Undo's key was taken
+    already (400) or the list has moved on since the version the change was made from
+    (409), with a message."""
+    if not undo.claim(cleaned.get("undo")):
+        messages.error(request, f"That change could not be made: {undo.USED_ALREADY}")
+        return army_list, 400
     try:
-        return services.army_list_update(army_list=army_list, data=data, based_on=based_on), 200
+        return services.army_list_update(army_list=army_list, data=cleaned["list"], based_on=cleaned["version"]), 200
     except services.VersionConflict as conflict:
+        undo.release(cleaned.get("undo"))
         army_list.refresh_from_db()
         messages.warning(
             request,

@@ -15,25 +15,30 @@ check here, the whole list by parse_list_body in ActionForm.clean), so not even 
 key could put a malformed entry in a list. Kept in the form, a removal never undone costs
 nothing to store or to expire, however many units a Clear took out.
 
-An Undo is good for a day, and once: its random key joins the session's undos used when
-its change is saved, so a double click puts the units back once."""
+An Undo is good for a day, and once, whoever sends it: its random key is taken in the
+database before its change is saved (`claim`, a unique row), so a double click, another
+tab or another session sent the same form puts the units back once; a change that is not
+saved lets the key go (`release`)."""
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Collection
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.contrib import messages
 from django.core import signing
 from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from django.template.loader import render_to_string
+from django.utils import timezone
 
 from armybuilder.lists.editing import Removal
 from armybuilder.lists.format import MAX_ENTRIES, check_entry
-from armybuilder.lists.models import ArmyList
+from armybuilder.lists.models import ArmyList, UsedUndo
 from armybuilder.web.fragments import FORM_HEAD
 
 SALT = "armybuilder.web.undo"
@@ -89,9 +94,30 @@ def read(value: str, *, list_id: int | None, used: Collection[str]) -> Undo:
     undo = _checked(body)
     if undo is None:
         raise ValidationError(ALTERED)
-    if undo.key in used:
+    if undo.key in used or UsedUndo.objects.filter(key=undo.key).exists():
         raise ValidationError(USED_ALREADY)
     return undo
+
+
+def claim(undo: Undo | None) -> bool:
+    """Take the Undo's key before its change is saved: False when it is taken already
+    (another session, a double click); True for a change that is no Undo. Keys older than
+    an Undo lives are cleared on the way."""
+    if undo is None:
+        return True
+    UsedUndo.objects.filter(used_at__lt=timezone.now() - timedelta(seconds=MAX_AGE)).delete()
+    try:
+        with transaction.atomic():
+            UsedUndo.objects.create(key=undo.key)
+    except IntegrityError:
+        return False
+    return True
+
+
+def release(undo: Undo | None) -> None:
+    """Let the key go again: its change was not saved (the list had moved on)."""
+    if undo is not None:
+        UsedUndo.objects.filter(key=undo.key).delete()
 
 
 def _checked(body: Any) -> Undo | None:

@@ -123,6 +123,40 @@ def test_an_undo_used_once_is_refused_the_second_time(army_list, client):
     assert saved(army_list) == state
 
 
+def test_an_undo_is_used_once_whatever_the_session(wardens, client, user):
+    """Three sessions of one player (three tabs, a phone and a laptop) sent the same Undo:
+    the unit comes back once (issue 37). The key is taken in the database, not the session."""
+    from django.test import Client
+
+    client.force_login(user)
+    assert client.post("/new/aof/", {"faction": "test-wardens", "points": "1500"}).status_code == 302
+    army_list = ArmyList.objects.get()
+    for unit in ("wardens", "warden-captain"):
+        act(client, army_list, action="add", unit=unit)
+    token = offered_undo(client, act(client, army_list, action="remove", entry="e1"))
+    others = [Client(), Client()]
+    for other in others:
+        other.force_login(user)
+    assert act(client, army_list, action="undo", undo=token).status_code == 302
+    state = saved(army_list)
+    assert [e["unit"] for e in state[1]].count("wardens") == 1
+    for other in others:
+        response = act(other, army_list, action="undo", undo=token)
+        assert "This was undone already: nothing more was put back." in other.get(response["Location"]).content.decode()
+    assert saved(army_list) == state
+
+
+def test_an_undo_refused_for_an_old_version_can_still_be_used(army_list, client):
+    """A change that is not saved (the list moved on in another tab) lets the Undo's key go."""
+    token = offered_undo(client, act(client, army_list, action="remove", entry="e1"))
+    version, entries = saved(army_list)
+    stale = client.post(f"/lists/{army_list.pk}/act/", {"version": version - 1, "action": "undo", "undo": token})
+    assert "changed elsewhere" in client.get(stale["Location"]).content.decode()
+    assert saved(army_list) == (version, entries)
+    act(client, army_list, action="undo", undo=token)
+    assert len(saved(army_list)[1]) == len(entries) + 1
+
+
 def altered(token: str) -> str:
     """The token with one character of what it carries changed."""
     i = len(token) // 3
