@@ -13,8 +13,8 @@ Environment variables (bad values stop start-up with a message naming the variab
                         bound each request
   EMAIL_HOST            the SMTP server that sends password reset e-mails (default: none,
                         e-mails are printed on standard output), with EMAIL_PORT (587),
-                        EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS (true) and
-                        DEFAULT_FROM_EMAIL
+                        EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS (true),
+                        EMAIL_TIMEOUT (10 s) and DEFAULT_FROM_EMAIL
 """
 
 from datetime import timedelta
@@ -104,6 +104,8 @@ try:
     EMAIL_HOST_USER = env.str("EMAIL_HOST_USER", default="")
     EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", default="")
     EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=True)
+    # An SMTP server that does not answer holds the sending thread this long at most.
+    EMAIL_TIMEOUT = env.float("EMAIL_TIMEOUT", default=10, validate=Range(min=0, min_inclusive=False))
     DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="armybuilder@localhost")
 except EnvError as exc:
     raise ImproperlyConfigured(str(exc)) from exc

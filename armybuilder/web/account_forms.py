@@ -8,8 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 
+from armybuilder.accounts import mail
 from armybuilder.accounts import services as accounts
 
 DISPLAY_NAME_HELP = (
@@ -95,3 +96,10 @@ class AccountForm(AccountFieldsMixin, forms.Form):
     def account_data(self) -> dict[str, Any]:
         """What accounts.account_update takes, besides the user."""
         return {field: self.cleaned_data[field] for field in ("email", "display_name", "version")}
+
+
+class ResetForm(PasswordResetForm):
+    """Django's reset form, its e-mail sent after the answer (armybuilder/accounts/mail.py)."""
+
+    def send_mail(self, *args: Any, **kwargs: Any) -> None:
+        mail.send_later(super().send_mail, *args, **kwargs)

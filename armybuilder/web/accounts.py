@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods
 
 from armybuilder import ratelimit
 from armybuilder.accounts import services as accounts
-from armybuilder.web.account_forms import AccountForm, SignupForm
+from armybuilder.web.account_forms import AccountForm, ResetForm, SignupForm
 
 ACCOUNT_CHANGED = (
     "Your account was saved from another tab or window while you edited it: nothing was written. "
@@ -67,9 +67,11 @@ def account(request: SignedInRequest) -> HttpResponse:
 
 
 class PasswordResetView(auth_views.PasswordResetView):
-    """Django's reset request (the same answer whether or not an account has the address),
-    held to DJANGO_THROTTLE_PASSWORD_RESET requests per client address: each one may send
-    e-mail."""
+    """Django's reset request (the same answer whether or not an account has the address,
+    in the same time: the e-mail goes out after the answer), held to
+    DJANGO_THROTTLE_PASSWORD_RESET requests per client address: each one may send e-mail."""
+
+    form_class = ResetForm
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if ratelimit.allow(request, "password_reset"):

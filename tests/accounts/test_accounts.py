@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from armybuilder.accounts import services as accounts
+from armybuilder.accounts.mail import sent as mail_sent
 from armybuilder.accounts.models import Profile
 from armybuilder.web.accounts import ACCOUNT_CHANGED
 
@@ -167,6 +168,7 @@ def test_a_password_is_reset_from_the_link_in_the_e_mail(member, client, mailout
     response = client.post("/accounts/password/reset/", {"email": "member@example.org"})
     assert (response.status_code, response["Location"]) == (302, "/accounts/password/reset/sent/")
     assert "Check your e-mail" in client.get(response["Location"]).content.decode()
+    mail_sent()  # it goes out after the answer
     (mail,) = mailoutbox
     assert (mail.to, mail.subject) == (["member@example.org"], "Your Armybuilder password")
     link = re.search(r"http://testserver(/accounts/password/reset/\S+/\S+/)", mail.body).group(1)
@@ -187,6 +189,24 @@ def test_an_address_without_an_account_gets_the_same_answer_and_no_e_mail(member
     known = client.post("/accounts/password/reset/", {"email": "member@example.org"})
     unknown = Client().post("/accounts/password/reset/", {"email": "nobody@example.org"})
     assert (unknown.status_code, unknown["Location"]) == (known.status_code, known["Location"])
+    mail_sent()
+    assert [mail.to for mail in mailoutbox] == [["member@example.org"]]
+
+
+def test_a_reset_answers_before_its_e_mail_is_sent_whatever_the_address(member, client, settings, mailoutbox):
+    """A mail server that takes 1.5 s to answer: the request for a registered address is
+    answered at once all the same, so the time does not tell addresses apart (issue 37)."""
+    import time
+
+    from tests.support.slow_mail import DELAY
+
+    settings.EMAIL_BACKEND = "tests.support.slow_mail.SlowBackend"
+    started = time.monotonic()
+    response = client.post("/accounts/password/reset/", {"email": "member@example.org"})
+    answered = time.monotonic() - started
+    assert response.status_code == 302 and answered < DELAY / 2, answered  # not waiting for the server
+    assert mailoutbox == []  # not yet
+    mail_sent()
     assert [mail.to for mail in mailoutbox] == [["member@example.org"]]
 
 
@@ -195,6 +215,7 @@ def test_reset_requests_are_held_to_a_limit_per_address(member, client, settings
     assert client.post("/accounts/password/reset/", {"email": "member@example.org"}).status_code == 302
     again = Client().post("/accounts/password/reset/", {"email": "member@example.org"})
     assert again.status_code == 429 and "Too many password reset requests" in again.content.decode()
+    mail_sent()
     assert len(mailoutbox) == 1
 
 
