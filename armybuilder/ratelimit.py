@@ -1,9 +1,14 @@
 """Abuse limits without a framework: how many requests of a kind one client may make in
-a window (settings.THROTTLE_RATES, e.g. "60/hour"; None turns one off), counted with one
-atomic counter per window in the cache (Redis INCR, or the local cache's lock), so that
-requests arriving together are all counted. The API's DRF throttles
-(armybuilder/api/throttles.py) and the web pages use the same counting and the same
-client address."""
+any window of a length (settings.THROTTLE_RATES, e.g. "60/hour"; None turns one off). The
+window slides: it is counted in `SLICES` slices, one atomic counter each in the cache
+(Redis INCR, or the local cache's lock, so that requests arriving together are all
+counted), and a request is allowed while the slices of the last window hold no more than
+the limit. A burst at the end of one hour and another at the start of the next get no
+more than the limit between them, as they did with one counter per fixed hour (twice the
+limit); the window's edge is a slice wide, so at most a tenth more gets through in any
+one window. The API's DRF throttles (armybuilder/api/throttles.py) and the web pages use
+the same counting and the same client address; `clock` is the time they read (tests set
+it)."""
 
 from __future__ import annotations
 
@@ -15,6 +20,12 @@ from django.core.cache.backends.base import BaseCache
 from django.http import HttpRequest
 
 PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+SLICES = 10  # a window is counted in this many slices
+
+
+def clock() -> float:
+    """The time limits are counted by (a function of its own: tests set it)."""
+    return time.time()
 
 
 def client_address(request: HttpRequest) -> str:
@@ -40,18 +51,25 @@ def count(
     key: str, *, limit: int, seconds: int, now: float | None = None, store: BaseCache | None = None
 ) -> tuple[bool, float]:
     """Count one request against `key` (in `store`, the default cache unless given):
-    whether it is within `limit` per `seconds`, and the seconds until the window ends."""
+    whether the last `seconds` hold at most `limit` with it, and the seconds until the
+    oldest slice counted leaves the window (when a request may be allowed again)."""
     cache = default_cache if store is None else store
-    now = time.time() if now is None else now
-    window = int(now // seconds)
-    counter = f"{key}:{window}"
-    cache.add(counter, 0, seconds + 1)
+    now = clock() if now is None else now
+    width = seconds / SLICES
+    current = int(now // width)
+    counter = f"{key}:{current}"
+    cache.add(counter, 0, seconds + int(width) + 1)
     try:
         used = cache.incr(counter)
     except ValueError:  # expired between the two calls: this request starts it again
-        cache.add(counter, 1, seconds + 1)
+        cache.add(counter, 1, seconds + int(width) + 1)
         used = 1
-    return used <= limit, max(0.0, (window + 1) * seconds - now)
+    earlier = {current - back: f"{key}:{current - back}" for back in range(1, SLICES)}
+    held = cache.get_many(list(earlier.values()))
+    counts = {index: held.get(name, 0) for index, name in earlier.items()}
+    total = used + sum(counts.values())
+    oldest = min((index for index, n in counts.items() if n), default=current)
+    return total <= limit, max(0.0, (oldest + SLICES) * width - now)
 
 
 VISITORS_ONLY = {"visitor_lists"}  # scopes that signed-in users are not counted in
