@@ -72,6 +72,8 @@ def _load(folder: Path, name: str) -> Any:
         return json.loads(text)
     except ValueError as exc:
         raise BackupError(f"{path} is corrupt: {exc}") from exc
+    except RecursionError as exc:  # the parser recurses once per level of nesting
+        raise BackupError(f"{path} is corrupt: it is nested deeper than any backup is") from exc
 
 
 def _records(folder: Path, name: str, keys: tuple[str, ...]) -> list[dict[str, Any]]:
@@ -84,7 +86,22 @@ def _records(folder: Path, name: str, keys: tuple[str, ...]) -> list[dict[str, A
         missing = [key for key in keys if key not in item]
         if missing:
             raise BackupError(f"{folder / name} is corrupt: record {number} has no {', '.join(missing)}")
+    _refuse_duplicates(folder / name, data, "id" if "id" in keys else None)
     return data
+
+
+def _refuse_duplicates(path: Path, records: list[dict[str, Any]], key: str | None) -> None:
+    """Two records of one file with the same id would restore as one and be counted as two:
+    the backup is refused, naming both, before anything is written."""
+    if key is None:
+        return
+    seen: dict[Any, int] = {}
+    for number, record in enumerate(records, 1):
+        value = record[key]
+        marker = (type(value).__name__, value) if isinstance(value, (str, int)) else (type(value).__name__, repr(value))
+        if marker in seen:
+            raise BackupError(f"{path} is corrupt: records {seen[marker]} and {number} have the same {key} ({value!r})")
+        seen[marker] = number
 
 
 def backup_read(folder: Path) -> Backup:

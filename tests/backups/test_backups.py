@@ -1143,3 +1143,19 @@ def test_a_book_is_backed_up_as_its_versions_documents_and_comes_back_the_same(w
     restored = Faction.objects.get(slug="test-wardens")
     assert {v.version: (v.content_hash, v.document) for v in restored.versions.all()} == kept
     assert restored.content_hash == kept["1.0.0+admin.1"][0]
+
+
+# -- tampered backups (issue 37) -----------------------------------------------------------------
+def test_two_books_with_one_id_are_refused_naming_the_file_and_records(backup):
+    rows = damage(backup["folder"], "factions.json", lambda rows: rows[1].update(id=rows[0]["id"]))
+    refused(backup["folder"], rf"factions\.json is corrupt: records 1 and 2 have the same id \({rows[0]['id']}\)")
+
+
+def test_two_lists_with_one_id_are_refused(backup):
+    damage(backup["folder"], "lists.json", lambda lists: lists.append(dict(lists[0])))
+    refused(backup["folder"], r"lists\.json is corrupt: records 1 and \d+ have the same id")
+
+
+def test_a_file_nested_past_any_backup_is_refused_naming_it(backup):
+    (backup["folder"] / "lists.json").write_text("[" * 100_000 + "]" * 100_000)
+    refused(backup["folder"], r"lists\.json is corrupt: it is nested deeper than any backup is")
