@@ -17,9 +17,11 @@ of ALLOWED_HOSTS is used), which `share_url` checks here.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import astuple
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -56,6 +58,15 @@ class TooLargeToPrint(Exception):
     """A file that would take too long to draw, refused before any drawing: says why."""
 
 
+class TooManyDrawings(Exception):
+    """This client has had as many files drawn as its limit allows just now (a file
+    already drawn is still served): `wait` seconds until it may have another."""
+
+    def __init__(self, wait: float):
+        super().__init__(f"Too many files drawn for this address just now; try again in {int(wait) + 1} s.")
+        self.wait = wait
+
+
 def share_url(army_list: ArmyList, *, base_url: str = "") -> str:
     """The absolute share link of a list. `base_url` (scheme and host) must name one of
     ALLOWED_HOSTS, so that nobody prints a QR code leading elsewhere; without it the
@@ -76,7 +87,13 @@ def share_url(army_list: ArmyList, *, base_url: str = "") -> str:
     return f"{'http' if settings.DEBUG else 'https'}://{host}{path}"
 
 
-def list_pdf_response(army_list: ArmyList, kind: str, params: dict[str, str]) -> HttpResponse:
+def list_pdf_response(
+    army_list: ArmyList, kind: str, params: dict[str, str], *, may_draw: Callable[[], float] | None = None
+) -> HttpResponse:
+    """A list's PDF, from the cache when the same content has been drawn with the same
+    options (whatever list, version or share key it came from: only the roster prints the
+    share link); drawn otherwise, when `may_draw` (the seconds to wait, 0 for now) allows:
+    TooManyDrawings when it does not."""
     if kind not in pdf.PDF_KINDS:
         raise LookupError(kind)
     try:
@@ -93,10 +110,14 @@ def list_pdf_response(army_list: ArmyList, kind: str, params: dict[str, str]) ->
     drawing = options.drawing(kind)
     # Only the roster prints the share link (its QR code): the other files do not vary with it.
     printed = (url,) if kind == "roster.pdf" and not drawing.sheet else ()
-    parts = (kind, army_list.pk, army_list.version, army_list.share_key, book, event, astuple(drawing), printed)
+    content = hashlib.blake2b(json.dumps(army_list.as_armylist(), sort_keys=True).encode(), digest_size=16)
+    parts = (kind, content.hexdigest(), book, event, astuple(drawing), printed)
     key = shared_key("pdf", "list", *parts)
 
     def draw() -> bytes:
+        wait = may_draw() if may_draw is not None else 0.0
+        if wait:
+            raise TooManyDrawings(wait)
         printout = printout_get(army_list=army_list, share_url=url, handle=handle)
         return pdf.render_list_pdf(printout, kind, options)
 

@@ -87,12 +87,18 @@ def counter_key(request: HttpRequest, scope: str) -> str | None:
 
 def allow(request: HttpRequest, scope: str) -> bool:
     """One request of `scope` (a THROTTLE_RATES key) from this client: within its limit?"""
+    return wait(request, scope) == 0
+
+
+def wait(request: HttpRequest, scope: str) -> float:
+    """One request of `scope` from this client: 0 within its limit, else the seconds
+    until another may be allowed."""
     rate, key = settings.THROTTLE_RATES.get(scope), counter_key(request, scope)
     if rate is None or key is None:
-        return True
+        return 0.0
     limit, seconds = parse_rate(rate)
-    allowed, _wait = count(key, limit=limit, seconds=seconds)
-    return allowed
+    allowed, until = count(key, limit=limit, seconds=seconds)
+    return 0.0 if allowed else max(until, 1.0)
 
 
 def allow_visitor_list(request: HttpRequest) -> bool:

@@ -69,6 +69,8 @@ try:
             "signup": env.str("DJANGO_THROTTLE_SIGNUP", default="10/hour"),
             "password_reset": env.str("DJANGO_THROTTLE_PASSWORD_RESET", default="10/hour"),
             "visitor_lists": env.str("DJANGO_THROTTLE_VISITOR_LISTS", default="60/hour"),
+            # PDFs drawn (not those served from the cache) per client address.
+            "pdf": env.str("DJANGO_THROTTLE_PDF", default="30/min"),
         }.items()
     }
     # How many proxies in front of the site append to X-Forwarded-For: the client address

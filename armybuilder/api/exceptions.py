@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from rest_framework import status
-from rest_framework.exceptions import APIException, NotFound, ValidationError
+from rest_framework.exceptions import APIException, NotFound, Throttled, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from armybuilder.downloads import TooLargeToPrint
+from armybuilder.downloads import TooLargeToPrint, TooManyDrawings
 from armybuilder.events.format import EventError
 from armybuilder.events.services import SubmissionsClosed
 from armybuilder.lists.format import ListFormatError
@@ -47,4 +47,6 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         exc = Conflict(str(exc))
     elif isinstance(exc, TooLargeToPrint):
         exc = Unprocessable(str(exc))
+    elif isinstance(exc, TooManyDrawings):
+        exc = Throttled(wait=exc.wait, detail=str(exc))
     return drf_exception_handler(exc, context)  # (which rolls back the request's writes)

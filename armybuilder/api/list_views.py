@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, PolymorphicProxySerializer, extend_schema
 from rest_framework import serializers, status, viewsets
@@ -24,6 +24,7 @@ from rest_framework.permissions import SAFE_METHODS, AllowAny, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from armybuilder import ratelimit
 from armybuilder.api.fastjson import ORJSONParser
 from armybuilder.api.lists import ArmyListSerializer, EntrySerializer, parse_list_body
 from armybuilder.api.schema import FIELD_ERRORS, SIGNED_IN_OR_VISITOR, error
@@ -192,10 +193,17 @@ def export_kinds() -> tuple[str, ...]:
 
 
 def export_response(
-    army_list: ArmyList, kind: str, params: dict[str, str] | None = None, *, shared: bool = False
+    army_list: ArmyList,
+    kind: str,
+    params: dict[str, str] | None = None,
+    *,
+    shared: bool = False,
+    request: HttpRequest | None = None,
 ) -> HttpResponse:
     if kind in pdf.PDF_KINDS:
-        return list_pdf_response(army_list, kind, params or {})
+        # Each drawing counts against the client's limit; a file drawn already does not.
+        may_draw = (lambda: ratelimit.wait(request, "pdf")) if request is not None else None
+        return list_pdf_response(army_list, kind, params or {}, may_draw=may_draw)
     if kind not in TEXT_KINDS:
         raise NotFound(f'No export "{kind}"; available: {", ".join(export_kinds())}.')
     stem = file_stem(army_list.name)
@@ -534,7 +542,7 @@ class ListViewSet(viewsets.ViewSet):
     @extend_schema(parameters=[KIND], responses={**EXPORTS, 404: NOT_YOURS})
     @action(detail=True, url_path="export/<str:kind>", permission_classes=[AllowAny])  # (a read: no CSRF check)
     def export(self, request: Request, pk: int, kind: str) -> HttpResponse:
-        return export_response(own_list(request, pk), kind, _export_params(request))
+        return export_response(own_list(request, pk), kind, _export_params(request), request=request)
 
 
 class SharedListViewSet(viewsets.ViewSet):
@@ -559,4 +567,5 @@ class SharedListViewSet(viewsets.ViewSet):
     @extend_schema(parameters=[KIND], responses={**EXPORTS, 404: NOT_SHARED})
     @action(detail=True, url_path="export/<str:kind>")
     def export(self, request: Request, key: str, kind: str) -> HttpResponse:
-        return export_response(selectors.army_list_by_share_key(key=key), kind, _export_params(request), shared=True)
+        shared = selectors.army_list_by_share_key(key=key)
+        return export_response(shared, kind, _export_params(request), shared=True, request=request)

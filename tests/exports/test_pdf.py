@@ -451,6 +451,44 @@ def test_a_second_download_is_served_from_the_cache_until_the_list_changes(user,
     assert len(calls) == 3
 
 
+def test_the_same_content_is_drawn_once_whatever_list_it_is_in(user, make_aof_book, monkeypatch):
+    """Issue 37: the cache is keyed by what is printed and how, not by the list's id,
+    version or share link: a clone (or the same list saved back as it was) is not drawn
+    again. The roster, which prints the share link, is drawn for each link."""
+    from armybuilder.lists.services import army_list_clone
+
+    calls = []
+    real = pdf.render_list_pdf
+    monkeypatch.setattr(pdf, "render_list_pdf", lambda *args: calls.append(args[1]) or real(*args))
+    army_list = wardens_list(user, make_aof_book)
+    copy = army_list_clone(army_list=army_list, owner=user)
+    copy.name = army_list.name
+    copy.save()
+    assert render(copy, "cards.pdf", rules=1) == render(army_list, "cards.pdf", rules=1)
+    assert calls == ["cards.pdf"]
+    render(army_list, "roster.pdf")
+    render(copy, "roster.pdf")
+    assert calls == ["cards.pdf", "roster.pdf", "roster.pdf"]  # each with its own share link
+
+
+def test_a_client_has_only_so_many_files_drawn_a_minute_and_is_told_when_to_come_back(wardens, settings):
+    """Heavy drawings are limited per address (DJANGO_THROTTLE_PDF); a file drawn already is
+    still served."""
+    from rest_framework.test import APIClient
+
+    settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "pdf": "2/min"}
+    visitor = APIClient()
+    body = {"name": "Patrol", "system": "aof", "faction": "test-wardens", "points_limit": 1000, "entries": []}
+    pk = visitor.post("/api/lists/", body, format="json").json()["id"]
+    url = f"/api/lists/{pk}/export/cards.pdf"
+    assert visitor.get(url).status_code == 200
+    assert visitor.get(url, {"layout": "poker"}).status_code == 200
+    refused = visitor.get(url, {"rules": "1", "trackers": "1"})
+    assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+    assert "Too many files drawn for this address" in refused.json()["detail"]
+    assert visitor.get(url).status_code == 200  # drawn already: served from the cache
+
+
 @pytest.mark.parametrize(
     ("kind", "params"),
     [
