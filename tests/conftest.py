@@ -461,6 +461,7 @@ def no_throttling(settings):
         "signup": None,
         "password_reset": None,
         "visitor_lists": None,
+        "pdf": None,
     }
     cache.clear()
 
