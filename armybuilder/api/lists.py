@@ -10,7 +10,7 @@ from typing import Any
 from rest_framework import serializers
 
 from armybuilder.events.models import PACK_KEY_LENGTH
-from armybuilder.lists.format import MAX_ENTRIES, MAX_PICKS, MAX_POINTS, ListFormatError, parse_list_body
+from armybuilder.lists.format import MAX_ENTRIES, MAX_OPTIONS, MAX_PICKS, MAX_POINTS, ListFormatError, parse_list_body
 from factions.selectors import BookHandle
 
 __all__ = ["ArmyListSerializer", "EntrySerializer", "parse_list_body"]
@@ -23,7 +23,7 @@ class EntrySerializer(serializers.Serializer):
     options = serializers.DictField(
         child=serializers.IntegerField(min_value=0, max_value=MAX_PICKS),
         required=False,
-        help_text="Option id -> number of picks",
+        help_text=f"Option id -> number of picks (at most {MAX_OPTIONS} ids an entry)",
     )
     combined = serializers.BooleanField(required=False, default=False)
     joined_to = serializers.CharField(max_length=100, required=False, allow_null=True, help_text="Another entry's id")

@@ -254,10 +254,10 @@ def unit_loadout(
     (or one that needs some) allows; `every_section` works it out for all of them, as the
     builder shows them."""
     problems: list[Problem] = []
-    unit_options = unit.options
-    for option_id, picks in options.items():
-        if picks and option_id not in unit_options:
-            problems.append(Problem("unknown_option", f'{unit.name} has no option "{option_id}"'))
+    known, unknown = split_picks(unit, options)
+    if unknown:
+        problems.append(unknown_options_problem(unit, unknown))
+    options = known  # what the unit does not offer changes nothing of its loadout
 
     added_models, added_per_copy = _added_models(unit, options, copies)
     models = unit.size * copies + added_models
@@ -331,6 +331,47 @@ def unit_loadout(
         added_per_copy=added_per_copy,
         some=_merged(some),
     )
+
+
+def split_picks(unit: Unit, options: Mapping[str, int]) -> tuple[dict[str, int], list[str]]:
+    """The picks of options `unit` offers, and the ids of those picked that it does not
+    offer. What follows works on the first alone, so an entry's work is bounded by what
+    its unit can take however many ids a stored list holds."""
+    unit_options = unit.options
+    known: dict[str, int] = {}
+    unknown: list[str] = []
+    for option_id, picks in options.items():
+        if not picks:
+            continue
+        if option_id in unit_options:
+            known[option_id] = picks
+        else:
+            unknown.append(option_id)
+    return known, unknown
+
+
+UNKNOWN_EXAMPLES = 3  # unknown option ids an issue names; it counts the rest
+UNKNOWN_ID_CHARS = 40  # of each id named, so that the issue stays short
+
+
+def unknown_options_problem(unit: Unit, unknown: Sequence[str]) -> Problem:
+    """One unknown_option problem for every option id picked that `unit` does not offer:
+    a stored list may hold any number of them (one issue each made a list of 185,000 take
+    seconds on every page), so the issue says how many and names the first few."""
+    named = [_clipped(option_id) for option_id in unknown[:UNKNOWN_EXAMPLES]]
+    if len(unknown) == 1:
+        return Problem("unknown_option", f"{unit.name} has no option {named[0]}")
+    examples = ", ".join(named)
+    if len(unknown) > UNKNOWN_EXAMPLES:
+        examples = f"e.g. {examples}"
+    return Problem("unknown_option", f"{unit.name} does not offer {len(unknown):,} of the options picked ({examples})")
+
+
+def _clipped(option_id: str) -> str:
+    """An option id in quotes, cut short when it is long."""
+    if len(option_id) > UNKNOWN_ID_CHARS:
+        option_id = option_id[: UNKNOWN_ID_CHARS - 1] + "…"
+    return f'"{option_id}"'
 
 
 def _merged(some: list[SomeModels]) -> tuple[SomeModels, ...]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from armybuilder.engine.book import Book, RulesetSpec
 from armybuilder.engine.limit_kinds import check_limit
 from armybuilder.engine.lists import ArmyList
-from armybuilder.engine.loadout import Loadout, unit_loadout
+from armybuilder.engine.loadout import Loadout, split_picks, unit_loadout, unknown_options_problem
 from armybuilder.engine.results import ERROR, WARNING, Context, EntryResult, Issue, KnownResult, Validation
 from armybuilder.engine.rulesets import Policy, policy_for
 
@@ -31,13 +31,15 @@ def validate_list(book: Book, ruleset: RulesetSpec, army: ArmyList) -> Validatio
                 entry=entry.id,
             )
             continue
-        picks = tuple(sorted(p for p in entry.options.items() if p[1])) if entry.options else ()
-        key = (ruleset.slug, unit.id, entry.copies, picks)
+        # Keyed and worked out on the picks the unit offers only: the rest is one issue,
+        # however many ids a stored list holds (input refuses more than MAX_OPTIONS).
+        known, unknown = split_picks(unit, entry.options) if entry.options else ({}, [])
+        key = (ruleset.slug, unit.id, entry.copies, tuple(sorted(known.items())))
         loadout: Loadout | None = book.loadouts.get(key)
         if loadout is None:
             loadout = unit_loadout(
                 unit,
-                entry.options,
+                known,
                 copies=entry.copies,
                 combine_rules=policy.combine_rules,
                 implied_rules=policy.implied_rules,
@@ -47,7 +49,8 @@ def validate_list(book: Book, ruleset: RulesetSpec, army: ArmyList) -> Validatio
         ctx.entries.append(result)
         ctx.known.append(result)
         ctx.total += result.cost
-        for problem in loadout.problems:
+        problems = (unknown_options_problem(unit, unknown), *loadout.problems) if unknown else loadout.problems
+        for problem in problems:
             ctx.add(
                 problem.code,
                 f"{result.label}: {problem.message}",

@@ -26,6 +26,7 @@ from typing import Any
 
 from armybuilder.engine.book import Book, Gain, Option, Section, Unit
 from armybuilder.engine.choices import refused_picks
+from armybuilder.engine.loadout import UNKNOWN_EXAMPLES
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,8 +107,15 @@ def carry_entries(
             elif picks:
                 homeless.append((option_id, picks))
         copies = 2 if entry.get("combined") else 1
+        named = 0  # ids that the old version did not offer the unit either, each named
+        never: list[str] = []  # those past the first few: a stored list may hold any number
         for option_id, picks in homeless:
             placed = old_unit.options.get(option_id) if old_unit else None
+            if placed is None:
+                if named >= UNKNOWN_EXAMPLES:
+                    never.append(option_id)
+                    continue
+                named += 1
             label = placed[1].label if placed else option_id
             home, reason = _new_home(placed, new_unit, new) if placed else (None, "")
             if home is None:
@@ -139,6 +147,8 @@ def carry_entries(
                     cut=f"{picks - taken} of its {picks} picks cut: {cut}" if cut else "",
                 )
             )
+        if never:
+            report.dropped.append(_never_offered(never, report.unit, old, new))
         kept.append({**entry, "options": options})
     gone = {report.id: report.unit for report in carried if report.removed}
     for entry, report in zip(kept, (r for r in carried if not r.removed), strict=True):
@@ -146,6 +156,16 @@ def carry_entries(
             report.notes.append(f"no longer joined to {gone[entry['joined_to']]}, which is gone")
             entry["joined_to"] = None
     return kept, carried
+
+
+def _never_offered(ids: Sequence[str], unit: str, old: Book, new: Book) -> Dropped:
+    """One report for the options dropped past the first few that neither version offers
+    the unit: named by the first of them, with how many there are."""
+    return Dropped(
+        ids[0],
+        f"{len(ids):,} more options",
+        f"neither {old.name} {old.version} nor {new.version} offers them to {unit}",
+    )
 
 
 def _new_home(placed: tuple[Section, Option], unit: Unit, new: Book) -> tuple[tuple[Section, Option] | None, str]:

@@ -589,3 +589,23 @@ def test_a_listing_says_when_a_lists_army_book_is_gone(wardens, owner, owned_lis
     [issue] = item["validation"]["issues"]
     assert issue["code"] == "unknown_faction"
     assert issue["message"].startswith('The army book "test-wardens" is no longer in the catalogue of Age of Fantasy')
+
+
+def test_a_stored_list_flooded_with_option_ids_is_read_with_one_short_issue_for_the_entry(wardens, owner):
+    # A list stored before input bounded the option ids of an entry (issue 37), saved here
+    # past the input checks: the API reads it with one issue for the entry, not one an id.
+    from armybuilder.lists.format import parse_list_body
+    from armybuilder.lists.services import army_list_create
+
+    data, _handle = parse_list_body(list_body())
+    data["entries"][1]["options"] = {"TROOPS-1a": 1, **{f"x{n}": 1 for n in range(185_000)}}
+    army_list = army_list_create(data=data, owner=owner)
+    shared = client_for().get(f"/api/shared/{army_list.share_key}/")
+    assert shared.status_code == 200
+    issues = shared.json()["validation"]["issues"]
+    unknown = [issue for issue in issues if issue["code"] == "unknown_option"]
+    assert len(unknown) == 1 and len(issues) <= 2
+    assert unknown[0]["entry"] == "e2"
+    assert (
+        unknown[0]["message"] == 'Wardens: Wardens does not offer 185,000 of the options picked (e.g. "x0", "x1", "x2")'
+    )

@@ -277,3 +277,16 @@ def test_the_fast_entry_check_never_accepts_what_the_detailed_check_refuses(raw)
     fast = _plain_entry(raw)
     if fast is not None:
         assert _entry_in_detail(raw) == (fast, {})
+
+
+def test_an_entry_flooded_with_option_ids_is_refused_at_input_naming_it(api_client, wardens):
+    # Issue 37: 185,000 ids in one entry, under the 2 MB body cap, once took seconds and
+    # tens of MB to answer (an issue each). Now the shape check refuses it at once.
+    flooded = body()
+    flooded["entries"][1]["options"] = {f"{n:x}": 1 for n in range(185_000)}
+    raw = json.dumps(flooded, separators=(",", ":")).encode()
+    assert len(raw) < 2 * 1024 * 1024
+    response = api_client.post(URL, raw, content_type="application/json")
+    assert response.status_code == 400
+    refused = 'Entry "e2" (wardens) has 185,000 options; an entry may have at most 200, more than any unit offers.'
+    assert response.json() == {"entries": {"1": {"options": [refused]}}}

@@ -134,11 +134,28 @@ def test_unknown_unit_is_reported_and_costs_nothing():
 
 def test_unknown_option_is_reported_and_ignored():
     result = check({"id": "s", "unit": "spears", "options": {"gw": 1, "nope": 2}})
-    assert codes(result) == ["unknown_option", "unknown_option"]
+    assert (
+        only(result, "unknown_option").message == 'Spears: Spears does not offer 2 of the options picked ("gw", "nope")'
+    )
     assert result.entries[0].cost == 100
     assert only(check({"id": "s", "unit": "spears", "options": {"nope": 1}}), "unknown_option").message == (
         'Spears: Spears has no option "nope"'
     )
+
+
+def test_a_flood_of_unknown_options_is_one_short_issue_and_changes_nothing_else():
+    # A stored list from before input refused it (issue 37): 185,000 ids its unit does not
+    # offer, beside a real pick. One issue for the entry, naming how many and a few of them.
+    flood = {f"x{n}": 1 for n in range(185_000)}
+    result = check({"id": "s", "unit": "spears", "options": {**flood, "halberds": 1, "y" * 500: 3}})
+    issue = only(result, "unknown_option")
+    assert issue.entry == "s"
+    assert issue.message == 'Spears: Spears does not offer 185,001 of the options picked (e.g. "x0", "x1", "x2")'
+    assert [i.code for i in result.issues] == ["unknown_option"]
+    assert result.entries[0].cost > 100  # the real pick still counts
+    assert result.entries[0].cost == check({"id": "s", "unit": "spears", "options": {"halberds": 1}}).entries[0].cost
+    long_id = only(check({"id": "s", "unit": "spears", "options": {"y" * 500: 3}}), "unknown_option").message
+    assert len(long_id) < 80 and long_id.endswith('…"')  # a long id is cut short, not printed whole
 
 
 def test_zero_picks_are_no_picks():

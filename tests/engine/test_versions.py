@@ -252,3 +252,17 @@ def test_options_kept_under_their_own_ids_and_picks_of_none_stay_as_they_were():
     options, report = carry({"banner": 1, "scout": 0, "assassin": 0})
     assert options == {"banner": 1, "scout": 0}
     assert (report.moved, report.dropped) == ([], [])
+
+
+def test_a_flood_of_ids_no_version_offered_is_named_a_few_and_counted_in_one_report():
+    # A stored list from before input refused it (issue 37): the upgrade's report stays
+    # short however many ids the entry holds, and none of them is carried over.
+    flood = {f"x{n}": 1 for n in range(185_000)}
+    options, report = carry({"banner": 1, **flood})
+    assert options == {"banner": 1}
+    assert [dropped.option for dropped in report.dropped] == ["x0", "x1", "x2", "x3"]
+    assert report.dropped[-1].as_dict() == {
+        "option": "x3",
+        "label": "184,997 more options",
+        "reason": "neither Test Army 1.0.0 nor 2.0.0 offers them to Captain",
+    }
