@@ -96,8 +96,8 @@ def importer(request: HttpRequest) -> str:
     """Who imports, for the limit per player: the account, else the visitor's address."""
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
-        return f"user {user.pk}"
-    return f"address {client_address(request)}"
+        return f"user-{user.pk}"
+    return f"address-{client_address(request)}"
 
 
 def list_from_armyforge_link(text: Any, *, requester: str = "") -> Imported:
