@@ -187,7 +187,10 @@ class _TimedReader(io.RawIOBase):
 
     def readinto(self, buffer: Any) -> int:
         self._sock.settimeout(self._deadline.left())
-        return self._raw.readinto(buffer)
+        read = self._raw.readinto(buffer)
+        if read is None:  # (a socket without a timeout's "nothing yet": ours has one)
+            raise TimeoutError("no bytes in time")
+        return read
 
     def close(self) -> None:
         self._raw.close()
