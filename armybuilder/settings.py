@@ -71,6 +71,8 @@ try:
             "visitor_lists": env.str("DJANGO_THROTTLE_VISITOR_LISTS", default="60/hour"),
             # PDFs drawn (not those served from the cache) per client address.
             "pdf": env.str("DJANGO_THROTTLE_PDF", default="30/min"),
+            # Share links read from Army Forge, per player (or visitor's address).
+            "armyforge_imports": env.str("DJANGO_THROTTLE_ARMYFORGE_IMPORTS", default="6/min"),
         }.items()
     }
     # How many proxies in front of the site append to X-Forwarded-For: the client address
@@ -99,6 +101,10 @@ try:
         "DJANGO_ARMYFORGE_ADMIN_SYNC_SECONDS", default=20, validate=Range(min=0, min_inclusive=False)
     )
     ARMYFORGE_MAX_BYTES = env.int("DJANGO_ARMYFORGE_MAX_BYTES", default=MAX_BOOK_BYTES, validate=Range(min=1))
+    # Share links the whole site reads from Army Forge at once (each for a few seconds at
+    # most): one more is refused with "try again in a moment", so that an Army Forge that
+    # is down cannot hold every worker. Keep it below the number of workers.
+    ARMYFORGE_SHARE_IMPORTS = env.int("DJANGO_ARMYFORGE_SHARE_IMPORTS", default=1, validate=Range(min=1))
     # E-mail (password resets): through EMAIL_HOST when it is set, else printed on standard
     # output, which is enough on a developer's machine.
     EMAIL_HOST = env.str("EMAIL_HOST", default="")

@@ -30,7 +30,7 @@ from armybuilder.api.lists import ArmyListSerializer, EntrySerializer, parse_lis
 from armybuilder.api.schema import FIELD_ERRORS, SIGNED_IN_OR_VISITOR, error
 from armybuilder.api.serializers import ClosedSerializer, ConflictSerializer, FileUploadSerializer, ValidationSerializer
 from armybuilder.api.throttles import VisitorListThrottle
-from armybuilder.armyforge.lists.imports import list_from_armyforge_link, list_from_file, list_import
+from armybuilder.armyforge.lists.imports import importer, list_from_armyforge_link, list_from_file, list_import
 from armybuilder.armyforge.lists.writing import armyforge_list_file, opens_in_armyforge
 from armybuilder.conflicts import VersionConflict
 from armybuilder.downloads import file_stem, json_download, list_pdf_response, text_download
@@ -443,7 +443,7 @@ class ListViewSet(viewsets.ViewSet):
         elif request.content_type.startswith("multipart/"):
             raise ValidationError({"file": ["No file was submitted."]})
         elif isinstance(request.data, dict) and set(request.data) == {"armyforge"}:
-            imported = list_from_armyforge_link(request.data["armyforge"])
+            imported = list_from_armyforge_link(request.data["armyforge"], requester=importer(request))
         else:
             imported = list_import(request.data)
         army_list = services.army_list_create(data=imported.data, **list_owner(request))

@@ -25,7 +25,15 @@ from django.db import transaction
 from django.utils import timezone
 
 from armybuilder.armyforge.books.imports import book_import
-from armybuilder.armyforge.client import ArmyForgeError, book_url, common_rules_url, fetch_json, index_url
+from armybuilder.armyforge.client import (
+    BAD_TEXT,
+    ArmyForgeError,
+    bad_text,
+    book_url,
+    common_rules_url,
+    fetch_json,
+    index_url,
+)
 from armybuilder.armyforge.ids import ARMYFORGE_GAMES, release_of, version_name
 from armybuilder.armyforge.rules import CoreRulesError, armyforge_rules_store, core_rules_read
 from factions.armybook import ArmyBookError
@@ -271,10 +279,11 @@ def _index_failed(system: str, why: str) -> str:
     return f"{system}  index: {FAILED}: {why}"
 
 
-def _fetch(url: str, clock: _Clock) -> Any:
-    # A bounded run tries each address once: a retry's wait would run past its time.
-    retries = 2 if clock.deadline is None else 0
-    return fetch_json(url, timeout=clock.timeout(), max_bytes=settings.ARMYFORGE_MAX_BYTES, retries=retries)
+def _fetch(url: str, clock: _Clock, *, clean_text: bool = True) -> Any:
+    # The client keeps the time allowed for all its tries together: no retry runs past it.
+    return fetch_json(
+        url, timeout=clock.timeout(), max_bytes=settings.ARMYFORGE_MAX_BYTES, retries=2, clean_text=clean_text
+    )
 
 
 def _rules_sync(source: str, system: str, dry_run: bool, clock: _Clock) -> RulesSync:
@@ -296,7 +305,8 @@ def _rules_sync(source: str, system: str, dry_run: bool, clock: _Clock) -> Rules
 
 def _index(source: str, system: str, clock: _Clock) -> list[Any]:
     url = index_url(source, GAMES[system][0])
-    index = _fetch(url, clock)
+    # Bad text in one entry fails that book alone (_offered), not the whole index.
+    index = _fetch(url, clock, clean_text=False)
     if not isinstance(index, list):
         raise ArmyForgeError(f"the answer from {url} is not a list of army books")
     return index
@@ -397,6 +407,9 @@ def _offered(system: str, position: int, entry: Any, dry_run: bool) -> BookSync:
     what = f"entry {position} of Army Forge's index"
     if not isinstance(entry, dict):
         return _failed(book, f"{what} is not an object")
+    where = bad_text(entry)
+    if where is not None:
+        return _failed(book, f"{what} holds {BAD_TEXT} at {where}")
     for key, value in (("uid", book.armyforge_id), ("versionString", book.version)):
         if not value:
             return _failed(book, f"{what} has no {key} (a text of 1 to {MAX_FIELD} characters)")
@@ -428,7 +441,8 @@ def _printable(value: Any) -> str:
 
 
 def _is_short_text(value: Any) -> TypeGuard[str]:
-    return isinstance(value, str) and 0 < len(value) <= MAX_FIELD and value == value.strip()
+    """A text to keep and show as it is: short, trimmed, no NUL nor lone surrogate."""
+    return isinstance(value, str) and 0 < len(value) <= MAX_FIELD and value == value.strip() and bad_text(value) is None
 
 
 def _failed(book: BookSync, error: str) -> BookSync:

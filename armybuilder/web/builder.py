@@ -17,6 +17,7 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from armybuilder import downloads, ratelimit
+from armybuilder.armyforge.lists.imports import importer
 from armybuilder.armyforge.lists.writing import opens_in_armyforge
 from armybuilder.engine import Book, RulesetSpec
 from armybuilder.engine.limits import units_allowed
@@ -107,7 +108,7 @@ def my_lists(request: HttpRequest) -> HttpResponse:
 def import_list(request: HttpRequest) -> HttpResponse:
     if not ratelimit.allow_visitor_list(request):
         return _too_many_lists(request)
-    form = forms.ImportForm(request.POST, request.FILES)
+    form = forms.ImportForm(request.POST, request.FILES, requester=importer(request))
     if not form.is_valid():
         messages.error(request, form.error_text())
         return redirect("my-lists")

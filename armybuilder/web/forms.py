@@ -150,6 +150,10 @@ class ImportForm(Form):
     file = forms.FileField(required=False, allow_empty_file=True)  # empty: "not a list we can read"
     armyforge = forms.CharField(required=False, max_length=2000, strip=True)
 
+    def __init__(self, *args: Any, requester: str = "", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.requester = requester  # who imports, for the limit on share links (imports.importer)
+
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
         upload, link = cleaned.get("file"), cleaned.get("armyforge")
@@ -163,7 +167,9 @@ class ImportForm(Form):
             raise forms.ValidationError("Import a file or a share link, one at a time.")
         try:
             cleaned["imported"] = (
-                list_from_file(upload.read()) if upload is not None else list_from_armyforge_link(link)
+                list_from_file(upload.read())
+                if upload is not None
+                else list_from_armyforge_link(link, requester=self.requester)
             )
         except ListFormatError as exc:
             if upload is not None:

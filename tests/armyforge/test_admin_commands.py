@@ -18,7 +18,7 @@ from django.utils.html import escape
 from factions import models
 from factions.selectors import faction_document
 from factions.services import BOOKS_DIR
-from tests.armyforge.test_sync import BOOKS, catalogue
+from tests.armyforge.test_sync import BOOKS, WOOD_ELVES, catalogue
 from tests.conftest import SHARED, require_shared
 
 IMPORT = reverse("admin:factions_faction_import")
@@ -389,3 +389,18 @@ def test_core_rules_that_do_not_answer_in_the_time_allowed_stop_the_sync_before_
         "stopped after 1 s with the books of aof, aof-skirmish, aof-regiments not read: sync again to go on"
     )
     assert (result.books, armyforge.indexes_read, armyforge.rules_read) == ((), [], [4])
+
+
+def test_bad_text_in_a_book_fails_that_book_on_the_admin_page_and_the_others_are_read(admin_client, armyforge):
+    book = armyforge.book("aof--wood-elves")
+    book["units"][0]["rules"][0]["name"] = "Str\udc00ider"
+    armyforge.answer(WOOD_ELVES, book)
+
+    response = admin_client.post(SYNC, {"system": "aof"})
+
+    assert response.status_code == 200
+    result = response.context["result"]
+    assert [(b.name, b.outcome) for b in result.books if b.outcome == "failed"] == [("Wood Elves", "failed")]
+    assert "holds a NUL character or a lone surrogate at units[0].rules[0].name" in result.books[-1].error
+    assert result.new_books == 3
+    response.content.decode("utf-8")

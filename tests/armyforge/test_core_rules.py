@@ -166,9 +166,10 @@ def rules_of(*entries) -> dict:
 
 RULE = {"id": "a1", "name": "Warding", "description": "Blocks the first wound each round.", "coreType": 1}
 FAULTS = {
-    "500": (lambda af: af.fail(rules_key(4), 500), "Army Forge answered 500 for {url} (3 tries)"),
+    # 0.3 s for all tries: no time for a pause of 0.5 s and another try.
+    "500": (lambda af: af.fail(rules_key(4), 500), "Army Forge answered 500 for {url}"),
     "404": (lambda af: af.fail(rules_key(4), 404), "Army Forge answered 404 for {url}"),
-    "timeout": (lambda af: af.hang(rules_key(4), 10), "no answer from {url} within 0.3 s (3 tries)"),
+    "timeout": (lambda af: af.hang(rules_key(4), 10), "no answer from {url} within 0.3 s"),
     "broken JSON": (lambda af: af.broken(rules_key(4)), "the answer from {url} is not JSON: "),
     "too large": (lambda af: af.oversized(rules_key(4), 2 * 1024 * 1024), "the answer from {url} is larger than 1 MB"),
     "a list": (

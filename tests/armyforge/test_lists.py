@@ -515,10 +515,10 @@ def _off(standin, settings) -> None:
 # (case, what goes wrong, words the error says)
 LINK_FAILURES = [
     ("unknown-id", _not_shared, "404"),
-    ("unreachable", _unreachable, "reach"),
-    ("slow", _slow, "0.2"),
-    ("too-large", _too_large, "larger"),
-    ("not-json", _not_json, "JSON"),
+    ("unreachable", _unreachable, "Army Forge could not be reached."),
+    ("slow", _slow, "Army Forge did not answer in time."),
+    ("too-large", _too_large, "Army Forge's answer is larger than 64 KB."),
+    ("not-json", _not_json, "Army Forge answered with something that is not JSON."),
     ("army-forge-off", _off, "This site does not read Army Forge: upload the list's file instead."),
 ]
 
@@ -538,6 +538,7 @@ def test_a_share_link_that_cannot_be_read_is_refused_saying_why_and_saves_nothin
     assert response.status_code == 400, response.content[:500]
     assert set(response.json()) == {"armyforge"}
     assert words in texts(response.json()), response.json()
+    assert "127.0.0.1" not in texts(response.json())  # neither Army Forge's address nor the socket's error
     assert ArmyList.objects.count() == 0
 
 

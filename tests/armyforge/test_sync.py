@@ -14,7 +14,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from armybuilder.armyforge.client import USER_AGENT, ArmyForgeError, book_url, fetch_json, index_url
+from armybuilder.armyforge.client import USER_AGENT, ArmyForgeError, bad_text, book_url, fetch_json, index_url
 from armybuilder.armyforge.ids import GAME_SYSTEM_IDS, GAME_SYSTEM_NAMES
 from armybuilder.armyforge.sync import GAMES, INDENT, armyforge_sync
 from factions import models
@@ -31,17 +31,23 @@ BOOKS = {
 }
 WOOD_ELVES = BOOKS["aof--wood-elves"][2]
 FAST = {"timeout": 2, "max_bytes": 1024 * 1024, "backoff": 0}
+# What a call may run past its deadline: a correctness bound for a loaded machine, not a benchmark.
+MARGIN = 0.75
 
 
-def sync(*args: str) -> tuple[list[str], CommandError | None]:
-    """Run `sync_armyforge` with `args`: its output lines and the CommandError it ended
-    with (exit status 1), or None (exit status 0)."""
-    out = io.StringIO()
+def sync(*args: str, out: io.TextIOBase | None = None) -> tuple[list[str], CommandError | None]:
+    """Run `sync_armyforge` with `args`, writing to `out` (a StringIO unless given): its
+    output lines and the CommandError it ended with (exit status 1), or None (exit status 0)."""
+    out = io.StringIO() if out is None else out
+    failure = None
     try:
         call_command("sync_armyforge", *args, stdout=out)
     except CommandError as exc:
-        return out.getvalue().splitlines(), exc
-    return out.getvalue().splitlines(), None
+        failure = exc
+    if isinstance(out, io.TextIOWrapper):
+        out.flush()
+        return out.buffer.getvalue().decode("utf-8").splitlines(), failure
+    return out.getvalue().splitlines(), failure
 
 
 def outline(lines: list[str]) -> list[str]:
@@ -141,15 +147,53 @@ def test_a_4xx_is_not_asked_again(armyforge):
     assert armyforge.books_fetched == ["no-such-book"]
 
 
-def test_no_answer_within_the_timeout_fails_each_try_in_time(armyforge):
+def test_no_answer_within_the_timeout_fails_in_time_and_is_not_asked_again(armyforge):
+    """The timeout is the whole call's, its tries together: one that used it up leaves
+    no time for another."""
     armyforge.hang(WOOD_ELVES, 10)
     url = book_url(armyforge.url, WOOD_ELVES, 4)
     started = time.monotonic()
     with pytest.raises(ArmyForgeError) as error:
         fetch_json(url, timeout=0.2, max_bytes=1024 * 1024, retries=1, backoff=0)
-    assert str(error.value) == f"no answer from {url} within 0.2 s (2 tries)"
-    assert time.monotonic() - started < 2
+    assert str(error.value) == f"no answer from {url} within 0.2 s"
+    assert error.value.plain == "Army Forge did not answer in time"
+    assert time.monotonic() - started < 0.2 + MARGIN
+    assert armyforge.books_fetched == [WOOD_ELVES]
+
+
+def test_retries_stop_at_the_deadline(armyforge):
+    """A 5xx answered at once is asked again only while the pause ends before the deadline."""
+    armyforge.fail(WOOD_ELVES, 503)
+    url = book_url(armyforge.url, WOOD_ELVES, 4)
+    started = time.monotonic()
+    with pytest.raises(ArmyForgeError) as error:
+        fetch_json(url, timeout=0.5, max_bytes=1024 * 1024, retries=5, backoff=0.2)
+    assert str(error.value) == f"Army Forge answered 503 for {url} (2 tries)"  # a second pause of 0.4 s would not fit
+    assert time.monotonic() - started < 0.5 + MARGIN
     assert armyforge.books_fetched == [WOOD_ELVES] * 2
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        lambda af: af.trickle(WOOD_ELVES, 0.3),
+        lambda af: af.slow_headers(WOOD_ELVES, 0.3),
+        lambda af: af.hang(WOOD_ELVES, 10),
+    ],
+    ids=["trickled-body", "trickled-headers", "hang"],
+)
+def test_an_answer_trickled_a_byte_at_a_time_is_cut_at_the_deadline(armyforge, hostile):
+    """Every byte comes well within a read's timeout, yet the whole must come within the
+    call's: the time left bounds each read, headers and body alike."""
+    hostile(armyforge)
+    url = book_url(armyforge.url, WOOD_ELVES, 4)
+    started = time.monotonic()
+    with pytest.raises(ArmyForgeError) as error:
+        fetch_json(url, timeout=1, max_bytes=1024 * 1024, backoff=0)
+    elapsed = time.monotonic() - started
+    assert str(error.value) == f"no answer from {url} within 1 s"
+    assert 1 <= elapsed < 1 + MARGIN, elapsed
+    assert armyforge.books_fetched == [WOOD_ELVES]  # and not asked again: no time was left
 
 
 def test_an_unreachable_address_fails_after_the_retries():
@@ -183,6 +227,64 @@ def test_an_answer_that_is_not_json_is_refused_and_not_asked_again(armyforge):
 def test_only_http_addresses_are_read(url):
     with pytest.raises(ArmyForgeError, match="is not an http:// or https:// address"):
         fetch_json(url, **FAST)
+
+
+def test_a_redirect_within_army_forge_is_followed(armyforge):
+    armyforge.redirect(WOOD_ELVES, book_url("", BOOKS["aof--ratmen"][2], 4), times=1)  # a path: the same origin
+    book = fetch_json(book_url(armyforge.url, WOOD_ELVES, 4), **FAST)
+    assert book["name"] == "Ratmen"
+    assert armyforge.books_fetched == [WOOD_ELVES, BOOKS["aof--ratmen"][2]]
+
+
+@pytest.mark.parametrize(
+    "elsewhere",
+    [
+        "{other}/api/army-books/{uid}?gameSystem=4",  # another port on loopback
+        "ftp://127.0.0.1/books",
+        "https://{host}/api/army-books/{uid}?gameSystem=4",  # another scheme, same host
+        "file:///etc/passwd",
+    ],
+    ids=["other-port", "ftp", "other-scheme", "file"],
+)
+def test_a_redirect_to_another_origin_is_refused_and_not_followed(armyforge, tmp_path, elsewhere):
+    from tests.support.armyforge_standin import ArmyForgeStandIn
+
+    with ArmyForgeStandIn(armyforge.folder) as other:
+        host = armyforge.url.removeprefix("http://")
+        armyforge.redirect(WOOD_ELVES, elsewhere.format(other=other.url, host=host, uid=WOOD_ELVES))
+        url = book_url(armyforge.url, WOOD_ELVES, 4)
+        with pytest.raises(ArmyForgeError, match=rf"^{re.escape(url)} redirected to .*: not followed$") as error:
+            fetch_json(url, **FAST)
+        assert other.requests == []
+    assert error.value.plain == "Army Forge sent the request to another address, which is not followed"
+    assert armyforge.books_fetched == [WOOD_ELVES]  # and not asked again
+
+
+def test_redirects_in_a_loop_stop_after_a_few(armyforge):
+    armyforge.redirect(WOOD_ELVES, book_url(armyforge.url, WOOD_ELVES, 4))  # to itself, for ever
+    url = book_url(armyforge.url, WOOD_ELVES, 4)
+    with pytest.raises(ArmyForgeError, match="redirected more than 3 times"):
+        fetch_json(url, **FAST)
+    assert armyforge.books_fetched == [WOOD_ELVES] * 4
+
+
+@pytest.mark.parametrize("bad", ["\x00", "\ud800", "x\udfffy"], ids=["nul", "lone-high-surrogate", "lone-low"])
+def test_bad_text_anywhere_in_an_answer_is_refused_naming_where(armyforge, bad):
+    book = fetch_json(book_url(armyforge.url, WOOD_ELVES, 4), **FAST)
+    book["units"][2]["name"] = bad
+    armyforge.answer(WOOD_ELVES, book)
+    url = book_url(armyforge.url, WOOD_ELVES, 4)
+    with pytest.raises(ArmyForgeError) as error:
+        fetch_json(url, **FAST)
+    assert str(error.value) == f"the answer from {url} holds a NUL character or a lone surrogate at units[2].name"
+    error.value.plain.encode("utf-8")  # the message itself is clean text
+
+
+def test_a_surrogate_pair_is_good_text(armyforge):
+    book = fetch_json(book_url(armyforge.url, WOOD_ELVES, 4), **FAST)
+    book["units"][0]["name"] = "Elves \U0001f9dd"  # escaped as a pair in JSON
+    armyforge.answer(WOOD_ELVES, book)
+    assert fetch_json(book_url(armyforge.url, WOOD_ELVES, 4), **FAST)["units"][0]["name"] == "Elves \U0001f9dd"
 
 
 # -- the sync ------------------------------------------------------------------------------
@@ -274,9 +376,18 @@ def refused_wood_elves(armyforge) -> None:
     armyforge.answer(WOOD_ELVES, book)
 
 
+def nul_in_wood_elves(armyforge) -> None:
+    book = armyforge.book("aof--wood-elves")
+    book["units"][1]["name"] = "Wood\x00Elf"
+    armyforge.answer(WOOD_ELVES, book)
+
+
+# 0.3 s for each address, its tries together: no time for a pause of 0.5 s and another try.
 FAILURES = {
-    "500": (lambda af: af.fail(WOOD_ELVES, 500), "Army Forge answered 500 for {url} (3 tries)"),
-    "timeout": (lambda af: af.hang(WOOD_ELVES, 10), "no answer from {url} within 0.3 s (3 tries)"),
+    "500": (lambda af: af.fail(WOOD_ELVES, 500), "Army Forge answered 500 for {url}"),
+    "timeout": (lambda af: af.hang(WOOD_ELVES, 10), "no answer from {url} within 0.3 s"),
+    "trickle": (lambda af: af.trickle(WOOD_ELVES, 0.05), "no answer from {url} within 0.3 s"),
+    "bad text": (nul_in_wood_elves, "the answer from {url} holds a NUL character or a lone surrogate at units[1].name"),
     "broken JSON": (lambda af: af.broken(WOOD_ELVES), "the answer from {url} is not JSON: "),
     "refused": (refused_wood_elves, "refused by the checks: units[0].cost: "),
 }
@@ -413,6 +524,28 @@ def test_index_entries_that_name_no_book_are_reported_not_followed(armyforge, db
     assert sorted(models.ArmyForgeSync.objects.values_list("armyforge_id", "outcome")) == sorted(
         [(WOOD_ELVES, "failed"), (BOOKS["aof--ratmen"][2], "new book")]
     )
+
+
+@pytest.mark.parametrize("bad", ["\x00", "\ud800"], ids=["nul", "lone-surrogate"])
+@pytest.mark.parametrize("field", ["uid", "versionString", "name", "modifiedAt", "extra"])
+def test_bad_text_in_an_index_entry_fails_that_book_alone(armyforge, db, bad, field):
+    """Neither the line printed, the address asked nor the record written holds it."""
+    entries = fetch_json(index_url(armyforge.url, "age-of-fantasy"), **FAST)
+    elves = next(entry for entry in entries if entry["uid"] == WOOD_ELVES)
+    elves[field] = f"{elves.get(field, '')}{bad}"
+    armyforge.answer("age-of-fantasy", entries)
+    armyforge.requests.clear()
+
+    # Written as UTF-8, as to a terminal or a log: a lone surrogate printed would stop the command.
+    lines, failure = sync("--system", "aof", out=io.TextIOWrapper(io.BytesIO(), encoding="utf-8"))
+
+    assert failure is not None and failure.returncode == 1
+    failed = [line for line in outline(lines) if ": failed: " in line]
+    assert len(failed) == 1
+    assert failed[0].endswith(f"entry 3 of Army Forge's index holds a NUL character or a lone surrogate at {field}")
+    assert lines[-1] == "3 new books, 0 new versions, 0 unchanged, 1 failed"
+    assert WOOD_ELVES not in armyforge.books_fetched and WOOD_ELVES not in held()
+    assert bad_text(list(models.ArmyForgeSync.objects.values())) is None  # every record written is clean text
 
 
 def test_an_answer_that_is_another_book_is_not_imported(armyforge, db):

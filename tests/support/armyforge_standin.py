@@ -18,7 +18,9 @@ and, as Army Forge answers a share link, the lists registered on it with `share`
 Switchable while it runs: `serve` another folder, and make a book (by uid or file name),
 an index (by game system slug), the core rules (by `rules_key(game id)`) or a share link
 (by its id, registered or not) answer a status, hang, answer broken JSON, an over-sized
-body or another document. `requests` lists what it was asked, with headers.
+body or another document, or, as a hostile Army Forge would: trickle its answer a byte
+at a time (`trickle`), its headers too (`slow_headers`), or redirect elsewhere
+(`redirect`). `requests` lists what it was asked, with headers.
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ def rules_key(game_id: int) -> str:
 
 @dataclass
 class Fault:
-    kind: str  # "status", "hang", "broken", "oversized", "document"
+    kind: str  # "status", "hang", "broken", "oversized", "document", "trickle", "slow_headers", "redirect"
     value: Any = None
     declared: bool = True  # oversized: whether Content-Length says so
     times: int | None = None  # answers left before it stops (None: every one)
@@ -113,6 +115,18 @@ class ArmyForgeStandIn:
     def answer(self, key: str, document: Any) -> None:
         """Answer `document` (any JSON value) instead."""
         self.faults[key] = Fault("document", document)
+
+    def trickle(self, key: str, every: float) -> None:
+        """Answer the headers at once, then the body one byte every `every` seconds."""
+        self.faults[key] = Fault("trickle", every)
+
+    def slow_headers(self, key: str, every: float) -> None:
+        """Answer the status line and headers one byte every `every` seconds."""
+        self.faults[key] = Fault("slow_headers", every)
+
+    def redirect(self, key: str, location: str, *, times: int | None = None) -> None:
+        """Answer 302 to `location` (any address, any scheme)."""
+        self.faults[key] = Fault("redirect", location, times=times)
 
     def share(self, share_id: str, document: Any) -> None:
         """Answer `document` for the share link `share_id`; an id not shared is a 404."""
@@ -242,15 +256,38 @@ class ArmyForgeStandIn:
                 body, declared = b"[" + b"0," * (fault.value // 2) + b"0]", fault.declared
             elif fault.kind == "document":
                 body = json.dumps(fault.value).encode()
+            elif fault.kind in ("trickle", "slow_headers"):
+                self._drip(handler, body, fault)
+                return
+            elif fault.kind == "redirect":
+                status, body = 302, b""
         try:
             handler.send_response(status)
             handler.send_header("Content-Type", "application/json")
+            if fault is not None and fault.kind == "redirect":
+                handler.send_header("Location", fault.value)
             if declared:
                 handler.send_header("Content-Length", str(len(body)))
             handler.end_headers()
             handler.wfile.write(body)
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client gave up waiting (a timeout test)
+
+    def _drip(self, handler: _Handler, body: bytes, fault: Fault) -> None:
+        """The answer written a byte at a time, `fault.value` seconds apart: the body
+        alone (trickle) or the headers first (slow_headers), until the client gives up
+        or the stand-in stops."""
+        head = f"HTTP/1.0 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+        slow = body if fault.kind == "trickle" else head.encode() + body
+        try:
+            if fault.kind == "trickle":
+                handler.wfile.write(head.encode())
+            for i in range(len(slow)):
+                handler.wfile.write(slow[i : i + 1])
+                if self._stopping.wait(fault.value):
+                    return
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up waiting, as it should
 
 
 class _Handler(BaseHTTPRequestHandler):
