@@ -22,7 +22,6 @@ from __future__ import annotations
 import http.client
 import io
 import json
-import re
 import socket
 import ssl
 import time
@@ -36,9 +35,17 @@ HEADERS = {"User-Agent": USER_AGENT, "Accept": "application/json"}
 MAX_REDIRECTS = 3
 REDIRECTS = (301, 302, 303, 307, 308)
 _CHUNK = 64 * 1024
-# An escaped NUL or surrogate in JSON text: only an answer holding one is searched for
-# bad text (a raw NUL or a raw surrogate is no valid JSON, and the parser refuses it).
-_MAYBE_BAD = re.compile(rb"\\u(?:0000|[dD][89a-fA-F])")
+# An escaped NUL or surrogate in JSON text (\u0000, \ud800-\udfff): only an answer
+# holding one is searched for bad text (a raw NUL or a raw surrogate is no valid JSON, and
+# the parser refuses it). Plain searches of the lowered bytes, linear in the answer.
+_ESCAPES = (b"\\u0000", *(b"\\ud" + bytes([digit]) for digit in b"89abcdef"))
+
+
+def _maybe_bad(body: bytes) -> bool:
+    lowered = body.lower()
+    return any(escape in lowered for escape in _ESCAPES)
+
+
 BAD_TEXT = "a NUL character or a lone surrogate"
 
 UNREADABLE = "Army Forge's answer could not be read"
@@ -109,7 +116,7 @@ def fetch_json(
             attempt += 1
         else:
             data = _parse(url, body)
-            if clean_text and _MAYBE_BAD.search(body):
+            if clean_text and _maybe_bad(body):
                 where = bad_text(data)
                 if where is not None:
                     raise ArmyForgeError(
