@@ -20,6 +20,22 @@ CONTROLS = (
 )
 
 
+SIZES = [
+    {"width": 320, "height": 640},
+    {"width": 390, "height": 844},
+    {"width": 1280, "height": 800},
+]  # phone to desktop
+
+
+def press(page, locator) -> None:
+    """Tap on a phone, click on a desktop."""
+    if page.viewport_size["width"] < PHONE_WIDTH:
+        locator.scroll_into_view_if_needed()
+        locator.tap()
+    else:
+        locator.click()
+
+
 def open_adding(page) -> None:
     """Open the units to add where they are a panel of their own (a phone, with a script):
     from the totals bar, once; it stays open while the player adds."""

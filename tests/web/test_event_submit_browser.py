@@ -8,23 +8,13 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
-from tests.support.browser import OUTPUT, PHONE_WIDTH, fits_the_screen
+from tests.support.browser import OUTPUT, SIZES, fits_the_screen, press
 
 pytestmark = pytest.mark.browser
 
-SIZES = [{"width": 320, "height": 640}, {"width": 390, "height": 844}, {"width": 1280, "height": 800}]
 PASSWORD = "a-long-test-pass-4821"
-
-
-def press(page: Page, locator) -> None:
-    """Tap on a phone, click on a desktop."""
-    if page.viewport_size["width"] < PHONE_WIDTH:
-        locator.scroll_into_view_if_needed()
-        locator.tap()
-    else:
-        locator.click()
 
 
 def human_list(owner, name: str, units: list[str], *, event=None):

@@ -8,21 +8,11 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.support.browser import OUTPUT, PHONE_WIDTH, fits_the_screen
+from tests.support.browser import OUTPUT, SIZES, fits_the_screen, press
 
 pytestmark = pytest.mark.browser
 
-SIZES = [{"width": 320, "height": 640}, {"width": 390, "height": 844}, {"width": 1280, "height": 800}]
 PASSWORD = "a-long-test-pass-4821"
-
-
-def press(page: Page, locator) -> None:
-    """Tap on a phone, click on a desktop."""
-    if page.viewport_size["width"] < PHONE_WIDTH:
-        locator.scroll_into_view_if_needed()
-        locator.tap()
-    else:
-        locator.click()
 
 
 def build_a_list(page: Page, name: str) -> None:
