@@ -144,6 +144,25 @@ def too_many_options(entry: dict[str, Any], count: int) -> str:
     return f"{named} has {count:,} options; an entry may have at most {MAX_OPTIONS}, more than any unit offers."
 
 
+def bounded_entries(entries: Any) -> Any:
+    """A stored list's entries with no entry naming more than MAX_OPTIONS option ids: the
+    first of them in sorted order are kept (the same on every database: PostgreSQL keeps
+    no order of keys). Input has refused more since issue 37 and lists 0010 cut those
+    stored before, so this changes nothing but a row written past both; read from such a
+    row, a list still costs work and answers in what its units can take."""
+    if type(entries) is not list or not any(
+        type(entry) is dict and type(entry.get("options")) is dict and len(entry["options"]) > MAX_OPTIONS
+        for entry in entries
+    ):
+        return entries
+    return [
+        {**entry, "options": {key: entry["options"][key] for key in sorted(entry["options"])[:MAX_OPTIONS]}}
+        if type(entry) is dict and type(entry.get("options")) is dict and len(entry["options"]) > MAX_OPTIONS
+        else entry
+        for entry in entries
+    ]
+
+
 def check_entry(entry: Any) -> tuple[dict[str, Any] | None, Errors]:
     """(the entry with defaults filled in, {}) or (None, its field errors)."""
     plain = _plain_entry(entry)

@@ -11,6 +11,8 @@ import secrets
 from django.conf import settings
 from django.db import models
 
+from armybuilder.lists.format import bounded_entries
+
 # A list's columns that armylist/1 holds as they are.
 ARMYLIST_FIELDS = ("name", "system", "faction", "points_limit", "force_org", "notes", "entries")
 
@@ -73,6 +75,15 @@ class ArmyList(models.Model):
 
     def __str__(self) -> str:
         return self.name or f"{self.faction} list"
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        """As read, with its entries bounded (lists.format.bounded_entries): a row stored
+        past the input checks answers in what its units can take, not in what it holds."""
+        army_list = super().from_db(db, field_names, values)
+        if "entries" in army_list.__dict__:
+            army_list.entries = bounded_entries(army_list.entries)
+        return army_list
 
     @property
     def share_path(self) -> str:

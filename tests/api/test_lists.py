@@ -593,8 +593,9 @@ def test_a_listing_says_when_a_lists_army_book_is_gone(wardens, owner, owned_lis
 
 def test_a_stored_list_flooded_with_option_ids_is_read_with_one_short_issue_for_the_entry(wardens, owner):
     # A list stored before input bounded the option ids of an entry (issue 37), saved here
-    # past the input checks: the API reads it with one issue for the entry, not one an id.
-    from armybuilder.lists.format import parse_list_body
+    # past the input checks: the API reads it with one issue for the entry, not one an id,
+    # and answers with the ids input takes (lists.format.bounded_entries), not 185,000.
+    from armybuilder.lists.format import MAX_OPTIONS, parse_list_body
     from armybuilder.lists.services import army_list_create
 
     data, _handle = parse_list_body(list_body())
@@ -602,10 +603,16 @@ def test_a_stored_list_flooded_with_option_ids_is_read_with_one_short_issue_for_
     army_list = army_list_create(data=data, owner=owner)
     shared = client_for().get(f"/api/shared/{army_list.share_key}/")
     assert shared.status_code == 200
+    assert len(shared.content) < 100_000
     issues = shared.json()["validation"]["issues"]
     unknown = [issue for issue in issues if issue["code"] == "unknown_option"]
     assert len(unknown) == 1 and len(issues) <= 2
     assert unknown[0]["entry"] == "e2"
-    assert (
-        unknown[0]["message"] == 'Wardens: Wardens does not offer 185,000 of the options picked (e.g. "x0", "x1", "x2")'
+    # The first ids in sorted order are kept: the unit's own, then x0, x1, x10, x100 …
+    assert unknown[0]["message"] == (
+        f'Wardens: Wardens does not offer {MAX_OPTIONS - 1} of the options picked (e.g. "x0", "x1", "x10")'
     )
+    owned = client_for(owner).get(f"/api/lists/{army_list.pk}/")
+    assert owned.status_code == 200 and len(owned.content) < 100_000
+    options = owned.json()["entries"][1]["options"]
+    assert len(options) == MAX_OPTIONS and options["TROOPS-1a"] == 1
