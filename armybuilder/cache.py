@@ -14,15 +14,21 @@ count per process instead of across all of them. After a failure Redis is left a
 a few seconds, then tried again; short socket timeouts keep a Redis that does not answer
 from holding requests up. `cache_state()` says which cache is in use, for /api/health/.
 What one process keeps for itself alone is armybuilder/memo.py's.
+
+`slot(name, count, seconds)` is a semaphore all processes share through it, for work
+that must not fill every worker (share links read from Army Forge, large printouts): it
+never waits, so a request that finds every slot taken is refused at once.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from django.core.cache import cache as shared_cache
@@ -48,6 +54,25 @@ def shared_key(kind: str, *parts: Any) -> str:
     code."""
     digest = hashlib.sha256(repr((release(), *parts)).encode()).hexdigest()
     return f"armybuilder:{kind}:{digest}"
+
+
+@contextmanager
+def slot(name: str, count: int, *, seconds: int) -> Iterator[bool]:
+    """One of the `count` slots called `name`, held for the block (True), or False at once
+    when every one is taken. The cache's add is atomic, so two processes never hold one
+    slot; a slot is freed `seconds` after it was taken even when its worker died holding
+    it, so make `seconds` longer than the work may take."""
+    token = secrets.token_hex(8)
+    for number in range(count):
+        key = f"armybuilder:slot:{name}:{number}"
+        if shared_cache.add(key, token, seconds):
+            try:
+                yield True
+            finally:
+                if shared_cache.get(key) == token:  # (not one another took after it expired)
+                    shared_cache.delete(key)
+            return
+    yield False
 
 
 def remembered(key: str, make: Callable[[], T], *, seconds: int) -> T:

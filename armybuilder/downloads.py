@@ -31,7 +31,7 @@ from django.http import HttpResponse, HttpResponseBadRequest
 from django.http.request import split_domain_port, validate_host
 
 from armybuilder.accounts.services import display_name
-from armybuilder.cache import remembered, shared_key
+from armybuilder.cache import remembered, shared_key, slot
 from armybuilder.events.models import EventPack, Submission
 from armybuilder.events.rules import pack_stamp
 from armybuilder.events.selectors import event_pack_find
@@ -52,6 +52,13 @@ CACHE_SECONDS = 6 * 60 * 60
 # as every other file (bench/abuse.py: 4 lists of 500 with names mixing scripts, 1.8 s);
 # a list alone holds at most 500, which any of its files draws in under 2 s.
 MAX_EVENT_ENTRIES = 2000
+# A printout of more entries than this (a list of 500, an event's roster) takes a second
+# or two to draw: the site draws settings.LARGE_PRINTOUTS_AT_ONCE of them at once, so that
+# large printouts asked together cannot hold every worker (health and every other page
+# keep one); one more is refused at once (PrintoutsBusy), never queued. No real list
+# comes near it (a 2,000-point list has 10 to 25 entries).
+LARGE_PRINTOUT = 100
+LARGE_PRINTOUT_SECONDS = 60  # a slot is freed after this even if its worker died drawing
 
 
 class TooLargeToPrint(Exception):
@@ -65,6 +72,26 @@ class TooManyDrawings(Exception):
     def __init__(self, wait: float):
         super().__init__(f"Too many files drawn for this address just now; try again in {int(wait) + 1} s.")
         self.wait = wait
+
+
+class PrintoutsBusy(Exception):
+    """The site is drawing as many large printouts as it draws at once: try again soon."""
+
+    wait = 5  # seconds: about what a large printout takes
+
+    def __init__(self) -> None:
+        super().__init__("Other large printouts are being drawn just now: try again in a few seconds.")
+
+
+def _drawn(entries: int, draw: Callable[[], bytes]) -> bytes:
+    """`draw()`, in one of the large printouts' slots when it prints more than
+    LARGE_PRINTOUT entries (PrintoutsBusy when none is free)."""
+    if entries <= LARGE_PRINTOUT:
+        return draw()
+    with slot("large-printout", settings.LARGE_PRINTOUTS_AT_ONCE, seconds=LARGE_PRINTOUT_SECONDS) as free:
+        if not free:
+            raise PrintoutsBusy()
+        return draw()
 
 
 def share_url(army_list: ArmyList, *, base_url: str = "") -> str:
@@ -93,7 +120,8 @@ def list_pdf_response(
     """A list's PDF, from the cache when the same content has been drawn with the same
     options (whatever list, version or share key it came from: only the roster prints the
     share link); drawn otherwise, when `may_draw` (the seconds to wait, 0 for now) allows:
-    TooManyDrawings when it does not."""
+    TooManyDrawings when it does not; PrintoutsBusy, for a large one (LARGE_PRINTOUT), when
+    the site draws as many as it does at once."""
     if kind not in pdf.PDF_KINDS:
         raise LookupError(kind)
     try:
@@ -118,8 +146,12 @@ def list_pdf_response(
         wait = may_draw() if may_draw is not None else 0.0
         if wait:
             raise TooManyDrawings(wait)
-        printout = printout_get(army_list=army_list, share_url=url, handle=handle)
-        return pdf.render_list_pdf(printout, kind, options)
+
+        def drawing() -> bytes:
+            printout = printout_get(army_list=army_list, share_url=url, handle=handle)
+            return pdf.render_list_pdf(printout, kind, options)
+
+        return _drawn(len(army_list.entries), drawing)
 
     data = remembered(key, draw, seconds=CACHE_SECONDS)
     suffix = "sheet" if drawing.sheet else FILE_SUFFIXES[kind]
@@ -132,7 +164,7 @@ def event_roster_response(pack: EventPack, submissions: Sequence[Submission], *,
     what it shows: each submission (id, time, the player's display name), the pack's rules, name and
     deadline, the content stamps of the books and rulesets, the paper and the release
     stamp. TooLargeToPrint, before anything is loaded, for lists of more than
-    MAX_EVENT_ENTRIES entries in all."""
+    MAX_EVENT_ENTRIES entries in all; PrintoutsBusy as for a list's (LARGE_PRINTOUT)."""
     entries = sum(len(submission.data.get("entries") or ()) for submission in submissions)
     if entries > MAX_EVENT_ENTRIES:
         raise TooLargeToPrint(
@@ -145,11 +177,11 @@ def event_roster_response(pack: EventPack, submissions: Sequence[Submission], *,
     pack_parts = (pack.key, pack_stamp(pack), pack.ruleset.content_hash, pack.deadline.isoformat())
     key = shared_key("pdf", "event", *pack_parts, lists, books, paper)
 
-    def draw() -> bytes:
+    def drawing() -> bytes:
         printout = event_printout_get(pack=pack, submissions=submissions, handles=handles)
         return EventRosterPdf(printout, paper=paper).render()
 
-    data = remembered(key, draw, seconds=CACHE_SECONDS)
+    data = remembered(key, lambda: _drawn(entries, drawing), seconds=CACHE_SECONDS)
     return _pdf_response(data, f"{file_stem(pack.name)}-rosters.pdf")
 
 

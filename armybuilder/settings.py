@@ -105,6 +105,8 @@ try:
     # most): one more is refused with "try again in a moment", so that an Army Forge that
     # is down cannot hold every worker. Keep it below the number of workers.
     ARMYFORGE_SHARE_IMPORTS = env.int("DJANGO_ARMYFORGE_SHARE_IMPORTS", default=1, validate=Range(min=1))
+    # Large printouts (more than downloads.LARGE_PRINTOUT entries) the site draws at once.
+    LARGE_PRINTOUTS_AT_ONCE = env.int("DJANGO_LARGE_PRINTOUTS", default=1, validate=Range(min=1))
     # E-mail (password resets): through EMAIL_HOST when it is set, else printed on standard
     # output, which is enough on a developer's machine.
     EMAIL_HOST = env.str("EMAIL_HOST", default="")

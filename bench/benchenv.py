@@ -74,6 +74,24 @@ def bench_list(book, n: int, *, name: str = "Bench") -> dict:
     }
 
 
+MIXED = "a東ب"  # Latin, Chinese and Arabic: a font run and a direction run a letter
+
+
+def mixed_name(i: int) -> str:
+    """The heaviest name an entry may have: 200 characters changing script at every
+    letter, different from entry to entry (so no drawing cache helps)."""
+    return (f"{i}" + MIXED * 70)[:200]
+
+
+def heaviest_list(book, *, name: str = "Heaviest") -> dict:
+    """The heaviest list a visitor can save (issue 25's and 37's worst case to draw):
+    bench_list at 500 entries (the most a list holds), every entry named by mixed_name."""
+    body = bench_list(book, 500, name=(f"{name} " + MIXED * 70)[:200])
+    for i, entry in enumerate(body["entries"]):
+        entry["name"] = mixed_name(i)
+    return body
+
+
 def uncached(book):
     """A copy of an engine book that keeps no loadout: every entry worked out each time."""
     import dataclasses

@@ -8,6 +8,13 @@
 # p99 latency, error counts, and each endpoint's requests/s as a share of the yardstick's.
 # Targets (issue 9): every endpoint >= 30% of the yardstick's requests/s, p99 < 250 ms,
 # zero errors.
+#
+# Then the pressure run (issue 37): the worst request a visitor can make (poker cards, then
+# sheet cards, with rules and trackers, of the heaviest list a visitor can save: 500
+# entries named in 200 characters of mixed scripts, a different list each time so that no
+# drawing comes from the cache; the PDF limit off, as for many addresses), PRESSURE (2) at
+# a time without a pause, while one connection asks /api/health/: the drawings' times and
+# health's latency. PRESSURE=0 skips it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,11 +22,13 @@ DURATION="${DURATION:-30s}"
 CONNECTIONS="${CONNECTIONS:-8}"
 PORT="${PORT:-8765}"
 DB="${LOAD_DB:-armybuilder_load}"
+PRESSURE="${PRESSURE:-2}"
+HEAVY_LISTS="${HEAVY_LISTS:-24}"
 export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/$DB}"
 export DJANGO_DEBUG=false DJANGO_SECRET_KEY="load-test-$(head -c 24 /dev/urandom | base64)"
 export DJANGO_ALLOWED_HOSTS=127.0.0.1 DJANGO_SECURE_SSL_REDIRECT=false
 # The point is to measure the app, not the abuse limits.
-export DJANGO_THROTTLE_ANON=off DJANGO_THROTTLE_USER=off
+export DJANGO_THROTTLE_ANON=off DJANGO_THROTTLE_USER=off DJANGO_THROTTLE_PDF=off
 
 command -v wrk >/dev/null || { echo "Installing wrk"; apt-get install -y -qq wrk >/dev/null; }
 pg_isready -q -h 127.0.0.1 -p 5432 || pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n 1)" main start
@@ -29,7 +38,7 @@ psql -h 127.0.0.1 -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname='$DB
 WORK="$(mktemp -d)"
 trap 'kill "$GUNICORN" 2>/dev/null || true; rm -rf "$WORK"' EXIT
 .venv/bin/python manage.py collectstatic --noinput -v0
-KEY="$(.venv/bin/python bench/load_setup.py "$WORK/list.json")"
+KEY="$(.venv/bin/python bench/load_setup.py "$WORK/list.json" "$WORK/heavy.txt" "$((PRESSURE > 0 ? HEAVY_LISTS : 0))")"
 cat > "$WORK/post.lua" <<LUA
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
@@ -84,4 +93,44 @@ for name, path, rps, p50, p99, errors, total in rows:
     if name != "health":
         ok &= share >= 0.30 and p99 < 250 and errors == 0
 print("targets met (>= 30% of health req/s, p99 < 250 ms, no errors)" if ok else "TARGETS NOT MET")
+PY
+
+[ "$PRESSURE" -gt 0 ] || exit 0
+SECONDS_LONG="${DURATION%s}"
+draw_heavy() {  # the n-th of PRESSURE loops: its share of the heavy lists, each kind once
+  local n="$1" end=$((SECONDS + SECONDS_LONG)) i=0 key
+  mapfile -t keys < "$WORK/heavy.txt"
+  for kind in "layout=poker&rules=1&trackers=1" "rules=1&trackers=1"; do
+    for ((i = n; i < ${#keys[@]}; i += PRESSURE)); do
+      [ "$SECONDS" -lt "$end" ] || return 0
+      key="${keys[$i]}"
+      curl -s -o /dev/null -w "%{http_code} %{time_total}\n" \
+        "http://127.0.0.1:$PORT/api/shared/$key/export/cards.pdf?$kind" >> "$WORK/heavy-$n.txt"
+    done
+  done
+}
+echo
+echo "Pressure: the worst request ($HEAVY_LISTS lists of 500 entries, mixed scripts; poker and sheet cards with rules and trackers), $PRESSURE at a time for $DURATION, one connection asking /api/health/"
+for n in $(seq 0 $((PRESSURE - 1))); do draw_heavy "$n" & done
+sleep 0.5  # (the drawings first: health is asked while they run)
+wrk -t 1 -c 1 -d "$((SECONDS_LONG - 1))s" --latency "http://127.0.0.1:$PORT/api/health/" > "$WORK/pressure-health.txt"
+wait $(jobs -p | grep -v "^$GUNICORN$") 2>/dev/null || true
+
+.venv/bin/python - "$WORK" <<'PY'
+import re, statistics, sys
+from pathlib import Path
+work = Path(sys.argv[1])
+runs = [line.split() for path in work.glob("heavy-*.txt") for line in path.read_text().splitlines()]
+seconds = sorted(float(t) for _code, t in runs)
+codes = sorted({code for code, _t in runs})
+text = (work / "pressure-health.txt").read_text()
+def ms(label):
+    value, unit = re.search(rf"{label}%?\s+([\d.]+)(us|ms|s)\b", text).groups()
+    return float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
+total = int(re.search(r"(\d+) requests in", text).group(1))
+maximum = re.search(r"Latency\s+\S+\s+\S+\s+([\d.]+)(us|ms|s)", text).groups()
+worst = float(maximum[0]) * {"us": 0.001, "ms": 1, "s": 1000}[maximum[1]]
+print(f"worst requests: {len(runs)} drawn, answers {', '.join(codes)}; "
+      f"median {statistics.median(seconds):.2f} s, slowest {seconds[-1]:.2f} s")
+print(f"/api/health/ meanwhile: {total} answers, p50 {ms('50'):.0f} ms, p99 {ms('99'):.0f} ms, slowest {worst:.0f} ms")
 PY

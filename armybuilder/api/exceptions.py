@@ -14,7 +14,7 @@ from rest_framework.exceptions import APIException, NotFound, Throttled, Validat
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from armybuilder.downloads import TooLargeToPrint, TooManyDrawings
+from armybuilder.downloads import PrintoutsBusy, TooLargeToPrint, TooManyDrawings
 from armybuilder.events.format import EventError
 from armybuilder.events.services import SubmissionsClosed
 from armybuilder.lists.format import ListFormatError
@@ -38,6 +38,10 @@ class Unprocessable(APIException):
     status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
 
 
+class Busy(APIException):
+    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, Missing):
         exc = NotFound(str(exc) or None)
@@ -49,4 +53,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         exc = Unprocessable(str(exc))
     elif isinstance(exc, TooManyDrawings):
         exc = Throttled(wait=exc.wait, detail=str(exc))
+    elif isinstance(exc, PrintoutsBusy):
+        response = drf_exception_handler(Busy(str(exc)), context)
+        if response is not None:
+            response["Retry-After"] = str(exc.wait)
+        return response
     return drf_exception_handler(exc, context)  # (which rolls back the request's writes)

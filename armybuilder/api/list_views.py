@@ -260,6 +260,10 @@ EXPORTS = {
         OpenApiTypes.BINARY,
         description="`cards.pdf`, `reference.pdf`, `roster.pdf` (with `?sheet=1`: the one-page army sheet)",
     ),
+    503: error(
+        "A PDF of more than 100 entries asked while the site draws as many such as it draws at once "
+        "(DJANGO_LARGE_PRINTOUTS), or the database is not answering: Retry-After says when to try again."
+    ),
 }
 
 

@@ -108,7 +108,8 @@ def postprocess(result: dict[str, Any], generator, **kwargs) -> dict[str, Any]:
             if status in responses or not applies(view, operation):
                 continue
             responses[status] = {"content": {"application/json": {"schema": error_ref}}, "description": description}
-            if status in ("429", "503"):
+        for status in ("429", "503"):
+            if status in responses:
                 responses[status]["headers"] = _RETRY_AFTER
         operation["responses"] = dict(sorted(responses.items()))
     _add_enums(result)

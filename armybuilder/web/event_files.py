@@ -26,6 +26,10 @@ def event_roster_pdf(request: HttpRequest, key: str) -> HttpResponse:
         return downloads.event_roster_response(pack, submissions, paper=paper)
     except downloads.TooLargeToPrint as exc:
         return HttpResponse(str(exc), status=422, content_type="text/plain; charset=utf-8")
+    except downloads.PrintoutsBusy as exc:
+        busy = HttpResponse(str(exc), status=503, content_type="text/plain; charset=utf-8")
+        busy["Retry-After"] = str(exc.wait)
+        return busy
 
 
 @require_GET

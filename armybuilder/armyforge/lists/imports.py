@@ -16,19 +16,16 @@ from __future__ import annotations
 
 import logging
 import re
-import secrets
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 from urllib.parse import parse_qs, quote, urlsplit
 
 import orjson
 from django.conf import settings
-from django.core.cache import cache
 from django.http import HttpRequest
 
 from armybuilder.armyforge.client import ArmyForgeError, fetch_json
 from armybuilder.armyforge.lists.reading import Imported, armylist_from_armyforge, document_kind, not_a_list
+from armybuilder.cache import slot
 from armybuilder.lists.format import ListFormatError, parse_list_body
 from armybuilder.ratelimit import client_address, count, parse_rate
 from factions.armybook import json_has_nul
@@ -113,7 +110,7 @@ def list_from_armyforge_link(text: Any, *, requester: str = "") -> Imported:
     url = share_url(list_id)
     timeout = min(settings.ARMYFORGE_TIMEOUT, MAX_SHARE_TIMEOUT)
     try:
-        with _slot(timeout) as free:
+        with slot("armyforge-share", settings.ARMYFORGE_SHARE_IMPORTS, seconds=int(timeout) + SLOT_MARGIN) as free:
             if not free:
                 raise ListFormatError({"armyforge": [BUSY]})
             document = fetch_json(url, timeout=timeout, max_bytes=settings.ARMYFORGE_MAX_BYTES, retries=0)
@@ -139,21 +136,3 @@ def _within_rate(requester: str) -> bool:
     limit, seconds = parse_rate(rate)
     allowed, _wait = count(f"throttle_armyforge_imports_{requester}", limit=limit, seconds=seconds)
     return allowed
-
-
-@contextmanager
-def _slot(timeout: float) -> Iterator[bool]:
-    """One of the site's ARMYFORGE_SHARE_IMPORTS slots for reading a share link, held
-    for the read (True), or False when every slot is taken: a semaphore shared by all
-    workers through the cache, whose add is atomic, and which never waits."""
-    token = secrets.token_hex(8)
-    for number in range(settings.ARMYFORGE_SHARE_IMPORTS):
-        key = f"armyforge_share_slot_{number}"
-        if cache.add(key, token, int(timeout) + SLOT_MARGIN):
-            try:
-                yield True
-            finally:
-                if cache.get(key) == token:  # (not one another read took after it expired)
-                    cache.delete(key)
-            return
-    yield False

@@ -1,0 +1,105 @@
+"""Large printouts (issue 37): a PDF of more than LARGE_PRINTOUT entries takes one of the
+site's few slots for them (settings.LARGE_PRINTOUTS_AT_ONCE), shared by every worker
+through the cache, so that large printouts asked together cannot hold every worker. One
+more is refused at once with 503 and Retry-After; a file drawn already is still served,
+and smaller printouts are drawn whatever the large ones do."""
+
+import time
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from armybuilder.cache import slot
+from armybuilder.downloads import LARGE_PRINTOUT, LARGE_PRINTOUT_SECONDS
+from armybuilder.events import services as event_services
+from tests.conftest import wardens_list
+
+pytestmark = pytest.mark.usefixtures("fresh_caches")
+BUSY = "Other large printouts are being drawn just now: try again in a few seconds."
+
+
+def held():
+    """Every large printout's slot, as another worker drawing one holds it."""
+    return slot("large-printout", 1, seconds=LARGE_PRINTOUT_SECONDS)
+
+
+def _list_of(visitor: APIClient, entries: int) -> str:
+    body = {
+        "name": "Horde",
+        "system": "aof",
+        "faction": "test-wardens",
+        "points_limit": 100_000,
+        "entries": [{"id": f"e{i}", "unit": "wardens"} for i in range(entries)],
+    }
+    created = visitor.post("/api/lists/", body, format="json")
+    assert created.status_code == 201, created.content
+    return f"/api/lists/{created.json()['id']}/export/cards.pdf"
+
+
+def test_a_large_printout_is_refused_at_once_while_another_is_drawn_and_drawn_after(wardens):
+    visitor = APIClient()
+    url = _list_of(visitor, LARGE_PRINTOUT + 1)
+    with held() as taken:
+        assert taken
+        refused = visitor.get(url)
+        assert refused.status_code == 503
+        assert refused.json() == {"detail": BUSY}
+        assert int(refused["Retry-After"]) > 0
+    drawn = visitor.get(url)
+    assert drawn.status_code == 200 and drawn.content.startswith(b"%PDF")
+    with held():
+        served = visitor.get(url)  # drawn already: from the cache, no slot needed
+        assert served.status_code == 200 and served.content == drawn.content
+
+
+def test_a_printout_of_up_to_the_bound_is_drawn_whatever_the_large_ones_do(wardens):
+    visitor = APIClient()
+    url = _list_of(visitor, LARGE_PRINTOUT)
+    with held():
+        drawn = visitor.get(url, {"layout": "poker"})
+    assert drawn.status_code == 200 and drawn.content.startswith(b"%PDF")
+
+
+def test_the_slots_are_shared_and_freed(settings):
+    settings.LARGE_PRINTOUTS_AT_ONCE = 2
+    with slot("large-printout", 2, seconds=60) as first, slot("large-printout", 2, seconds=60) as second:
+        with slot("large-printout", 2, seconds=60) as third:
+            assert (first, second, third) == (True, True, False)
+    with slot("large-printout", 2, seconds=60) as again:
+        assert again  # freed when the blocks ended
+
+
+def test_a_slot_whose_holder_died_is_freed_after_its_seconds_and_stays_with_its_new_holder():
+    stuck = slot("large-printout", 1, seconds=1)
+    assert stuck.__enter__()  # its worker is killed while drawing: the block never ends
+    with slot("large-printout", 1, seconds=60) as meanwhile:
+        assert not meanwhile
+    time.sleep(1.5)  # the cache lets the slot go after its second
+    with slot("large-printout", 1, seconds=60) as after:
+        assert after
+        stuck.__exit__(None, None, None)  # ending late, it frees nothing of the new holder's
+        with slot("large-printout", 1, seconds=60) as third:
+            assert not third
+
+
+def test_an_events_large_roster_waits_its_turn_too(wardens):
+    organiser = get_user_model().objects.create_user("organiser")
+    deadline = (timezone.now() + timezone.timedelta(days=30)).isoformat()
+    pack = event_services.pack_create(
+        organiser=organiser, data={"name": "Horde Cup", "ruleset": "aof", "points_limit": 100_000, "deadline": deadline}
+    )
+    for number in range(2):
+        player = get_user_model().objects.create_user(f"player-{number}")
+        army_list = wardens_list(player, ["wardens"] * (LARGE_PRINTOUT // 2 + 1), event=pack, points=100_000)
+        event_services.submission_submit(pack=pack, player=player, army_list=army_list)
+    page = Client()
+    page.force_login(organiser)
+    with held():
+        refused = page.get(f"/events/{pack.key}/roster.pdf")
+        assert refused.status_code == 503 and int(refused["Retry-After"]) > 0
+        assert refused.content.decode() == BUSY
+    drawn = page.get(f"/events/{pack.key}/roster.pdf")
+    assert drawn.status_code == 200 and drawn.content.startswith(b"%PDF")
