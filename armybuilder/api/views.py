@@ -300,10 +300,9 @@ class ValidateView(APIView):
 
 
 class TokenView(ObtainAuthToken):
-    """Username and password in, token out (and a device cookie, armybuilder/security.py);
-    throttled per client against password guessing.
-    DELETE revokes the caller's token (sent as `Authorization: Token …`, or the signed-in
-    user's); a new password revokes it too."""
+    """Username and password in, token out (and a device cookie: armybuilder/security.py);
+    throttled per client against password guessing. DELETE revokes the caller's token (sent
+    as `Authorization: Token …`, or the signed-in user's); a new password revokes it too."""
 
     throttle_classes = [AuthThrottle]
     throttle_scope = "auth"
@@ -326,7 +325,7 @@ class TokenView(ObtainAuthToken):
             if getattr(request, "axes_locked_out", False) or getattr(request._request, "axes_locked_out", False):
                 return locked_out(request._request)
             raise
-        # (a token is given only to the username and password sent, so that is the account)
+        # (a token is given only for the username sent, so that is the account)
         login_succeeded(request._request, login_username(request) or "")
         return response
 

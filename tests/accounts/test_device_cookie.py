@@ -17,6 +17,7 @@ WAYS = list(PATHS)
 # What each way answers a log-in that got in, and one that failed (the form again, or 400).
 GOT_IN = {"site": 302, "admin": 302, "api": 200}
 FAILED = {"site": 200, "admin": 200, "api": 400}
+SALT = "armybuilder.security.device-cookie"
 
 
 @pytest.fixture
@@ -73,8 +74,9 @@ def test_a_log_in_that_gets_in_leaves_a_signed_http_only_lax_cookie_for_a_year(o
     assert "device" not in browser.cookies  # a failure earns nothing
     response = log_in(browser, way, owner.username, PASSWORD, "127.0.0.2")
     cookie = response.cookies["device"]
-    assert (cookie["httponly"], cookie["secure"], cookie["samesite"], cookie["max-age"]) == (True, True, "Lax", 31_536_000)
-    held = signing.loads(cookie.value, salt="armybuilder.security.device-cookie")
+    flags = (cookie["httponly"], cookie["secure"], cookie["samesite"], cookie["max-age"])
+    assert flags == (True, True, "Lax", 365 * 24 * 3600)
+    held = signing.loads(cookie.value, salt=SALT)
     assert held["user"] == owner.username and len(held["nonce"]) == 32
 
 
@@ -85,9 +87,7 @@ def test_the_cookie_is_not_secure_while_the_site_is_not(owner, settings):
 
 
 @pytest.mark.parametrize("way", WAYS)
-def test_the_owner_with_her_device_cookie_gets_in_at_once_while_strangers_keep_her_account_waiting(
-    owner, way, clock
-):
+def test_the_owner_with_her_device_cookie_gets_in_at_once_while_strangers_keep_her_account_waiting(owner, way, clock):
     browser = signed_in_browser(way, owner.username)
     strangers_keep_the_account_waiting(way, owner.username, clock)
     assert the_account_waits(way, owner.username) == 60  # a new browser, even hers, waits
@@ -101,10 +101,10 @@ def test_the_owner_s_mistakes_on_her_device_do_not_slow_her_account_for_others(o
     browser = signed_in_browser(way, owner.username)
     for _ in range(4):
         assert log_in(browser, way, owner.username, "typo", "127.0.0.2").status_code == FAILED[way]
-    assert log_in(browser, way, owner.username, PASSWORD, "127.0.0.2").status_code == GOT_IN[way]
-    # Four failures counted for the account would have left it one try from waiting.
+    # Had her four failures been counted for the account, this fifth would make it wait.
     assert log_in(APIClient(), way, owner.username, "guess", "127.0.0.3").status_code == FAILED[way]
     assert log_in(APIClient(), way, owner.username, PASSWORD, "127.0.0.4").status_code == GOT_IN[way]
+    assert log_in(browser, way, owner.username, PASSWORD, "127.0.0.2").status_code == GOT_IN[way]
 
 
 @pytest.mark.parametrize("way", ["site", "api"])
@@ -134,7 +134,7 @@ FOREIGN_COOKIES = {
     "another account's": lambda owner: cookie_for("someone-else"),
     "another account's, renamed": another_account_s_cookie_renamed,
     "signed with another key": lambda owner: signing.dumps(
-        {"user": owner.username, "nonce": "0" * 32}, key="not-this-site-s-secret", salt="armybuilder.security.device-cookie"
+        {"user": owner.username, "nonce": "0" * 32}, key="not-this-site-s-secret", salt=SALT
     ),
     "signed without the salt": lambda owner: signing.dumps({"user": owner.username, "nonce": "0" * 32}),
     "not signed": lambda owner: f'{{"user":"{owner.username}","nonce":"{"0" * 32}"}}',
@@ -174,3 +174,12 @@ def test_the_owner_with_her_cookie_gets_in_from_an_address_a_stranger_has_locked
     locked = log_in(APIClient(), way, owner.username, PASSWORD, "127.0.0.2")  # a new browser there
     assert locked.status_code == 429 and b"from this address" in locked.content
     assert log_in(browser, way, owner.username, PASSWORD, "127.0.0.2").status_code == GOT_IN[way]
+
+
+def test_signing_up_leaves_the_new_account_s_device_cookie(db):
+    password = "a-long-pass-phrase-1"
+    form = {"username": "Newcomer", "password1": password, "password2": password}
+    response = APIClient().post("/accounts/signup/", form, REMOTE_ADDR="127.0.0.2")
+    assert response.status_code == 302
+    held = signing.loads(response.cookies["device"].value, salt=SALT)
+    assert held["user"] == "newcomer"  # (in lower case, as the account's pace counts it)
