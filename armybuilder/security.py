@@ -197,16 +197,21 @@ def trusted_device(request: HttpRequest | None, username: str | None) -> str | N
 
 
 def _device_failed(nonce: str) -> None:
+    """One more failure for a device cookie, counted atomically (guesses sent together
+    with a copied cookie are all counted); at the limit its nonce is locked."""
     from django.conf import settings
     from django.core.cache import cache
 
     cooloff = int(settings.AXES_COOLOFF_TIME.total_seconds())
-    failures = cache.get(_device_failures_key(nonce), 0) + 1
-    if failures < settings.AXES_FAILURE_LIMIT:
-        cache.set(_device_failures_key(nonce), failures, timeout=cooloff)
-        return
-    cache.set(_device_locked_key(nonce), True, timeout=cooloff)
-    cache.delete(_device_failures_key(nonce))
+    key = _device_failures_key(nonce)
+    cache.add(key, 0, timeout=cooloff)
+    try:
+        failures = cache.incr(key)
+    except ValueError:  # (expired between the two calls)
+        cache.add(key, 1, timeout=cooloff)
+        failures = 1
+    if failures >= settings.AXES_FAILURE_LIMIT:
+        cache.set(_device_locked_key(nonce), True, timeout=cooloff)
 
 
 def axes_spares(request: HttpRequest, credentials: dict | None = None) -> bool:

@@ -3,7 +3,11 @@ signed device cookie; with it the owner is spared the pace that strangers' guess
 her account, and the lockouts of an address she may share with them, while each cookie is
 held to its own few failures (armybuilder/security.py, after OWASP's device cookies)."""
 
+import os
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 from django.core import signing
@@ -11,6 +15,7 @@ from rest_framework.test import APIClient
 
 from armybuilder import security
 
+REPO = Path(__file__).resolve().parents[2]
 PASSWORD = "not-a-real-pass-123"
 PATHS = {"site": "/accounts/login/", "admin": "/admin/login/", "api": "/api/auth/token/"}
 WAYS = list(PATHS)
@@ -80,10 +85,21 @@ def test_a_log_in_that_gets_in_leaves_a_signed_http_only_lax_cookie_for_a_year(o
     assert held["user"] == owner.username and len(held["nonce"]) == 32
 
 
-def test_the_cookie_is_not_secure_while_the_site_is_not(owner, settings):
-    settings.DEVICE_COOKIE_SECURE = settings.SESSION_COOKIE_SECURE = False
-    response = log_in(APIClient(), "site", owner.username, PASSWORD, "127.0.0.2")
-    assert response.cookies["device"]["secure"] == ""
+@pytest.mark.parametrize(("debug", "secure"), [("false", "True"), ("true", "False")])
+def test_the_cookie_is_sent_only_over_https_as_the_session_s_is(debug, secure):
+    """In production (DEBUG off) it is Secure, as the session cookie; not while debugging."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    env.update(DJANGO_DEBUG=debug, DJANGO_SECRET_KEY="k" * 50, DJANGO_SETTINGS_MODULE="armybuilder.settings")
+    read = "from django.conf import settings as s; print(s.DEVICE_COOKIE_SECURE, s.SESSION_COOKIE_SECURE)"
+    shown = subprocess.run(
+        [sys.executable, "-c", f"import django; django.setup(); {read}"],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert shown.stdout.split() == [secure, secure], shown.stderr
 
 
 @pytest.mark.parametrize("way", WAYS)
