@@ -222,6 +222,7 @@ MIDDLEWARE = [
     "armybuilder.middleware.MissingMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",
+    "armybuilder.security.DeviceCookieMiddleware",
 ]
 
 # Password guessing: after AXES_FAILURE_LIMIT failed log-ins an account from one address,
@@ -242,6 +243,14 @@ AXES_USERNAME_CALLABLE = "armybuilder.security.login_username"
 AXES_LOCKOUT_CALLABLE = "armybuilder.security.locked_out"
 AXES_SENSITIVE_PARAMETERS = ["password"]
 AXES_VERBOSE = False
+# A log-in that gets in leaves its browser a signed device cookie (armybuilder/security.py):
+# a log-in with it is spared the account's slower pace and the lockouts above (a stranger
+# sharing the owner's address could set those off), and is held to its own
+# AXES_FAILURE_LIMIT failures, after which the cookie is locked for the cool-off time.
+AXES_WHITELIST_CALLABLE = "armybuilder.security.axes_spares"
+DEVICE_COOKIE_NAME = "device"
+DEVICE_COOKIE_AGE = 365 * 24 * 3600  # seconds
+DEVICE_COOKIE_SECURE = SESSION_COOKIE_SECURE
 
 ROOT_URLCONF = "armybuilder.urls"
 

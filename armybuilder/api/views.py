@@ -27,7 +27,7 @@ from armybuilder.armyforge.ids import ARMYFORGE_GAMES
 from armybuilder.cache import cache_state
 from armybuilder.downloads import json_download
 from armybuilder.lists.selectors import army_list_validate
-from armybuilder.security import locked_out
+from armybuilder.security import locked_out, login_succeeded, login_username
 from factions.armybook import ArmyBookError, Problem
 from factions.models import Ruleset
 from factions.ruleset_format import RulesetError
@@ -300,9 +300,9 @@ class ValidateView(APIView):
 
 
 class TokenView(ObtainAuthToken):
-    """Username and password in, token out; throttled per client against password guessing.
-    DELETE revokes the caller's token (sent as `Authorization: Token …`, or the signed-in
-    user's); a new password revokes it too."""
+    """Username and password in, token out (and a device cookie: armybuilder/security.py);
+    throttled per client against password guessing. DELETE revokes the caller's token (sent
+    as `Authorization: Token …`, or the signed-in user's); a new password revokes it too."""
 
     throttle_classes = [AuthThrottle]
     throttle_scope = "auth"
@@ -319,12 +319,15 @@ class TokenView(ObtainAuthToken):
     # and a locked-out log-in's answer is the site's own (security.locked_out).
     def post(self, request: Request, *args, **kwargs) -> HttpResponse:  # type: ignore[override]
         try:
-            return super().post(request, *args, **kwargs)
+            response = super().post(request, *args, **kwargs)
         except ValidationError:
             # django-axes marks the request when the account or the address is locked out.
             if getattr(request, "axes_locked_out", False) or getattr(request._request, "axes_locked_out", False):
                 return locked_out(request._request)
             raise
+        # (a token is given only for the username sent, so that is the account)
+        login_succeeded(request._request, login_username(request) or "")
+        return response
 
     @extend_schema(request=None, responses={204: None, 401: error("Not signed in: no token to revoke.")})
     def delete(self, request: Request) -> Response:
