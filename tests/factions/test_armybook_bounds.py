@@ -918,8 +918,14 @@ def test_the_linearity_check_tells_quadratic_work_from_linear():
     """A pattern that reads to the end of a run from each of its starts fails the check,
     however many turns it is given; the same run read once passes."""
     spaces = lambda n: " " * n + "y"  # noqa: E731
-    with pytest.raises(AssertionError, match=r"ms at 2,000, then"):
-        assert_linear(re.compile(r"\s*x").search, spaces, n=2_000)
+    caught = []
+    for _ in range(3):  # (a pause of a loaded machine while the small text is read can hide it once)
+        try:
+            assert_linear(re.compile(r"\s*x").search, spaces, n=2_000, most=5)
+        except AssertionError as exc:
+            caught.append(str(exc))
+            break
+    assert caught and re.match(r"[\d.]+ ms at 2,000, then [\d.]+ ms at 8,000\n", caught[0])
     assert_linear(re.compile(r"\s+y").search, spaces, n=2_000)
 
 
