@@ -83,12 +83,18 @@ def test_a_backup_s_list_kept_from_before_the_rule_is_still_read():
     assert check_list_shape(body, kept=True)[1] == {}
 
 
+def answer(client, response) -> str:
+    """The page the builder answers an action with (after its redirect, if any)."""
+    if response.status_code == 302:
+        response = client.get(response["Location"])
+    return response.content.decode()
+
+
 def test_the_builder_s_settings_refuse_the_name_and_say_why(army_list, client):
     response = act(client, army_list, action="settings", name=f"{RLO}RTL", points_limit="1500", notes="")
     army_list.refresh_from_db()
     assert army_list.name == ""
-    page = client.get(response["Location"]).content.decode() if response.status_code == 302 else response.content
-    page = page if isinstance(page, str) else page.decode()
+    page = answer(client, response)
     assert NAME_REFUSED in page
 
 
@@ -99,8 +105,7 @@ def test_the_builder_s_rename_of_a_unit_refuses_an_override(army_list, client):
     response = act(client, army_list, action="rename", entry=entry, name=f"{RLO}Bob")
     army_list.refresh_from_db()
     assert army_list.entries[0].get("name") is None
-    page = client.get(response["Location"]).content.decode() if response.status_code == 302 else response.content
-    page = page if isinstance(page, str) else page.decode()
+    page = answer(client, response)
     assert "The unit&#x27;s own name holds Unicode direction controls (U+202E)" in page
 
 
@@ -122,7 +127,9 @@ def test_a_list_kept_from_before_the_rule_is_shown_isolated_on_its_share_page(wa
         faction="test-wardens",
         book_version="1.0.0",
         points_limit=1500,
-        entries=[{"id": "e1", "unit": "wardens", "options": {}, "combined": False, "joined_to": None, "name": "Bo\u202eb"}],
+        entries=[
+            {"id": "e1", "unit": "wardens", "options": {}, "combined": False, "joined_to": None, "name": "Bo\u202eb"}
+        ],
     )
     page = client.get(f"/s/{kept.share_key}/").content.decode()
     assert f"<h2><bdi>{RLO}RTL</bdi></h2>" in page
