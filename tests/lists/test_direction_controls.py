@@ -110,17 +110,14 @@ def test_the_builder_s_rename_of_a_unit_refuses_an_override(army_list, client):
 
 
 def isolated(page: str, name: str) -> bool:
-    """Whether every place `name` appears in the page is inside a <bdi> of its own."""
+    """Whether every place `name` appears in the page is inside a <bdi>."""
     places = [m.start() for m in re.finditer(re.escape(name), page)]
-    return bool(places) and all(page[:at].endswith("<bdi>") or _inside_bdi(page, at) for at in places)
+    return bool(places) and all(page.rfind("<bdi>", 0, at) > page.rfind("</bdi>", 0, at) for at in places)
 
 
-def _inside_bdi(page: str, at: int) -> bool:
-    return page.rfind("<bdi>", 0, at) > page.rfind("</bdi>", 0, at)
-
-
-def test_a_list_kept_from_before_the_rule_is_shown_isolated_on_its_share_page(wardens, client):
-    kept = ArmyList.objects.create(
+def kept_list() -> ArmyList:
+    """A list written before the rule, straight to its table."""
+    return ArmyList.objects.create(
         visitor="someone",
         name=f"{RLO}RTL",
         system="aof",
@@ -131,7 +128,19 @@ def test_a_list_kept_from_before_the_rule_is_shown_isolated_on_its_share_page(wa
             {"id": "e1", "unit": "wardens", "options": {}, "combined": False, "joined_to": None, "name": "Bo\u202eb"}
         ],
     )
+
+
+def test_a_list_kept_from_before_the_rule_is_shown_isolated_on_its_share_page(wardens, client):
+    kept = kept_list()
     page = client.get(f"/s/{kept.share_key}/").content.decode()
     assert f"<h2><bdi>{RLO}RTL</bdi></h2>" in page
     assert isolated(page.split("<body", 1)[1], f"{RLO}RTL")
     assert f"<h3><bdi>Bo{RLO}b</bdi></h3>" in page
+
+
+def test_a_copy_of_a_list_kept_from_before_the_rule_is_made_without_the_controls(wardens, owner):
+    kept = kept_list()
+    response = owner_client(owner).post(f"/api/shared/{kept.share_key}/clone/")
+    assert response.status_code == 201
+    copy = ArmyList.objects.get(pk=response.json()["id"])
+    assert (copy.name, copy.entries[0]["name"]) == ("Copy of RTL", "Bob")
