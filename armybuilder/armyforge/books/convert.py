@@ -132,7 +132,7 @@ def armybook_from_armyforge(
 def _without_direction_controls(data: dict[str, Any]) -> tuple[dict[str, Any], list[Problem]]:
     """The book with the Unicode direction controls taken out of its texts, which the
     armybook/1 checks refuse (armybuilder.bidi), and a warning naming each text they were
-        in: a stray mark in a real book must not stop it. (check_storable has bounded its
+    in: a stray mark in a real book must not stop it. (check_storable has bounded its
     nesting before any reader gets it.)"""
     removed: list[Problem] = []
 
