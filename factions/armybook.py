@@ -30,6 +30,7 @@ from typing import Any
 from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, best_match
 
+from armybuilder.bidi import DIRECTION_CONTROLS_RE, direction_controls
 from armybuilder.engine.book import name_forms, split_rule
 from armybuilder.engine.rulesets import Policy, policy_or_default, weapon_fields_of_some
 from armybuilder.memo import Memo, memoize
@@ -302,14 +303,18 @@ def _as_list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-def check_armybook(data: Any, rulesets: Mapping[str, RulesetInfo]) -> BookCheck:
+def check_armybook(data: Any, rulesets: Mapping[str, RulesetInfo], *, kept: bool = False) -> BookCheck:
     """Every error and warning of `data` as a book for one of `rulesets`: its caps first
-    (a book over one is checked no further), then the schema's, then the catalogue
-    checks of every part the schema let through."""
+    (a book over one is checked no further), then the schema's and the direction controls
+    in its texts, then the catalogue checks of every part the schema let through. `kept`:
+    a book the site already holds (a backup's), whose texts may hold direction controls
+    from before they were refused."""
     oversized = check_size(data)
     if oversized:
         return BookCheck(errors=oversized)
-    check = BookCheck(errors=check_schema(data))
+    schema_errors = check_schema(data)
+    # Direction controls break no part: the catalogue checks still read the parts they are in.
+    check = BookCheck(errors=[*schema_errors, *([] if kept else check_directions(data))])
     if not isinstance(data, dict):
         return check
     system = data.get("system")
@@ -318,12 +323,30 @@ def check_armybook(data: Any, rulesets: Mapping[str, RulesetInfo]) -> BookCheck:
         if isinstance(system, str) and not any(p.path == "system" for p in check.errors):
             check.errors.append(Problem("system", f'unknown system "{system}"'))
         return check
-    broken = {_top_item(p.path) for p in check.errors}
+    broken = {_top_item(p.path) for p in schema_errors}
     checker = _BookChecker(data, ruleset, broken)
     for problem in checker.problems():
         check.errors.append(problem)
     check.warnings.extend(checker.warnings)
     return check
+
+
+def check_directions(data: Any) -> list[Problem]:
+    """Each text of the document holding Unicode direction controls (armybuilder.bidi),
+    named by its path: a unit, rule or option name that reads backwards on every list and
+    printout that shows it. Walked without recursion (check_storable has bounded it)."""
+    problems = []
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(data, ())]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, str):
+            if DIRECTION_CONTROLS_RE.search(value):
+                found = direction_controls(value)
+                problems.append(Problem(format_path(path), f"holds Unicode direction controls ({found}): remove them"))
+        elif isinstance(value, dict | list):
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            stack.extend(reversed([(item, (*path, key)) for key, item in items]))
+    return problems
 
 
 def validate_armybook(data: Any, rulesets: Mapping[str, RulesetInfo]) -> list[Problem]:

@@ -153,14 +153,20 @@ def armybook_data(data: Any) -> Any:
 
 
 def _checked_book(
-    data: Any, system: str | None, reader_errors: Sequence[Problem] = (), reader_warnings: Sequence[Problem] = ()
+    data: Any,
+    system: str | None,
+    reader_errors: Sequence[Problem] = (),
+    reader_warnings: Sequence[Problem] = (),
+    *,
+    kept: bool = False,
 ) -> tuple[dict[str, Any], list[Problem]]:
     """`data` as an armybook/1 document and its warnings; ArmyBookError with every error
-    and warning of a bad book."""
+    and warning of a bad book. `kept`: a book the site held (a backup's), see
+    check_armybook."""
     book = armybook_data(data)
     if system is not None and isinstance(book, dict) and "system" in book and book["system"] != system:
         raise ArmyBookError([Problem("system", f'the book is for "{book["system"]}", not "{system}"')])
-    check = check_armybook(book, ruleset_infos())
+    check = check_armybook(book, ruleset_infos(), kept=kept)
     errors = [*reader_errors, *check.errors]
     warnings = [*reader_warnings, *check.warnings]
     if errors:
@@ -194,7 +200,7 @@ def armybook_restore(
     backup says which book this is. A book of the same ruleset and slug already here (the
     bundled books of a new server) keeps its row and takes the backup's content and
     versions instead of its own; a new one takes the id `faction_id` when given."""
-    book, warnings = _checked_book(data, None)
+    book, warnings = _checked_book(data, None, kept=True)
     ruleset = Ruleset.objects.get(slug=book["system"])
     faction = Faction.objects.select_for_update().filter(ruleset=ruleset, slug=book["slug"]).first()
     if faction is None:

@@ -17,7 +17,6 @@ not be unique: refusing one "already in use" would tell a stranger that it has a
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,12 +29,10 @@ from django.db import IntegrityError, transaction
 from django.utils.crypto import salted_hmac
 
 from armybuilder.accounts.models import Profile
+from armybuilder.bidi import invisible_characters
 
 DISPLAY_NAME_MAX = Profile._meta.get_field("display_name").max_length or 0
 EMAIL_MAX = 254
-# Joiners that some scripts (Devanagari, Arabic) and emoji sequences need: formatting
-# characters that are part of writing a name, unlike direction overrides or zero widths.
-JOINERS = {"\u200c", "\u200d"}
 SITE_NAMES = re.compile(r"(?i)player\s*\d+")
 
 
@@ -87,9 +84,7 @@ def display_name_clean(value: Any) -> tuple[str, list[str]]:
     problems = []
     if len(name) > DISPLAY_NAME_MAX:
         problems.append(f"The display name is {len(name)} characters long; it may have at most {DISPLAY_NAME_MAX}.")
-    hidden = sorted({char for char in name if _hidden(char)})
-    if hidden:
-        codes = ", ".join(f"U+{ord(char):04X}" for char in hidden)
+    if codes := invisible_characters(name):
         problems.append(
             f"The display name holds control or invisible characters ({codes}): use letters, digits, spaces "
             "and punctuation."
@@ -97,12 +92,6 @@ def display_name_clean(value: Any) -> tuple[str, list[str]]:
     if SITE_NAMES.fullmatch(name):
         problems.append(f'"{name}" is how the site names players who chose no name: choose another.')
     return name, problems
-
-
-def _hidden(char: str) -> bool:
-    """Control characters, line and paragraph separators, and formatting characters that
-    draw nothing (direction overrides, zero-width spaces), bar the joiners."""
-    return unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") and char not in JOINERS
 
 
 def email_clean(value: Any) -> tuple[str, list[str]]:

@@ -382,7 +382,7 @@ def _restore_lists(backup: Backup) -> None:
         if data["owner"] is not None and data["owner"] not in user_ids:
             raise BackupError(f"lists.json: list {data['id']} belongs to user {data['owner']}, not in users.json")
         where = f"lists.json, list {data['id']}"
-        _clean, problems = check_list_shape({field: data[field] for field in ARMYLIST_FIELDS})
+        _clean, problems = check_list_shape({field: data[field] for field in ARMYLIST_FIELDS}, kept=True)
         _refuse_if(
             where,
             (bool(problems), f"it is not armylist/1 ({first_error(problems) if problems else ''})"),
@@ -413,7 +413,7 @@ def _restore_submissions(backup: Backup) -> None:
     submissions = []
     for data in backup.submissions:
         where = f"submissions.json, submission {data['id']}"
-        clean, problems = check_list_shape(data["data"])
+        clean, problems = check_list_shape(data["data"], kept=True)
         _refuse_if(
             where,
             (data["pack"] not in packs, f'its event pack "{data["pack"]}" is not in event_packs.json'),

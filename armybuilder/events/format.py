@@ -18,6 +18,7 @@ from typing import Any
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from armybuilder.bidi import direction_problem
 from armybuilder.engine import Book
 from armybuilder.engine.limit_kinds import ADDABLE_KINDS, limit_param_problems
 from armybuilder.events.rules import BOOKS_RULES, RULE_FIELDS
@@ -55,9 +56,12 @@ def check_pack(data: Any) -> dict[str, Any]:
         raise EventError(_by_field(unstorable))
     errors: dict[str, Any] = {key: ["Unknown field."] for key in data if key not in PACK_FIELDS}
     clean: dict[str, Any] = {}
-    for key, most, blank in (("name", 120, False), ("description", 2000, True)):
+    for key, most, blank, what in (
+        ("name", 120, False, "The event's name"),
+        ("description", 2000, True, "The event's description"),
+    ):
         value: Any = data.get(key, "" if blank else None)  # any JSON value; a string once it has no problems
-        if problems := _text_problems(value, most, blank):
+        if problems := _text_problems(value, most, blank, what):
             errors[key] = problems
         else:
             clean[key] = value.strip()
@@ -83,13 +87,16 @@ def _by_field(problems: list[Problem]) -> dict[str, list[str]]:
     return errors
 
 
-def _text_problems(value: Any, most: int, blank: bool) -> list[str]:
+def _text_problems(value: Any, most: int, blank: bool, what: str) -> list[str]:
+    """The problems of a text the organiser writes and players read (`what` names it)."""
     if value is None or (not blank and isinstance(value, str) and not value.strip()):
         return ["This field is required."]
     if not isinstance(value, str):
         return ["Not a valid string."]
     if len(value) > most:
         return [f"Ensure this field has no more than {most} characters."]
+    if problem := direction_problem(value, what):
+        return [problem]
     return []
 
 
@@ -244,6 +251,8 @@ def _addition_problems(rows: list[Any], limits: dict[str, Any]) -> dict[str, Any
             found["params"] = problems
         if not isinstance(row.get("section", ""), str) or len(row.get("section", "")) > 100:
             found["section"] = ["Where players read the rule, in at most 100 characters."]
+        elif problem := direction_problem(row.get("section", ""), "Where players read the rule"):
+            found["section"] = [problem]
         if row.get("severity", "error") not in ("error", "warning"):
             found["severity"] = ["error or warning."]
         return found

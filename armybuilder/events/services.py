@@ -19,6 +19,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from armybuilder.bidi import direction_problem
 from armybuilder.conflicts import VersionConflict
 from armybuilder.events.format import PACK_FIELDS, EventError, check_pack, rule_checks, still_holding
 from armybuilder.events.models import EventPack, Submission
@@ -93,6 +94,8 @@ def submission_submit(*, pack: EventPack, player: User, army_list: Any, now: dat
     if problem := entry_problem(army_list, pack):
         raise EventError({"list": [problem]})
     data = {**army_list.as_armylist(), "system": pack.ruleset.slug, "event": pack.key}
+    if problem := _written_problem(data):
+        raise EventError({"list": [problem]})
     submission, _made = Submission.objects.update_or_create(
         pack=pack,
         player=player,
@@ -106,3 +109,15 @@ def submission_submit(*, pack: EventPack, player: User, army_list: Any, now: dat
         },
     )
     return submission
+
+
+def _written_problem(data: dict[str, Any]) -> str | None:
+    """What the event's organiser and players would read turned around: a list kept from
+    before names refused direction controls, with one in its name or a unit's own name
+    (the list must be renamed before it is entered)."""
+    if problem := direction_problem(data.get("name") or "", "The list name"):
+        return problem
+    for entry in data.get("entries", []):
+        if problem := direction_problem(entry.get("name") or "", "A unit's own name in the list"):
+            return problem
+    return None

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from armybuilder.bidi import DIRECTION_CONTROLS_RE, direction_problem
 from armybuilder.events.models import PACK_KEY_LENGTH, EventPack
 from factions.models import Ruleset
 from factions.ruleset_format import MAX_POINTS
@@ -65,13 +66,23 @@ LIST_FIELDS = {
 ENTRY_FIELDS = {"id", "unit", "options", "combined", "joined_to", "name"}
 
 
-def _string(value: Any, *, max_length: int, blank: bool = False) -> list[str]:
+# The texts a player writes, which others read (on a share page, an event's roster): the
+# field -> how its problems name it.
+WRITTEN = {"name": "The list name", "notes": "The list's notes"}
+ENTRY_NAME = "The unit's own name"
+
+
+def _string(value: Any, *, max_length: int, blank: bool = False, written: str = "") -> list[str]:
+    """The problems of a text field; `written`, for text a player writes, names the field
+    in the problem of a direction control (armybuilder.bidi)."""
     if not isinstance(value, str):
         return [NOT_A_STRING]
     if not blank and not value.strip():
         return ["This field may not be blank."]
     if len(value) > max_length:
         return [f"Ensure this field has no more than {max_length} characters."]
+    if written and (problem := direction_problem(value, written)):
+        return [problem]
     return []
 
 
@@ -91,11 +102,11 @@ def _check_boolean(errors: Errors, data: dict[str, Any], key: str) -> None:
 
 
 def _check_optional_string(
-    errors: Errors, data: dict[str, Any], key: str, *, max_length: int, blank: bool = False
+    errors: Errors, data: dict[str, Any], key: str, *, max_length: int, blank: bool = False, written: str = ""
 ) -> None:
     """A string field that may be left out or null."""
     value = data.get(key)
-    if value is not None and (problems := _string(value, max_length=max_length, blank=blank)):
+    if value is not None and (problems := _string(value, max_length=max_length, blank=blank, written=written)):
         errors[key] = problems
 
 
@@ -118,7 +129,7 @@ def _plain_entry(entry: Any) -> dict[str, Any] | None:
         and len(options) <= MAX_OPTIONS
         and type(combined) is bool
         and (joined_to is None or (type(joined_to) is str and 0 < len(joined_to) <= 100 and joined_to.strip()))
-        and (name is None or (type(name) is str and len(name) <= 200))
+        and (name is None or (type(name) is str and len(name) <= 200 and not DIRECTION_CONTROLS_RE.search(name)))
     ):
         return None
     for key, picks in options.items():
@@ -163,15 +174,17 @@ def bounded_entries(entries: Any) -> Any:
     ]
 
 
-def check_entry(entry: Any) -> tuple[dict[str, Any] | None, Errors]:
-    """(the entry with defaults filled in, {}) or (None, its field errors)."""
+def check_entry(entry: Any, *, kept: bool = False) -> tuple[dict[str, Any] | None, Errors]:
+    """(the entry with defaults filled in, {}) or (None, its field errors). `kept`: an
+    entry the site already holds (a backup's), whose name may hold direction controls
+    from before they were refused."""
     plain = _plain_entry(entry)
     if plain is not None:
         return plain, {}
-    return _entry_in_detail(entry)
+    return _entry_in_detail(entry, kept=kept)
 
 
-def _entry_in_detail(entry: Any) -> tuple[dict[str, Any] | None, Errors]:
+def _entry_in_detail(entry: Any, *, kept: bool = False) -> tuple[dict[str, Any] | None, Errors]:
     if not isinstance(entry, dict):
         return None, {"non_field_errors": [f'Expected an object but got type "{type(entry).__name__}".']}
     errors: Errors = {key: [UNKNOWN] for key in entry if key not in ENTRY_FIELDS}
@@ -197,7 +210,7 @@ def _entry_in_detail(entry: Any) -> tuple[dict[str, Any] | None, Errors]:
             errors["options"] = option_errors
     _check_boolean(errors, entry, "combined")
     _check_optional_string(errors, entry, "joined_to", max_length=100)
-    _check_optional_string(errors, entry, "name", max_length=200, blank=True)
+    _check_optional_string(errors, entry, "name", max_length=200, blank=True, written="" if kept else ENTRY_NAME)
     if errors:
         return None, errors
     return {
@@ -210,15 +223,18 @@ def _entry_in_detail(entry: Any) -> tuple[dict[str, Any] | None, Errors]:
     }, {}
 
 
-def check_list_shape(data: Any) -> tuple[dict[str, Any] | None, Errors]:
-    """(the list with defaults filled in, {}) or (None, field errors)."""
+def check_list_shape(data: Any, *, kept: bool = False) -> tuple[dict[str, Any] | None, Errors]:
+    """(the list with defaults filled in, {}) or (None, field errors). `kept`: a list the
+    site already holds (a backup's), whose name, notes and units' names may hold direction
+    controls from before they were refused: they are shown isolated, not refused."""
     if not isinstance(data, dict):
         return None, {"non_field_errors": [f'Expected an object but got type "{type(data).__name__}".']}
     errors: Errors = {key: [UNKNOWN] for key in data if key not in LIST_FIELDS}
     if "format" in data and data["format"] != "armylist/1":
         errors["format"] = [f'"{data["format"]}" is not a valid choice.']
     for key, max_length in (("name", 200), ("notes", 5000)):
-        if key in data and (problems := _string(data[key], max_length=max_length, blank=True)):
+        written = "" if kept else WRITTEN[key]
+        if key in data and (problems := _string(data[key], max_length=max_length, blank=True, written=written)):
             errors[key] = problems
     for key, max_length in (("system", 40), ("faction", 80)):
         if key not in data:
@@ -246,7 +262,7 @@ def check_list_shape(data: Any) -> tuple[dict[str, Any] | None, Errors]:
     else:
         entry_errors: Errors = {}
         for i, raw in enumerate(raw_entries):
-            entry, entry_problems = check_entry(raw)
+            entry, entry_problems = check_entry(raw, kept=kept)
             if entry_problems or entry is None:  # (no entry comes only with its problems)
                 entry_errors[str(i)] = entry_problems
             else:

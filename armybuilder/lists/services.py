@@ -12,6 +12,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from armybuilder.bidi import without_direction_controls
 from armybuilder.conflicts import VersionConflict
 from armybuilder.engine import Validation
 from armybuilder.engine.versions import Carried, carry_entries
@@ -192,9 +193,16 @@ def _upgrade_report(
 def army_list_clone(*, army_list: ArmyList, owner: AbstractBaseUser | None, visitor: str = "") -> ArmyList:
     """A copy in the caller's lists, with a new share key, and never the event it is
     entered for: a share link must not hand out the event's key (a copy is the copier's
-    to enter wherever they like)."""
+    to enter wherever they like). A list kept from before names refused direction controls
+    is copied without them: the copy is written now, and keeps to the rule."""
     data = army_list.as_armylist(with_event=False)
-    data["name"] = f"Copy of {army_list.name}"[:200] if army_list.name else "Copy"
+    name = without_direction_controls(army_list.name)
+    data["name"] = f"Copy of {name}"[:200] if name else "Copy"
+    data["notes"] = without_direction_controls(data["notes"])
+    data["entries"] = [
+        {**entry, "name": without_direction_controls(entry["name"]) or None} if entry.get("name") else entry
+        for entry in data["entries"]
+    ]
     return ArmyList.objects.create(
         **_owner_fields(owner, visitor),
         **_fields(data),

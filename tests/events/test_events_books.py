@@ -261,7 +261,7 @@ def test_a_player_sees_the_version_of_their_own_submission(moot, people):
     client.force_login(people["elder"])
     page = client.get(moot.path).content.decode()
     own = page.split('id="your-submission"', 1)[1].split("</section>", 1)[0]
-    assert 'Wood Elves 3.5.1 <span class="muted">(current: 3.5.2)</span>' in own
+    assert '<bdi>Wood Elves</bdi> 3.5.1 <span class="muted">(current: 3.5.2)</span>' in own
     assert "plays the current Wood Elves book, 3.5.2" in own
 
 

@@ -72,7 +72,7 @@ def test_every_action_works_as_a_plain_form_post(army_list, client):
     ]
     page = client.get(f"/lists/{army_list.pk}/").content.decode()
     assert "Gate Watch" in page
-    assert "joined to Gate Watch" in page
+    assert "joined to <bdi>Gate Watch</bdi>" in page
     assert "325/1500 pts" in page  # 2 x 110 + sergeant 5 + halberds 2 x 15, and the captain's 70
 
 
@@ -247,7 +247,7 @@ def test_an_action_renders_only_the_entries_that_changed(army_list, client):
     assert "builder/_units.html" not in rendered
     page = "".join(response.json()["html"].values())  # the page held nothing: every piece is sent
     assert page.count('class="entry') == 4 and 'id="pick-TROOPS-1a" name="c" value="TROOPS-1a" checked' in page
-    assert '<h3 id="editor-title" tabindex="-1">Upgrades: Wardens' in page
+    assert '<h3 id="editor-title" tabindex="-1">Upgrades: <bdi>Wardens (2)</bdi>' in page
     assert "<!--form-head-->" not in page
     forms = 6 + 4  # every entry's buttons belong to 6 forms (the first entry's); each has a name field
     assert page.count('name="version" value=""') >= forms  # every form, for the page to fill in
@@ -257,10 +257,10 @@ def test_a_kept_entry_follows_what_it_shows(army_list, client):
     act(client, army_list, action="add", unit="wardens")
     act(client, army_list, action="add", unit="warden-captain")
     act(client, army_list, action="join", entry="e2", target="e1")
-    assert "joined to Wardens" in client.get(f"/lists/{army_list.pk}/").content.decode()
+    assert "joined to <bdi>Wardens</bdi>" in client.get(f"/lists/{army_list.pk}/").content.decode()
     act(client, army_list, action="rename", entry="e1", name="Old Guard")
     page = client.get(f"/lists/{army_list.pk}/").content.decode()
-    assert "joined to Old Guard" in page  # the hero's piece changed with its unit's name
+    assert "joined to <bdi>Old Guard</bdi>" in page  # the hero's piece changed with its unit's name
 
 
 def test_kept_pieces_go_with_the_book_they_came_from(army_list, client):

@@ -18,7 +18,7 @@ def add(client, army_list, unit: str) -> str:
 
 
 def headings(page: str) -> list[str]:
-    return re.findall(r'<a class="name" href="[^"]*" data-open>([^<]*)</a>', page)
+    return re.findall(r'<a class="name" href="[^"]*" data-open><bdi>([^<]*)</bdi></a>', page)
 
 
 def test_same_named_entries_are_told_apart_on_the_page_and_in_the_join_choice(army_list, client):
@@ -45,7 +45,7 @@ def test_a_joined_hero_sits_after_its_unit_which_names_it(army_list, client):
     assert [e["id"] for e in army_list.entries][:2] == [unit, captain]
     page = client.get(f"/lists/{army_list.pk}/").content.decode()
     unit_piece = page.split(f'id="entry-{unit}"', 1)[1].split("</header>", 1)[0]
-    assert '<span class="joined-by">with Warden Captain</span>' in unit_piece
+    assert '<span class="joined-by">with <bdi>Warden Captain</bdi></span>' in unit_piece
     act(client, army_list, action="join", entry=captain, target="")
     army_list.refresh_from_db()
     assert [e["id"] for e in army_list.entries][:2] == [unit, captain], "leaving stays in place"

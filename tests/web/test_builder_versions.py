@@ -56,8 +56,10 @@ def scouts(user) -> ArmyList:
 
 
 def page_text(response) -> str:
-    """The page's words, as a reader sees them (tags gone, spaces squeezed)."""
-    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", response.content.decode())))
+    """The page's words, as a reader sees them (tags gone, spaces squeezed; a name's
+    isolating <bdi> is no break between words)."""
+    html = re.sub(r"</?bdi>", "", response.content.decode())
+    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html)))
 
 
 def notice(response) -> str:
@@ -96,7 +98,7 @@ def test_a_list_on_the_current_version_has_no_notice(player, user):
     made = make_list(user, "ratmen", [{"id": "boss", "unit": BATTLE_MASTER}])
     page = player.get(f"/lists/{made.pk}/")
     assert notice(page) == "" and 'id="book-notice"' not in page.content.decode()
-    assert f'<a href="/lists/{made.pk}/book/" title="The army book\'s versions">Ratmen 3.5.2</a>' in (
+    assert f'<a href="/lists/{made.pk}/book/" title="The army book\'s versions"><bdi>Ratmen</bdi> 3.5.2</a>' in (
         page.content.decode()
     )
 

@@ -459,7 +459,7 @@ def test_the_builder_shows_the_event_of_a_list_built_for_one(pack, clients, peop
     army_list = make_list(people["other"], ["wardens"], event=pack)
     page = text_of(clients["other"].get(f"/lists/{army_list.pk}/"))
     box = page.split('id="event"', 1)[1].split("</section>", 1)[0]
-    assert f'<a href="{pack.path}">Club Night</a>' in box
+    assert f'<a href="{pack.path}"><bdi>Club Night</bdi></a>' in box
     assert f"Submissions close {timezone.localtime(pack.deadline):%-d %b %Y, %H:%M} UTC" in box
     assert "No single unit may cost more than 30% of the points limit" in box and "event rule" in box
     assert f'value="http://testserver{pack.path}"' in page

@@ -109,7 +109,7 @@ def test_validation_issues_are_listed_and_shown_on_their_unit(wardens, client):
     issues = text(re.search(r'<section class="validation".*?</section>', page, re.S).group(0))
     assert re.search(r"Not legal: \d+ issues", issues)
     assert "225 pts is 25 over the 200 pts limit" in issues
-    assert re.search(r'<a href="#entry-e3">[^<]*ghost-riders', page)
+    assert re.search(r'<a href="#entry-e3"><bdi>[^<]*ghost-riders', page)
     assert "ghost-riders" in unit_cards(page)["e3"] and "not in the army book" in unit_cards(page)["e3"]
 
 

@@ -31,8 +31,9 @@ from armybuilder.armyforge.books.reading import (
     read_string,
 )
 from armybuilder.armyforge.ids import SUPPORTED_SYSTEMS, our_id, ruleset_of, version_name
+from armybuilder.bidi import DIRECTION_CONTROLS_RE, direction_controls, without_direction_controls
 from armybuilder.engine.rulesets import policy_for
-from factions.armybook import ArmyBookError, Problem, RulesetInfo, check_size
+from factions.armybook import ArmyBookError, Problem, RulesetInfo, check_size, format_path
 
 MAX_DESCRIPTION = 5000
 ORDER = (
@@ -79,6 +80,7 @@ def armybook_from_armyforge(
     oversized = check_size(data, packages="upgradePackages", rules="specialRules")
     if oversized:
         raise ArmyBookError(oversized)
+    data, removed = _without_direction_controls(data)
     problems: list[Problem] = []
     found = _system(problems, data, rulesets, system)
     uid = read_string(problems, data, "uid", "uid")
@@ -97,6 +99,7 @@ def armybook_from_armyforge(
         if theirs not in ruleset.core_rules and ours in ruleset.core_rules
     }
     r = Reading(found, ruleset, core_rules(found) if core_rules is not None else None, aliases)
+    r.warnings.extend(removed)
     r.section_uids = packages.section_index(package_list)
     r.users = _package_users(r, unit_list)
 
@@ -124,6 +127,29 @@ def armybook_from_armyforge(
     r.unknown_fields()
     packages.resolve_targets(book)
     return Conversion({key: book[key] for key in ORDER if key in book}, r.problems, r.warnings)
+
+
+def _without_direction_controls(data: dict[str, Any]) -> tuple[dict[str, Any], list[Problem]]:
+    """The book with the Unicode direction controls taken out of its texts, which the
+    armybook/1 checks refuse (armybuilder.bidi), and a warning naming each text they were
+    in: a stray mark in a real book must not stop it. (check_storable has bounded its
+    nesting before any reader gets it.)"""
+    removed: list[Problem] = []
+
+    def clean(value: Any, path: tuple[str | int, ...]) -> Any:
+        if isinstance(value, str):
+            if not DIRECTION_CONTROLS_RE.search(value):
+                return value
+            message = f"Unicode direction controls ({direction_controls(value)}) removed"
+            removed.append(Problem(format_path(path), message))
+            return without_direction_controls(value)
+        if isinstance(value, dict):
+            return {key: clean(item, (*path, key)) for key, item in value.items()}
+        if isinstance(value, list):
+            return [clean(item, (*path, i)) for i, item in enumerate(value)]
+        return value
+
+    return clean(data, ()), removed
 
 
 def _package_users(r: Reading, unit_list: list[Any]) -> dict[str, list[tuple[str, frozenset[str]]]]:

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, NoReturn, TypeGuard
 
 from armybuilder.armyforge.ids import GAME_TITLES, our_id, release_of, ruleset_of
+from armybuilder.bidi import without_direction_controls
 from armybuilder.engine.book import Book, Unit
 from armybuilder.lists.format import MAX_ENTRIES, MAX_PICKS, ListFormatError, parse_list_body
 from armybuilder.lists.selectors import army_list_validate
@@ -218,8 +219,8 @@ def read_armyforge_list(data: dict[str, Any], kind: str) -> _List:
         book_name=book_name,
         version=version,
         total=total,
-        name=name.strip()[:200] if isinstance(name, str) else "",
-        description=description.strip() if isinstance(description, str) else "",
+        name=_shown(name)[:200] if isinstance(name, str) else "",
+        description=_shown(description) if isinstance(description, str) else "",
         points_limit=army_list.get("pointsLimit"),
         force_org=force_org if isinstance(force_org, bool) else True,
         units=units_read,
@@ -371,13 +372,20 @@ def _unit(index: int, unit: Any, kind: str, units_path: tuple[str, ...], errors:
         picks=picks,
         combined=bool(unit.get("combined")),
         join=unit.get("joinToUnit") or None,
-        custom_name=(unit.get("customName") or "").strip()[:200],
-        notes=(unit.get("notes") or "").strip()[:1000],
+        custom_name=_shown(unit.get("customName") or "")[:200],
+        notes=_shown(unit.get("notes") or "")[:1000],
         xp=xp if _whole(xp) else 0,
-        traits=[str(trait)[:80] for trait in traits[:20] if isinstance(trait, str) and trait.strip()],
+        traits=[_shown(trait)[:80] for trait in traits[:20] if isinstance(trait, str) and _shown(trait)],
         cost=cost,
-        name=name[:200] if isinstance(name, str) else "",
+        name=_shown(name)[:200] if isinstance(name, str) else "",
     )
+
+
+def _shown(text: str) -> str:
+    """A text of the player's that the list keeps, trimmed and with no Unicode direction
+    controls, which a list here refuses (armybuilder.bidi): taken out rather than
+    refusing a real list for a stray mark."""
+    return without_direction_controls(text).strip()
 
 
 def _file_pick(upgrade: Any) -> _Pick | None:
