@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Load test: gunicorn (2 sync workers) on PostgreSQL, wrk on loopback, 30 s per endpoint.
+# Load test: gunicorn (2 sync workers) on PostgreSQL and Redis, wrk on loopback, 30 s per endpoint.
 #
 #   bash bench/load.sh            (DURATION=10s bash bench/load.sh for a quick look)
 #
@@ -25,12 +25,16 @@ DB="${LOAD_DB:-armybuilder_load}"
 PRESSURE="${PRESSURE:-2}"
 HEAVY_LISTS="${HEAVY_LISTS:-24}"
 export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/$DB}"
+# Redis, as in production: the workers share the cache (and the slots of large printouts).
+export CACHE_URL="${CACHE_URL:-redis://127.0.0.1:6379/7}"
 export DJANGO_DEBUG=false DJANGO_SECRET_KEY="load-test-$(head -c 24 /dev/urandom | base64)"
 export DJANGO_ALLOWED_HOSTS=127.0.0.1 DJANGO_SECURE_SSL_REDIRECT=false
 # The point is to measure the app, not the abuse limits.
 export DJANGO_THROTTLE_ANON=off DJANGO_THROTTLE_USER=off DJANGO_THROTTLE_PDF=off
 
 command -v wrk >/dev/null || { echo "Installing wrk"; apt-get install -y -qq wrk >/dev/null; }
+redis-cli -u "$CACHE_URL" ping >/dev/null 2>&1 || redis-server --daemonize yes --save "" >/dev/null
+redis-cli -u "$CACHE_URL" flushdb >/dev/null
 pg_isready -q -h 127.0.0.1 -p 5432 || pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n 1)" main start
 psql -h 127.0.0.1 -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname='$DB'" | grep -q 1 \
   || psql -h 127.0.0.1 -U postgres -qc "CREATE DATABASE \"$DB\""
@@ -45,7 +49,7 @@ wrk.headers["Content-Type"] = "application/json"
 local f = io.open("$WORK/list.json", "rb"); wrk.body = f:read("*a"); f:close()
 LUA
 
-.venv/bin/gunicorn armybuilder.wsgi --workers 2 --bind "127.0.0.1:$PORT" --log-level warning &
+.venv/bin/gunicorn armybuilder.wsgi --workers 2 --bind "127.0.0.1:$PORT" --log-level warning >> "$WORK/gunicorn.log" 2>&1 &
 GUNICORN=$!
 for _ in $(seq 1 50); do curl -sf "http://127.0.0.1:$PORT/api/health/" >/dev/null && break; sleep 0.2; done
 
@@ -115,7 +119,7 @@ echo
 echo "Pressure: the worst request ($HEAVY_LISTS lists of 500 entries, mixed scripts; poker and sheet cards with rules and trackers), $PRESSURE at a time for $DURATION, one connection asking /api/health/"
 for n in $(seq 0 $((PRESSURE - 1))); do draw_heavy "$n" & done
 sleep 0.5  # (the drawings first: health is asked while they run)
-wrk -t 1 -c 1 -d "$((SECONDS_LONG - 1))s" --latency "http://127.0.0.1:$PORT/api/health/" > "$WORK/pressure-health.txt"
+wrk -t 1 -c 1 -d "$((SECONDS_LONG - 1))s" --timeout 30s --latency "http://127.0.0.1:$PORT/api/health/" > "$WORK/pressure-health.txt"
 wait $(jobs -p | grep -v "^$GUNICORN$") 2>/dev/null || true
 
 .venv/bin/python - "$WORK" <<'PY'
@@ -136,5 +140,8 @@ worst = float(maximum[0]) * {"us": 0.001, "ms": 1, "s": 1000}[maximum[1]]
 print(f"worst requests: {len(seconds)} drawn (median {statistics.median(seconds):.2f} s, slowest {seconds[-1]:.2f} s)"
       + (f", {len(refused)} refused (slowest {refused[-1] * 1000:.0f} ms)" if refused else "")
       + f"; answers {', '.join(codes)}")
-print(f"/api/health/ meanwhile: {total} answers, p50 {ms('50'):.0f} ms, p99 {ms('99'):.0f} ms, slowest {worst:.0f} ms")
+sock = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", text)
+errors = sum(map(int, sock.groups())) if sock else 0
+print(f"/api/health/ meanwhile: {total} answers, p50 {ms('50'):.0f} ms, p99 {ms('99'):.0f} ms, slowest {worst:.0f} ms"
+      f", {errors} socket errors or timeouts (30 s)")
 PY
