@@ -48,10 +48,16 @@ from factions.selectors import book_handle_find
 
 FILE_SUFFIXES = {"cards.pdf": "cards", "roster.pdf": "roster", "reference.pdf": "rules"}
 CACHE_SECONDS = 6 * 60 * 60
-# The most entries an event's combined roster draws (100 lists of 20): under 2 s at worst,
-# as every other file (bench/abuse.py: 4 lists of 500 with names mixing scripts, 1.8 s);
-# a list alone holds at most 500, which any of its files draws in under 2 s.
+# The most entries an event's combined roster draws (100 lists of 20), for its organiser
+# and staff only, in a large printout's slot (bench/abuse.py: 4 lists of 500 with names
+# mixing scripts, 3.5 s on a slow machine).
 MAX_EVENT_ENTRIES = 2000
+# The most entries a list's cards and roster print: a 10,000-point list has about 80.
+# The heaviest list a visitor can save (500 entries named in 200 characters changing
+# script at every letter) took 2 to 4 s of CPU to print; at this bound, 1.3 s at worst
+# (poker cards with rules and trackers; bench/abuse.py). A list holds up to 500 (its text
+# and JSON exports hold them all); its rules reference prints whatever its size.
+MAX_PRINTED_ENTRIES = 150
 # A printout of more entries than this (a list of 500, an event's roster) takes a second
 # or two to draw: the site draws settings.LARGE_PRINTOUTS_AT_ONCE of them at once, so that
 # large printouts asked together cannot hold every worker (health and every other page
@@ -63,6 +69,17 @@ LARGE_PRINTOUT_SECONDS = 60  # a slot is freed after this even if its worker die
 
 class TooLargeToPrint(Exception):
     """A file that would take too long to draw, refused before any drawing: says why."""
+
+
+def too_many_to_print(entries: int) -> str | None:
+    """Why a list of `entries` entries has no cards or roster to print (None: it has)."""
+    if entries <= MAX_PRINTED_ENTRIES:
+        return None
+    return (
+        f"This list has {entries} entries; unit cards and rosters print at most {MAX_PRINTED_ENTRIES} "
+        f"(a 10,000-point list has about 80): split it into lists of {MAX_PRINTED_ENTRIES} or fewer to print "
+        "them. Its rules reference prints, and its text and JSON exports hold every entry."
+    )
 
 
 class TooManyDrawings(Exception):
@@ -121,9 +138,13 @@ def list_pdf_response(
     options (whatever list, version or share key it came from: only the roster prints the
     share link); drawn otherwise, when `may_draw` (the seconds to wait, 0 for now) allows:
     TooManyDrawings when it does not; PrintoutsBusy, for a large one (LARGE_PRINTOUT), when
-    the site draws as many as it does at once."""
+    the site draws as many as it does at once; TooLargeToPrint, before anything is loaded,
+    for cards or a roster of more than MAX_PRINTED_ENTRIES entries."""
     if kind not in pdf.PDF_KINDS:
         raise LookupError(kind)
+    too_many = too_many_to_print(len(army_list.entries)) if kind != "reference.pdf" else None
+    if too_many:
+        raise TooLargeToPrint(too_many)
     try:
         options = pdf.print_options(params)
         url = share_url(army_list, base_url=options.base_url)

@@ -83,10 +83,11 @@ def mixed_name(i: int) -> str:
     return (f"{i}" + MIXED * 70)[:200]
 
 
-def heaviest_list(book, *, name: str = "Heaviest") -> dict:
+def heaviest_list(book, *, name: str = "Heaviest", entries: int = 500) -> dict:
     """The heaviest list a visitor can save (issue 25's and 37's worst case to draw):
-    bench_list at 500 entries (the most a list holds), every entry named by mixed_name."""
-    body = bench_list(book, 500, name=(f"{name} " + MIXED * 70)[:200])
+    bench_list at 500 entries (the most a list holds; its cards and roster print at most
+    150: `entries` for those), every entry named by mixed_name."""
+    body = bench_list(book, entries, name=(f"{name} " + MIXED * 70)[:200])
     for i, entry in enumerate(body["entries"]):
         entry["name"] = mixed_name(i)
     return body

@@ -166,7 +166,9 @@ def builder_context(request: HttpRequest, army_list: ArmyList, selected: str | N
         "composition": presenters.composition_rows(book, validation) if book else [],
         **_counts(state),
         "share_url": request.build_absolute_uri(army_list.share_path),
-        **printing.print_context(f"/api/lists/{army_list.pk}/export/", printing.request_paper(request)),
+        **printing.print_context(
+            f"/api/lists/{army_list.pk}/export/", printing.request_paper(request), entries=len(army_list.entries)
+        ),
         "armyforge_export": opens_in_armyforge(book),
         "form_head": FORM_HEAD,
         "force_org_choice": has_force_org_choice(state.ruleset.family),

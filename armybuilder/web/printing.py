@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 from django.http import HttpRequest
 
+from armybuilder.downloads import too_many_to_print
+
 # CLDR supplemental data, measurementData paperSize "US-Letter".
 LETTER_REGIONS = frozenset("BZ CA CL CO CR GT MX NI PA PH PR SV US VE".split())
 
@@ -66,6 +68,9 @@ def print_files(base: str) -> list[PrintFile]:
     ]
 
 
-def print_context(base: str, paper: str) -> dict[str, object]:
-    """What templates/_print_choices.html shows."""
-    return {"print_files": print_files(base), "print_paper": paper}
+def print_context(base: str, paper: str, *, entries: int = 0) -> dict[str, object]:
+    """What templates/_print_choices.html shows: for a list of more entries than its cards
+    and roster print (downloads.too_many_to_print), its rules reference and why."""
+    too_many = too_many_to_print(entries)
+    files = [file for file in print_files(base) if file.label == "Rules reference"] if too_many else print_files(base)
+    return {"print_files": files, "print_paper": paper, "print_too_many": too_many}

@@ -103,3 +103,34 @@ def test_an_events_large_roster_waits_its_turn_too(wardens):
         assert refused.content.decode() == BUSY
     drawn = page.get(f"/events/{pack.key}/roster.pdf")
     assert drawn.status_code == 200 and drawn.content.startswith(b"%PDF")
+
+
+def test_a_list_of_more_entries_than_a_printout_holds_prints_its_rules_reference_only(wardens, monkeypatch):
+    from armybuilder import downloads
+
+    monkeypatch.setattr(downloads, "MAX_PRINTED_ENTRIES", 3)
+    visitor = APIClient()
+    cards = _list_of(visitor, 4)
+    exports = cards.removesuffix("cards.pdf")
+    for kind, params in (("cards.pdf", {}), ("cards.pdf", {"layout": "poker"}), ("roster.pdf", {"sheet": "1"})):
+        refused = visitor.get(exports + kind, params)
+        assert refused.status_code == 422
+        assert refused.json() == {
+            "detail": "This list has 4 entries; unit cards and rosters print at most 3 (a 10,000-point list has about "
+            "80): split it into lists of 3 or fewer to print them. Its rules reference prints, and its text and "
+            "JSON exports hold every entry."
+        }
+    assert visitor.get(exports + "reference.pdf").content.startswith(b"%PDF")
+    text = visitor.get(exports + "text")
+    assert text.status_code == 200 and text.content.decode().count("Wardens [") == 4  # every entry
+    # The builder's print form says so, and offers the rules reference alone.
+    page = visitor.get(exports.replace("/api/lists/", "/lists/").removesuffix("export/")).content.decode()
+    assert "unit cards and rosters print at most 3" in page
+    form = page[page.index('<form class="print-choices"') :]
+    form = form[: form.index("</form>")]
+    assert form.count("<button") == 1 and f'formaction="{exports}reference.pdf"' in form
+    # At the bound, the cards print, and the form offers every file.
+    within = _list_of(visitor, 3)
+    assert visitor.get(within).content.startswith(b"%PDF")
+    page = visitor.get(within.replace("/api/lists/", "/lists/").removesuffix("export/cards.pdf")).content.decode()
+    assert "print at most" not in page and page.count('formaction="/api/lists/') == 4

@@ -17,6 +17,7 @@ from pypdf import PdfReader
 from reportlab.lib.pagesizes import A4, LETTER
 
 from armybuilder.armyforge.books.imports import book_import
+from armybuilder.downloads import MAX_PRINTED_ENTRIES
 from armybuilder.engine import list_from_dict, validate_list
 from armybuilder.exports.pdf_roster import MARGIN
 from armybuilder.exports.pdf_sheet import ArmySheetPdf
@@ -209,7 +210,7 @@ def test_a_long_name_wraps_inside_its_column_and_pushes_the_next_row_down(user):
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_nothing_is_drawn_past_the_margins(user, paper):
     """Read from the pixels: outside the margins (less 4 pt for descenders) the page is blank."""
-    army_list = army(user, 200, long_name=True)
+    army_list = army(user, MAX_PRINTED_ENTRIES, long_name=True)
     data = sheet(army_list, paper)
     dpi = 50
     inset = round((MARGIN - 4) * dpi / 72)
@@ -221,11 +222,11 @@ def test_nothing_is_drawn_past_the_margins(user, paper):
         assert grey.crop((width - inset, 0, width, height)).getextrema()[0] > 250
 
 
-def test_a_200_entry_list_goes_on_to_more_pages_with_the_head_row_on_each(user):
-    army_list = army(user, 200)
+def test_a_list_of_the_most_entries_printed_goes_on_to_more_pages_with_the_head_row_on_each(user):
+    army_list = army(user, MAX_PRINTED_ENTRIES)
     data = sheet(army_list)
     rows = table_rows(data)
-    assert [int(words[0]) for _page, _top, words in rows] == list(range(1, 201))
+    assert [int(words[0]) for _page, _top, words in rows] == list(range(1, MAX_PRINTED_ENTRIES + 1))
     pages = sorted({page for page, _top, _words in rows})
     assert len(pages) > 1 and pages == list(range(1, len(pages) + 1))
     with pdfplumber.open(io.BytesIO(data)) as document:
