@@ -2,7 +2,8 @@
 
 Prints the list's share key; writes the list as an armylist/1 body to the file given.
 With a second file and a number N, also saves N of the heaviest lists a visitor can
-save (benchenv.heaviest_list, each named apart so no drawing is cached for another)
+print (benchenv.heaviest_list at MAX_PRINTED_ENTRIES, each named apart so that no
+drawing is cached for another)
 and writes their share keys there, a line each: what the pressure run draws."""
 
 import json
@@ -16,6 +17,7 @@ start_django()
 
 from django.contrib.auth import get_user_model  # noqa: E402
 
+from armybuilder.downloads import MAX_PRINTED_ENTRIES  # noqa: E402
 from armybuilder.lists.format import parse_list_body  # noqa: E402
 from armybuilder.lists.models import ArmyList  # noqa: E402
 from armybuilder.lists.services import army_list_create  # noqa: E402
@@ -40,7 +42,8 @@ def main() -> None:
         book, _ruleset = engine_book_get(system=example["system"], slug=example["faction"])
         keys = []
         for number in range(int(sys.argv[3])):
-            data, _handle = parse_list_body(heaviest_list(book, name=f"Heavy {number}"))
+            heaviest = heaviest_list(book, name=f"Heavy {number}", entries=MAX_PRINTED_ENTRIES)
+            data, _handle = parse_list_body(heaviest)
             keys.append(army_list_create(data=data, owner=user).share_key)
         Path(sys.argv[2]).write_text("\n".join(keys) + "\n")
 
