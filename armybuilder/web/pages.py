@@ -60,8 +60,12 @@ class _SharedPage:
 
     def render(self, csrf_field: str) -> HttpResponse:
         exports = f"/api/shared/{self.key}/export/"
-        choices = render_to_string("_print_choices.html", printing.print_context(exports, self.paper))
-        body = mark_safe(self.body().replace(PRINT_MARK, choices))
+        kept = self.body()
+        start = kept.index(PRINT_MARK)
+        end = kept.index("-->", start) + 3
+        entries = int(kept[start + len(PRINT_MARK) : end - 3])
+        choices = render_to_string("_print_choices.html", printing.print_context(exports, self.paper, entries=entries))
+        body = mark_safe(kept[:start] + choices + kept[end:])
         context = {"army_list": {"name": self.name, "share_key": self.key}, "body": body, "csrf_field": csrf_field}
         return render(self.request, "shared_list.html", context)
 
@@ -81,7 +85,9 @@ def _shared_body(cache_key: str, list_id: int) -> str:
 
 
 CSRF_MARK = mark_safe("<!--csrf-->")
-PRINT_MARK = "<!--print-choices-->"  # in the kept list part: where the print choices go
+# In the kept list part: where the print choices go, with the list's number of entries
+# ("<!--print-choices:12-->"), which says whether its cards and roster print.
+PRINT_MARK = "<!--print-choices:"
 # Share pages ready for readers not signed in, by (kept list part's key, address, paper).
 READY_PAGES: Memo[tuple[str, str, str], bytes] = Memo("web: share pages ready to serve", 256)
 

@@ -15,6 +15,7 @@ from rest_framework.test import APIClient
 from armybuilder.cache import slot
 from armybuilder.downloads import LARGE_PRINTOUT, LARGE_PRINTOUT_SECONDS
 from armybuilder.events import services as event_services
+from armybuilder.lists.models import ArmyList
 from tests.conftest import wardens_list
 
 pytestmark = pytest.mark.usefixtures("fresh_caches")
@@ -129,8 +130,18 @@ def test_a_list_of_more_entries_than_a_printout_holds_prints_its_rules_reference
     form = page[page.index('<form class="print-choices"') :]
     form = form[: form.index("</form>")]
     assert form.count("<button") == 1 and f'formaction="{exports}reference.pdf"' in form
-    # At the bound, the cards print, and the form offers every file.
+    # So does the share page's, for anyone with the link.
+    key = ArmyList.objects.get(pk=int(exports.split("/")[3])).share_key
+    shared = Client().get(f"/s/{key}/").content.decode()
+    assert "unit cards and rosters print at most 3" in shared
+    form = shared[shared.index('<form class="print-choices"') :]
+    form = form[: form.index("</form>")]
+    assert form.count("<button") == 1 and f'formaction="/api/shared/{key}/export/reference.pdf"' in form
+    # At the bound, the cards print, and the forms offer every file.
     within = _list_of(visitor, 3)
     assert visitor.get(within).content.startswith(b"%PDF")
     page = visitor.get(within.replace("/api/lists/", "/lists/").removesuffix("export/cards.pdf")).content.decode()
     assert "print at most" not in page and page.count('formaction="/api/lists/') == 4
+    key = ArmyList.objects.get(pk=int(within.split("/")[3])).share_key
+    shared = Client().get(f"/s/{key}/").content.decode()
+    assert "print at most" not in shared and shared.count(f'formaction="/api/shared/{key}/export/') == 4
