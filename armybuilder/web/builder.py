@@ -165,10 +165,7 @@ def builder_context(request: HttpRequest, army_list: ArmyList, selected: str | N
         "selected": next((e for e in entries if e.id == selected), None),
         "composition": presenters.composition_rows(book, validation) if book else [],
         **_counts(state),
-        "share_url": request.build_absolute_uri(army_list.share_path),
-        **printing.print_context(
-            f"/api/lists/{army_list.pk}/export/", printing.request_paper(request), entries=len(army_list.entries)
-        ),
+        **_sharing(request, army_list),
         "armyforge_export": opens_in_armyforge(book),
         "form_head": FORM_HEAD,
         "force_org_choice": has_force_org_choice(state.ruleset.family),
@@ -177,6 +174,15 @@ def builder_context(request: HttpRequest, army_list: ArmyList, selected: str | N
         **extra,
     }
     return context | {"workspace": fragments.workspace(book, engine_ruleset, core, context)}
+
+
+def _sharing(request: HttpRequest, army_list: ArmyList) -> dict[str, Any]:
+    """The list's share link and its print choices."""
+    exports, paper = f"/api/lists/{army_list.pk}/export/", printing.request_paper(request)
+    return {
+        "share_url": request.build_absolute_uri(army_list.share_path),
+        **printing.print_context(exports, paper, entries=len(army_list.entries)),
+    }
 
 
 def _counts(state: selectors.ListState) -> dict[str, Any]:
