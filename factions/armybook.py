@@ -334,19 +334,28 @@ def check_armybook(data: Any, rulesets: Mapping[str, RulesetInfo], *, kept: bool
 def check_directions(data: Any) -> list[Problem]:
     """Each text of the document holding Unicode direction controls (armybuilder.bidi),
     named by its path: a unit, rule or option name that reads backwards on every list and
-    printout that shows it. Walked without recursion (check_storable has bounded it)."""
-    problems = []
+    printout that shows it."""
+    return [
+        Problem(path, f"holds Unicode direction controls ({found}): remove them")
+        for path, found in direction_texts(data)
+    ]
+
+
+def direction_texts(data: Any) -> list[tuple[str, str]]:
+    """(path, the direction controls it holds as code points) of each text of a document
+    holding some, in document order. Walked without recursion (check_storable has bounded
+    it)."""
+    found = []
     stack: list[tuple[Any, tuple[str | int, ...]]] = [(data, ())]
     while stack:
         value, path = stack.pop()
         if isinstance(value, str):
             if DIRECTION_CONTROLS_RE.search(value):
-                found = direction_controls(value)
-                problems.append(Problem(format_path(path), f"holds Unicode direction controls ({found}): remove them"))
+                found.append((format_path(path), direction_controls(value)))
         elif isinstance(value, dict | list):
             items = value.items() if isinstance(value, dict) else enumerate(value)
             stack.extend(reversed([(item, (*path, key)) for key, item in items]))
-    return problems
+    return found
 
 
 def validate_armybook(data: Any, rulesets: Mapping[str, RulesetInfo]) -> list[Problem]:

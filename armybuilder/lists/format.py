@@ -161,17 +161,18 @@ def bounded_entries(entries: Any) -> Any:
     no order of keys). Input has refused more since issue 37 and lists 0010 cut those
     stored before, so this changes nothing but a row written past both; read from such a
     row, a list still costs work and answers in what its units can take."""
-    if type(entries) is not list or not any(
-        type(entry) is dict and type(entry.get("options")) is dict and len(entry["options"]) > MAX_OPTIONS
-        for entry in entries
-    ):
+    if type(entries) is not list or not any(map(_over_bound, entries)):
         return entries
     return [
         {**entry, "options": {key: entry["options"][key] for key in sorted(entry["options"])[:MAX_OPTIONS]}}
-        if type(entry) is dict and type(entry.get("options")) is dict and len(entry["options"]) > MAX_OPTIONS
+        if _over_bound(entry)
         else entry
         for entry in entries
     ]
+
+
+def _over_bound(entry: Any) -> bool:
+    return type(entry) is dict and type(entry.get("options")) is dict and len(entry["options"]) > MAX_OPTIONS
 
 
 def check_entry(entry: Any, *, kept: bool = False) -> tuple[dict[str, Any] | None, Errors]:

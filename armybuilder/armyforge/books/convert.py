@@ -13,6 +13,7 @@ never dropped silently. The mapping decisions are listed in README.md ("Army For
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -31,9 +32,9 @@ from armybuilder.armyforge.books.reading import (
     read_string,
 )
 from armybuilder.armyforge.ids import SUPPORTED_SYSTEMS, our_id, ruleset_of, version_name
-from armybuilder.bidi import DIRECTION_CONTROLS_RE, direction_controls, without_direction_controls
+from armybuilder.bidi import without_direction_controls
 from armybuilder.engine.rulesets import policy_for
-from factions.armybook import ArmyBookError, Problem, RulesetInfo, check_size, format_path
+from factions.armybook import ArmyBookError, Problem, RulesetInfo, check_size, direction_texts
 
 MAX_DESCRIPTION = 5000
 ORDER = (
@@ -132,24 +133,13 @@ def armybook_from_armyforge(
 def _without_direction_controls(data: dict[str, Any]) -> tuple[dict[str, Any], list[Problem]]:
     """The book with the Unicode direction controls taken out of its texts, which the
     armybook/1 checks refuse (armybuilder.bidi), and a warning naming each text they were
-    in: a stray mark in a real book must not stop it. (check_storable has bounded its
-    nesting before any reader gets it.)"""
-    removed: list[Problem] = []
-
-    def clean(value: Any, path: tuple[str | int, ...]) -> Any:
-        if isinstance(value, str):
-            if not DIRECTION_CONTROLS_RE.search(value):
-                return value
-            message = f"Unicode direction controls ({direction_controls(value)}) removed"
-            removed.append(Problem(format_path(path), message))
-            return without_direction_controls(value)
-        if isinstance(value, dict):
-            return {key: clean(item, (*path, key)) for key, item in value.items()}
-        if isinstance(value, list):
-            return [clean(item, (*path, i)) for i, item in enumerate(value)]
-        return value
-
-    return clean(data, ()), removed
+    in (found by the same walk as those checks): a stray mark in a real book must not
+    stop it. Taken out of the book's JSON text: no such mark is JSON's own syntax."""
+    found = direction_texts(data)
+    if not found:
+        return data, []
+    removed = [Problem(path, f"Unicode direction controls ({codes}) removed") for path, codes in found]
+    return json.loads(without_direction_controls(json.dumps(data, ensure_ascii=False))), removed
 
 
 def _package_users(r: Reading, unit_list: list[Any]) -> dict[str, list[tuple[str, frozenset[str]]]]:
