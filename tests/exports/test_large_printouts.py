@@ -137,6 +137,7 @@ def test_a_list_of_more_entries_than_a_printout_holds_prints_its_rules_reference
     form = shared[shared.index('<form class="print-choices"') :]
     form = form[: form.index("</form>")]
     assert form.count("<button") == 1 and f'formaction="/api/shared/{key}/export/reference.pdf"' in form
+    assert "Unit cards" not in form  # (no choices for files it does not offer)
     # At the bound, the cards print, and the forms offer every file.
     within = _list_of(visitor, 3)
     assert visitor.get(within).content.startswith(b"%PDF")
